@@ -1,0 +1,98 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { ApplicationRecord, ApplicationRepository } from '../store/types.js';
+
+/** argon2id (algorithm 2 of @node-rs/argon2's const enum) with OWASP 2023 minimum cost: m=19 MiB, t=2, p=1. */
+const ARGON2_OPTIONS = { algorithm: 2 as const, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+/** A dummy hash verified when the key is unknown, so a wrong key costs as much time as a wrong secret. */
+let dummyHash: Promise<string> | undefined;
+
+export interface IssuedCredential {
+  name: string;
+  key: string;
+  /** Shown once; only its hash is stored. */
+  secret: string;
+}
+
+export class ApplicationError extends Error {
+  constructor(
+    readonly code: 'APPLICATION_NOT_FOUND' | 'INVALID_NAME',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApplicationError';
+  }
+}
+
+const newKey = (): string => `bs_${randomBytes(12).toString('hex')}`;
+const newSecret = (): string => randomBytes(32).toString('base64url');
+
+/**
+ * Applications and their credentials. An application owns one database; its `key` and `secret`
+ * are exchanged for tokens. Secrets are stored only as argon2id hashes.
+ */
+export class ApplicationService {
+  constructor(
+    private readonly repository: ApplicationRepository,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Creates an application. @throws ApplicationError INVALID_NAME for an empty or over-long name. */
+  async create(name: string): Promise<IssuedCredential> {
+    const trimmed = name.trim();
+    if (trimmed.length === 0 || trimmed.length > 100) throw new ApplicationError('INVALID_NAME', 'name must have 1 to 100 characters');
+    const secret = newSecret();
+    const record: ApplicationRecord = {
+      id: randomUUID(),
+      name: trimmed,
+      key: newKey(),
+      secretHash: await hash(secret, ARGON2_OPTIONS),
+      createdAt: this.now().toISOString(),
+      disabledAt: null,
+    };
+    await this.repository.insert(record);
+    return { name: record.name, key: record.key, secret };
+  }
+
+  list(): Promise<ApplicationRecord[]> {
+    return this.repository.list();
+  }
+
+  /** @throws ApplicationError APPLICATION_NOT_FOUND */
+  async disable(key: string): Promise<void> {
+    if (!(await this.repository.disable(key, this.now().toISOString()))) throw notFound(key);
+  }
+
+  /** Issues a new secret; the old one stops working at once. @throws ApplicationError APPLICATION_NOT_FOUND */
+  async rotateSecret(key: string): Promise<IssuedCredential> {
+    const app = await this.repository.findByKey(key);
+    if (!app) throw notFound(key);
+    const secret = newSecret();
+    await this.repository.updateSecretHash(key, await hash(secret, ARGON2_OPTIONS));
+    return { name: app.name, key, secret };
+  }
+
+  /**
+   * The enabled application whose key and secret these are, or undefined. Takes the same time
+   * whether the key exists or not.
+   */
+  async authenticate(key: string, secret: string): Promise<ApplicationRecord | undefined> {
+    const app = await this.repository.findByKey(key);
+    if (!app) {
+      dummyHash ??= hash(newSecret(), ARGON2_OPTIONS);
+      await verify(await dummyHash, secret).catch(() => false);
+      return undefined;
+    }
+    const ok = await verify(app.secretHash, secret).catch(() => false);
+    return ok && app.disabledAt === null ? app : undefined;
+  }
+
+  /** The application if it exists and is enabled. */
+  async findActive(id: string): Promise<ApplicationRecord | undefined> {
+    const app = await this.repository.findById(id);
+    return app && app.disabledAt === null ? app : undefined;
+  }
+}
+
+const notFound = (key: string) => new ApplicationError('APPLICATION_NOT_FOUND', `no application with key ${key}`);

@@ -1,0 +1,141 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { ApplicationError } from './auth/applications.js';
+import { ConfigError, loadConfig } from './runtime/config.js';
+import { openApplications, startStation, stationPaths } from './station.js';
+
+/**
+ * `biostation` command line: `serve` starts the station; `apps create|list|disable|rotate-secret`
+ * manage applications in the same data directory (BIOSTATION_DATA_DIR or --data-dir). Every
+ * command accepts --json and then prints exactly one JSON object on stdout.
+ */
+export function buildCli(): Command {
+  const program = new Command('biostation')
+    .description('Biostation: offline-first multi-biometric enrollment station')
+    .addOption(new Option('--data-dir <dir>', 'data directory (default: $BIOSTATION_DATA_DIR or ./data)'))
+    .showHelpAfterError();
+
+  const dataDir = () => loadConfig(process.env, program.opts().dataDir ? { dataDir: program.opts().dataDir } : {}).dataDir;
+
+  program
+    .command('serve')
+    .description('start the station (HTTP API and kiosk UI)')
+    .option('--port <port>', 'TCP port (default: $BIOSTATION_PORT or 8080)')
+    .option('--host <host>', 'interface to listen on (default: $BIOSTATION_HOST or 127.0.0.1)')
+    .action(async (opts: { port?: string; host?: string }) => {
+      const overrides: Record<string, unknown> = {};
+      if (program.opts().dataDir) overrides.dataDir = program.opts().dataDir;
+      if (opts.port !== undefined) overrides.port = Number(opts.port);
+      if (opts.host !== undefined) overrides.host = opts.host;
+      const config = loadConfig(process.env, overrides);
+      const station = await startStation(config);
+      const demo = stationPaths(config.dataDir).demoCredentials;
+      const credential = existsSync(demo) ? (JSON.parse(readFileSync(demo, 'utf8')) as { key: string; secret: string }) : undefined;
+      printBanner(station.url, credential, station.demoCredential !== undefined, demo);
+      let stopping = false;
+      const stop = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        station.server.log.info({ signal }, 'shutting down');
+        await station.close();
+        process.exit(0);
+      };
+      process.on('SIGINT', () => void stop('SIGINT'));
+      process.on('SIGTERM', () => void stop('SIGTERM'));
+    });
+
+  const apps = program.command('apps').description('manage applications (each has its own database and credential)');
+
+  apps
+    .command('create')
+    .description('create an application and print its key and secret (the secret is shown only once)')
+    .requiredOption('--name <name>', 'application name')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { name: string; json?: boolean }) =>
+      withApplications(dataDir(), async (service) => {
+        const credential = await service.create(opts.name);
+        print(opts.json, credential, `application ${credential.name}\n  key:    ${credential.key}\n  secret: ${credential.secret}\n(the secret is not stored and cannot be shown again)`);
+      }),
+    );
+
+  apps
+    .command('list')
+    .description('list applications')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { json?: boolean }) =>
+      withApplications(dataDir(), async (service) => {
+        const list = (await service.list()).map((a) => ({ name: a.name, key: a.key, createdAt: a.createdAt, disabledAt: a.disabledAt }));
+        print(opts.json, { applications: list }, list.map((a) => `${a.key}  ${a.name}  created ${a.createdAt}${a.disabledAt ? `  DISABLED ${a.disabledAt}` : ''}`).join('\n') || '(no applications)');
+      }),
+    );
+
+  apps
+    .command('disable')
+    .description('disable an application: its credential and every token it holds stop working')
+    .argument('<key>', 'application key')
+    .option('--json', 'print one JSON object')
+    .action(async (key: string, opts: { json?: boolean }) =>
+      withApplications(dataDir(), async (service) => {
+        await service.disable(key);
+        print(opts.json, { key, disabled: true }, `application ${key} disabled`);
+      }),
+    );
+
+  apps
+    .command('rotate-secret')
+    .description('issue a new secret; the old one stops working at once')
+    .argument('<key>', 'application key')
+    .option('--json', 'print one JSON object')
+    .action(async (key: string, opts: { json?: boolean }) =>
+      withApplications(dataDir(), async (service) => {
+        const credential = await service.rotateSecret(key);
+        print(opts.json, credential, `application ${credential.name}\n  key:    ${credential.key}\n  secret: ${credential.secret}`);
+      }),
+    );
+
+  return program;
+}
+
+async function withApplications(dir: string, run: (service: ReturnType<typeof openApplications>['applications']) => Promise<void>) {
+  const registry = openApplications(dir);
+  try {
+    await run(registry.applications);
+  } finally {
+    registry.close();
+  }
+}
+
+function print(json: boolean | undefined, value: object, text: string): void {
+  process.stdout.write(`${json ? JSON.stringify(value) : text}\n`);
+}
+
+function printBanner(url: string, credential: { key: string; secret: string } | undefined, created: boolean, file: string): void {
+  const lines = [`Biostation listening on ${url}`, `  API docs: ${url}/api/docs`, `  kiosk UI: ${url}/`];
+  if (credential) {
+    lines.push(
+      created ? '  A demo application was created:' : '  Demo application:',
+      `    key:    ${credential.key}`,
+      `    secret: ${credential.secret}`,
+      `    (saved in ${file}, mode 0600)`,
+      '  Get a token:',
+      `    curl -s -X POST ${url}/api/v1/app-credentials/token -H 'content-type: application/json' -d '{"key":"${credential.key}","secret":"${credential.secret}"}'`,
+    );
+  }
+  process.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/** Runs the CLI; user errors print one line (or one JSON object) and exit 1. */
+export async function main(argv = process.argv): Promise<void> {
+  try {
+    await buildCli().parseAsync(argv);
+  } catch (e) {
+    if (e instanceof ApplicationError || e instanceof ConfigError) {
+      const json = argv.includes('--json');
+      const code = e instanceof ApplicationError ? e.code : 'INVALID_CONFIGURATION';
+      if (json) process.stdout.write(`${JSON.stringify({ error: code, message: e.message })}\n`);
+      else process.stderr.write(`biostation: ${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,149 @@
+import type { FaceEngine, FaceGallery } from './engine.js';
+import { BiostationError } from '../runtime/errors.js';
+import type { EngineSlot } from '../runtime/engine-slot.js';
+import { GalleryRegistry } from '../runtime/gallery-registry.js';
+import type { Tenant } from '../runtime/tenant.js';
+import type { PersonRecord, PersonSummary, TenantStoreProvider } from '../store/types.js';
+
+/** A decision with its evidence: the similarity and the threshold it was held against. */
+export interface FaceDecision {
+  matched: boolean;
+  score: number;
+  threshold: number;
+}
+
+export interface FaceIdentification extends FaceDecision {
+  /** The best person when `matched`, else null. */
+  extId: string | null;
+}
+
+export interface FaceWriteOptions {
+  /** Passive liveness requested by the client (see `livenessEvaluated` in the results). */
+  doLivenessCheck: boolean;
+}
+
+/** Most templates one face person holds (one per enrolled image). */
+export const MAX_FACE_TEMPLATES = 10;
+
+/**
+ * Face business rules over one application's store: enroll creates (PERSON_ALREADY_EXISTS when
+ * the ext_id is taken), update replaces all templates (PERSON_NOT_FOUND when unknown), verify is
+ * 1:1 against the best of the person's templates, identify is 1:N over the application's gallery,
+ * match compares two images without enrollment. Images are reduced to templates and dropped.
+ */
+export class FaceService {
+  private readonly galleries: GalleryRegistry<FaceGallery>;
+
+  constructor(
+    private readonly engine: EngineSlot<FaceEngine>,
+    stores: TenantStoreProvider,
+    /** Decision threshold of an application, or undefined for the engine default. */
+    private readonly thresholdOf: (applicationId: string) => number | undefined = () => undefined,
+  ) {
+    this.galleries = new GalleryRegistry(
+      async () => (await this.engine.get()).createGallery(),
+      async (applicationId) => (await stores.forApplication(applicationId)).faces.allTemplates(),
+    );
+  }
+
+  count(tenant: Tenant): Promise<number> {
+    return tenant.store.faces.count();
+  }
+
+  list(tenant: Tenant): Promise<PersonSummary[]> {
+    return tenant.store.faces.list();
+  }
+
+  /** @throws PERSON_NOT_FOUND */
+  async templateCount(tenant: Tenant, extId: string): Promise<number> {
+    const n = await tenant.store.faces.templateCount(extId);
+    if (n === undefined) throw new BiostationError('PERSON_NOT_FOUND');
+    return n;
+  }
+
+  /** @throws PERSON_NOT_FOUND */
+  async templates(tenant: Tenant, extId: string): Promise<PersonRecord> {
+    const person = await tenant.store.faces.find(extId);
+    if (!person) throw new BiostationError('PERSON_NOT_FOUND');
+    return person;
+  }
+
+  /** Page `page` (1-based) of `limit` persons with their templates, and the total. */
+  async dump(tenant: Tenant, page: number, limit: number): Promise<{ total: number; persons: PersonRecord[] }> {
+    const [total, persons] = await Promise.all([tenant.store.faces.count(), tenant.store.faces.page((page - 1) * limit, limit)]);
+    return { total, persons };
+  }
+
+  /** @throws PERSON_NOT_FOUND */
+  async delete(tenant: Tenant, extId: string): Promise<void> {
+    if (!(await tenant.store.faces.delete(extId))) throw new BiostationError('PERSON_NOT_FOUND');
+    await this.galleries.applyRemove(tenant.applicationId, extId);
+  }
+
+  /**
+   * Enrolls a new person from one template per image (each image must hold one dominant face of
+   * enrollment quality). @throws PERSON_ALREADY_EXISTS, the engine's input errors.
+   */
+  async enroll(tenant: Tenant, extId: string, images: Uint8Array[], _options: FaceWriteOptions): Promise<Uint8Array[]> {
+    if (await tenant.store.faces.templateCount(extId) !== undefined) throw new BiostationError('PERSON_ALREADY_EXISTS');
+    const templates = await this.extractAll(images);
+    if (!(await tenant.store.faces.create(extId, templates.map((data) => ({ data })), new Date().toISOString()))) {
+      throw new BiostationError('PERSON_ALREADY_EXISTS');
+    }
+    await this.galleries.applyUpsert(tenant.applicationId, extId, templates);
+    return templates;
+  }
+
+  /** Replaces all templates of an enrolled person. @throws PERSON_NOT_FOUND, the engine's input errors. */
+  async update(tenant: Tenant, extId: string, images: Uint8Array[], _options: FaceWriteOptions): Promise<Uint8Array[]> {
+    if (await tenant.store.faces.templateCount(extId) === undefined) throw new BiostationError('PERSON_NOT_FOUND');
+    const templates = await this.extractAll(images);
+    if (!(await tenant.store.faces.replaceTemplates(extId, templates.map((data) => ({ data })), new Date().toISOString()))) {
+      throw new BiostationError('PERSON_NOT_FOUND');
+    }
+    await this.galleries.applyUpsert(tenant.applicationId, extId, templates);
+    return templates;
+  }
+
+  /** 1:1: the probe's dominant face against the best of the person's templates. @throws PERSON_NOT_FOUND */
+  async verify(tenant: Tenant, extId: string, image: Uint8Array): Promise<FaceDecision> {
+    const person = await tenant.store.faces.find(extId);
+    if (!person) throw new BiostationError('PERSON_NOT_FOUND');
+    const engine = await this.engine.get();
+    const probe = (await engine.extract(image, 'probe')).template;
+    let score = -Infinity;
+    for (const t of person.templates) score = Math.max(score, engine.similarity(probe, t.data));
+    return this.decide(tenant, engine, score);
+  }
+
+  /** 1:N over every template of the application; a person's score is its best template's. */
+  async identify(tenant: Tenant, image: Uint8Array): Promise<FaceIdentification> {
+    const engine = await this.engine.get();
+    const probe = (await engine.extract(image, 'probe')).template;
+    const gallery = await this.galleries.get(tenant.applicationId);
+    const [best] = gallery.search(probe, 1);
+    const decision = this.decide(tenant, engine, best ? best.score : -1);
+    return { ...decision, extId: decision.matched && best ? best.extId : null };
+  }
+
+  /** Two images, no enrollment. */
+  async match(tenant: Tenant, a: Uint8Array, b: Uint8Array): Promise<FaceDecision> {
+    const engine = await this.engine.get();
+    const [ta, tb] = await Promise.all([engine.extract(a, 'probe'), engine.extract(b, 'probe')]);
+    return this.decide(tenant, engine, engine.similarity(ta.template, tb.template));
+  }
+
+  private async extractAll(images: Uint8Array[]): Promise<Uint8Array[]> {
+    const engine = await this.engine.get();
+    const templates: Uint8Array[] = [];
+    for (const image of images) templates.push((await engine.extract(image, 'enroll')).template);
+    return templates;
+  }
+
+  private decide(tenant: Tenant, engine: FaceEngine, score: number): FaceDecision {
+    const threshold = this.thresholdOf(tenant.applicationId) ?? engine.defaultThreshold;
+    return { matched: score >= threshold, score: round(score), threshold };
+  }
+}
+
+const round = (x: number): number => (Number.isFinite(x) ? Math.round(x * 1e6) / 1e6 : 0);

@@ -1,0 +1,31 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApplicationService } from '../auth/applications.js';
+import type { TokenService } from '../auth/tokens.js';
+import type { FaceEngine } from '../face/engine.js';
+import type { FaceService } from '../face/service.js';
+import type { FingerEngine } from '../finger/engine.js';
+import type { FingerService } from '../finger/service.js';
+import type { LivenessService } from '../liveness/service.js';
+import type { CnhReader } from '../ocr/engine.js';
+import type { StationConfig } from '../runtime/config.js';
+import type { EngineSlot } from '../runtime/engine-slot.js';
+import type { TenantStoreProvider } from '../store/types.js';
+
+/** The onRequest hook of protected routes (see auth.ts). */
+export type Authenticate = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** Everything the routes call. Built once by src/station.ts; tests may build it with fakes. */
+export interface StationServices {
+  config: StationConfig;
+  applications: ApplicationService;
+  tokens: TokenService;
+  stores: TenantStoreProvider;
+  face: FaceService;
+  finger: FingerService;
+  liveness: LivenessService;
+  engines: {
+    face: EngineSlot<FaceEngine>;
+    finger: EngineSlot<FingerEngine>;
+    ocr: EngineSlot<CnhReader>;
+  };
+}

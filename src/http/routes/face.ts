@@ -1,0 +1,174 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { BiostationError } from '../../runtime/errors.js';
+import type { PersonRecord } from '../../store/types.js';
+import { tenantOf } from '../auth.js';
+import { decodeBase64Field, encodeBase64 } from '../base64.js';
+import type { Authenticate, StationServices } from '../context.js';
+import {
+  CountBody, DecisionFields, ExtIdParams, FaceBody, FaceMatchBody, FaceRecord, Result, ResultBody, Timestamp, resultErrors,
+} from '../schemas.js';
+
+const BASE = '/api/v1/services/face';
+const tags = ['face'];
+const security = [{ bearerAuth: [] }];
+
+type FaceBodyT = Static<typeof FaceBody>;
+type Params = Static<typeof ExtIdParams>;
+
+const ok = (code: number, message: string) => ({ code, message });
+
+/** Images of a face body, decoded. @throws INVALID_IMAGE_TYPE, INVALID_BASE64 */
+function imagesOf(body: Pick<FaceBodyT, 'Images'>): Uint8Array[] {
+  return body.Images.map((item, i) => {
+    if (item.imageType !== undefined && item.imageType !== 'frontal') {
+      throw new BiostationError('INVALID_IMAGE_TYPE', `Images[${i}].imageType must be "frontal"`);
+    }
+    return decodeBase64Field(item.imageData, `Images[${i}].imageData`);
+  });
+}
+
+/** Added to a body whose client asked for liveness: the passive check is not evaluated on this station yet. */
+const livenessNote = (body: { doLivenessCheck?: boolean }) => (body.doLivenessCheck ? { livenessEvaluated: false } : {});
+
+const faceRecord = (p: PersonRecord) => ({
+  ExternalID: p.extId,
+  Templates: p.templates.map((t) => ({ Data: encodeBase64(t.data) })),
+  CreatedAt: p.createdAt,
+  UpdatedAt: p.updatedAt,
+});
+
+const LivenessNote = { livenessEvaluated: Type.Optional(Type.Boolean({ description: 'false: doLivenessCheck was asked but no passive check ran' })) };
+const WriteResponse = Type.Object({ result: Result, b64Templates: Type.Optional(Type.Array(Type.String())), ...LivenessNote });
+const DecisionResponse = Type.Object({ result: Result, ...DecisionFields, ...LivenessNote });
+
+/** Routes of the face group (spec: Face). Thin: validate, call FaceService, shape the spec's body. */
+export function faceRoutes(services: StationServices, authenticate: Authenticate): FastifyPluginAsync {
+  const face = services.face;
+  return async (app) => {
+    app.addHook('onRequest', authenticate);
+
+    app.get(`${BASE}/count`, { schema: { tags, security, summary: 'Number of faces (persons) in the application', response: { 200: CountBody, ...resultErrors() } } },
+      async (request) => ({ count: await face.count(tenantOf(request)) }));
+
+    app.get(`${BASE}/list`, {
+      schema: {
+        tags, security, summary: 'Every face person of the application, oldest first',
+        response: { 200: Type.Object({ faces: Type.Array(Type.Object({ ExternalID: Type.String(), CreatedAt: Timestamp })) }), ...resultErrors() },
+      },
+    }, async (request) => ({
+      faces: (await face.list(tenantOf(request))).map((p) => ({ ExternalID: p.extId, CreatedAt: p.createdAt })),
+    }));
+
+    app.get(`${BASE}/dump`, {
+      schema: {
+        tags, security,
+        summary: 'Page through every face with its templates (device loading, moving between applications)',
+        description: '`page` is 1-based (default 1); `limit` is 1..1000 (default 100). Pages follow enrollment order and are disjoint.',
+        querystring: Type.Object({
+          page: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,8}$' })),
+          limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$' })),
+        }),
+        response: { 200: Type.Object({ result: Type.Object({ total_entries: Type.Integer(), faces: Type.Array(FaceRecord) }) }), ...resultErrors(400) },
+      },
+    }, async (request) => {
+      const q = request.query as { page?: string; limit?: string };
+      const page = Number(q.page ?? 1);
+      const limit = Number(q.limit ?? 100);
+      if (limit > 1000) throw new BiostationError('INVALID_REQUEST', 'limit must be at most 1000');
+      const { total, persons } = await face.dump(tenantOf(request), page, limit);
+      return { result: { total_entries: total, faces: persons.map(faceRecord) } };
+    });
+
+    app.get(`${BASE}/templates/count/:ext_id`, {
+      schema: { tags, security, summary: 'Number of templates of a face', params: ExtIdParams, response: { 200: CountBody, ...resultErrors(400, 404) } },
+    }, async (request) => ({ count: await face.templateCount(tenantOf(request), (request.params as Params).ext_id) }));
+
+    app.get(`${BASE}/templates/:ext_id`, {
+      schema: { tags, security, summary: 'A face with its templates', params: ExtIdParams, response: { 200: FaceRecord, ...resultErrors(400, 404) } },
+    }, async (request) => faceRecord(await face.templates(tenantOf(request), (request.params as Params).ext_id)));
+
+    app.post(`${BASE}/enroll/:ext_id`, {
+      schema: {
+        tags, security, summary: 'Enroll a new person from one or more face images (one template per image)',
+        description: '409 PERSON_ALREADY_EXISTS when the ext_id is taken (use PATCH to replace templates).',
+        params: ExtIdParams, body: FaceBody, response: { 200: WriteResponse, ...resultErrors(400, 409, 503) },
+      },
+    }, async (request) => {
+      const body = request.body as FaceBodyT;
+      const templates = await face.enroll(tenantOf(request), (request.params as Params).ext_id, imagesOf(body), { doLivenessCheck: !!body.doLivenessCheck });
+      return {
+        result: ok(1000, 'ENROLLED_SUCCESSFULLY'),
+        ...(body.ReturnTemplate ? { b64Templates: templates.map(encodeBase64) } : {}),
+        ...livenessNote(body),
+      };
+    });
+
+    app.patch(`${BASE}/:ext_id`, {
+      schema: {
+        tags, security, summary: "Replace all of a person's face templates",
+        description: 'With ReturnTemplate true the result is 1000 ENROLLED_SUCCESSFULLY with b64Templates (as the spec shows), else 1006.',
+        params: ExtIdParams, body: FaceBody, response: { 200: WriteResponse, ...resultErrors(400, 404, 503) },
+      },
+    }, async (request) => {
+      const body = request.body as FaceBodyT;
+      const templates = await face.update(tenantOf(request), (request.params as Params).ext_id, imagesOf(body), { doLivenessCheck: !!body.doLivenessCheck });
+      return body.ReturnTemplate
+        ? { result: ok(1000, 'ENROLLED_SUCCESSFULLY'), b64Templates: templates.map(encodeBase64), ...livenessNote(body) }
+        : { result: ok(1006, 'UPDATED_SUCCESSFULLY'), ...livenessNote(body) };
+    });
+
+    app.delete(`${BASE}/:ext_id`, {
+      schema: { tags, security, summary: 'Delete a face person and its templates', params: ExtIdParams, response: { 200: ResultBody, ...resultErrors(400, 404) } },
+    }, async (request) => {
+      await face.delete(tenantOf(request), (request.params as Params).ext_id);
+      return { result: ok(1004, 'DELETED_SUCCESSFULLY') };
+    });
+
+    app.post(`${BASE}/:ext_id/verify`, {
+      schema: {
+        tags, security, summary: '1:1: does the image show this person?',
+        description: '1002 VERIFIED_SUCCESSFULLY on a match, 1003 NOT_VERIFIED otherwise (HTTP 200 both); the first image is used.',
+        params: ExtIdParams, body: FaceBody, response: { 200: DecisionResponse, ...resultErrors(400, 404, 503) },
+      },
+    }, async (request) => {
+      const body = request.body as FaceBodyT;
+      const [image] = imagesOf(body);
+      const d = await face.verify(tenantOf(request), (request.params as Params).ext_id, image);
+      return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold, ...livenessNote(body) };
+    });
+
+    app.post(`${BASE}/identify`, {
+      schema: {
+        tags, security, summary: '1:N: who is this, among the application\'s faces?',
+        description: '1008 IDENTIFIED_SUCCESSFULLY with ExternalID, or 1009 NOT_IDENTIFIED with ExternalID null (HTTP 200 both).',
+        body: FaceBody,
+        response: { 200: Type.Object({ ExternalID: Type.Union([Type.String(), Type.Null()]), result: Result, ...DecisionFields, ...LivenessNote }), ...resultErrors(400, 503) },
+      },
+    }, async (request) => {
+      const body = request.body as FaceBodyT;
+      const [image] = imagesOf(body);
+      const d = await face.identify(tenantOf(request), image);
+      return {
+        ExternalID: d.extId,
+        result: d.extId ? ok(1008, 'IDENTIFIED_SUCCESSFULLY') : ok(1009, 'NOT_IDENTIFIED'),
+        score: d.score,
+        threshold: d.threshold,
+        ...livenessNote(body),
+      };
+    });
+
+    app.post(`${BASE}/match`, {
+      schema: {
+        tags, security, summary: 'Compare two face images without enrollment',
+        description: '1002 VERIFIED_SUCCESSFULLY when they show the same person, 1003 NOT_VERIFIED otherwise.',
+        body: FaceMatchBody, response: { 200: DecisionResponse, ...resultErrors(400, 503) },
+      },
+    }, async (request) => {
+      const body = request.body as Static<typeof FaceMatchBody>;
+      const [a, b] = imagesOf(body);
+      const d = await face.match(tenantOf(request), a, b);
+      return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold, ...livenessNote(body) };
+    });
+  };
+}

@@ -1,0 +1,126 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { tenantOf } from '../auth.js';
+import { decodeBase64Field } from '../base64.js';
+import type { Authenticate, StationServices } from '../context.js';
+import {
+  CompareResponse, CountBody, DecisionFields, ExtIdParams, FingerImageBody, FingerImagePairBody, FingerProbeBody,
+  FingerTemplatePairBody, Result, ResultBody, Timestamp, resultErrors,
+} from '../schemas.js';
+
+const BASE = '/api/v1/services/finger';
+const tags = ['finger'];
+const security = [{ bearerAuth: [] }];
+
+type Params = Static<typeof ExtIdParams>;
+type ImageBody = Static<typeof FingerImageBody>;
+
+const ok = (code: number, message: string) => ({ code, message });
+const DecisionResponse = Type.Object({ result: Result, ...DecisionFields });
+
+function sampleOf(body: ImageBody) {
+  return {
+    image: decodeBase64Field(body.imageData, 'imageData'),
+    position: body.position ?? 'UNKNOWN',
+    dpi: body.dpi === undefined ? 500 : Number(body.dpi),
+  };
+}
+
+/** Routes of the fingerprint group (spec: Fingerprint). Note the spec's camelCase list items. */
+export function fingerRoutes(services: StationServices, authenticate: Authenticate): FastifyPluginAsync {
+  const finger = services.finger;
+  return async (app) => {
+    app.addHook('onRequest', authenticate);
+
+    app.get(`${BASE}/count`, { schema: { tags, security, summary: 'Number of fingerprint persons', response: { 200: CountBody, ...resultErrors() } } },
+      async (request) => ({ count: await finger.count(tenantOf(request)) }));
+
+    app.get(`${BASE}/list`, {
+      schema: {
+        tags, security, summary: 'Every fingerprint person, oldest first',
+        response: { 200: Type.Array(Type.Object({ externalId: Type.String(), createdAt: Timestamp })), ...resultErrors() },
+      },
+    }, async (request) => (await finger.list(tenantOf(request))).map((p) => ({ externalId: p.extId, createdAt: p.createdAt })));
+
+    app.get(`${BASE}/templates/count/:ext_id`, {
+      schema: { tags, security, summary: 'Number of fingerprint templates of a person', params: ExtIdParams, response: { 200: CountBody, ...resultErrors(400, 404) } },
+    }, async (request) => ({ count: await finger.templateCount(tenantOf(request), (request.params as Params).ext_id) }));
+
+    app.post(`${BASE}/enroll/:ext_id`, {
+      schema: {
+        tags, security, summary: 'Enroll a fingerprint: creates the person, or adds a finger/impression to it',
+        description: 'Up to 20 templates per person (409 TEMPLATE_LIMIT_REACHED beyond).',
+        params: ExtIdParams, body: FingerImageBody, response: { 200: ResultBody, ...resultErrors(400, 409, 503) },
+      },
+    }, async (request) => {
+      await finger.enroll(tenantOf(request), (request.params as Params).ext_id, sampleOf(request.body as ImageBody));
+      return { result: ok(1000, 'ENROLLED_SUCCESSFULLY') };
+    });
+
+    app.patch(`${BASE}/:ext_id`, {
+      schema: {
+        tags, security, summary: "Replace all of a person's fingerprint templates with this one",
+        params: ExtIdParams, body: FingerImageBody, response: { 200: ResultBody, ...resultErrors(400, 404, 503) },
+      },
+    }, async (request) => {
+      await finger.update(tenantOf(request), (request.params as Params).ext_id, sampleOf(request.body as ImageBody));
+      return { result: ok(1006, 'UPDATED_SUCCESSFULLY') };
+    });
+
+    app.delete(`${BASE}/:ext_id`, {
+      schema: { tags, security, summary: 'Delete a fingerprint person', params: ExtIdParams, response: { 200: ResultBody, ...resultErrors(400, 404) } },
+    }, async (request) => {
+      await finger.delete(tenantOf(request), (request.params as Params).ext_id);
+      return { result: ok(1004, 'DELETED_SUCCESSFULLY') };
+    });
+
+    app.post(`${BASE}/:ext_id/verify`, {
+      schema: {
+        tags, security, summary: '1:1 against the best of the person\'s templates',
+        description: '1002 VERIFIED_SUCCESSFULLY or 1003 NOT_VERIFIED (HTTP 200 both).',
+        params: ExtIdParams, body: FingerProbeBody, response: { 200: DecisionResponse, ...resultErrors(400, 404, 503) },
+      },
+    }, async (request) => {
+      const image = decodeBase64Field((request.body as { imageData: string }).imageData, 'imageData');
+      const d = await finger.verify(tenantOf(request), (request.params as Params).ext_id, image);
+      return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold };
+    });
+
+    app.post(`${BASE}/identify`, {
+      schema: {
+        tags, security, summary: '1:N over every fingerprint template of the application',
+        description: '1008 IDENTIFIED_SUCCESSFULLY with ExternalID, or 1009 NOT_IDENTIFIED with ExternalID null.',
+        body: FingerProbeBody,
+        response: { 200: Type.Object({ ExternalID: Type.Union([Type.String(), Type.Null()]), result: Result, ...DecisionFields }), ...resultErrors(400, 503) },
+      },
+    }, async (request) => {
+      const image = decodeBase64Field((request.body as { imageData: string }).imageData, 'imageData');
+      const d = await finger.identify(tenantOf(request), image);
+      return { ExternalID: d.extId, result: d.extId ? ok(1008, 'IDENTIFIED_SUCCESSFULLY') : ok(1009, 'NOT_IDENTIFIED'), score: d.score, threshold: d.threshold };
+    });
+
+    app.post(`${BASE}/images/match`, {
+      schema: {
+        tags, security, summary: 'Compare two fingerprint images without enrollment',
+        description: 'Top-level `code`: 1010 MATCH_IMAGES_SUCCESSFULLY on a match, 1011 NOT_MATCHED otherwise.',
+        body: FingerImagePairBody, response: { 200: CompareResponse, ...resultErrors(400, 503) },
+      },
+    }, async (request) => {
+      const [a, b] = (request.body as Array<{ imageData: string }>).map((x, i) => decodeBase64Field(x.imageData, `[${i}].imageData`));
+      const d = await finger.matchImages(tenantOf(request), a, b);
+      return { ...(d.matched ? ok(1010, 'MATCH_IMAGES_SUCCESSFULLY') : ok(1011, 'NOT_MATCHED')), score: d.score, threshold: d.threshold };
+    });
+
+    app.post(`${BASE}/templates/match`, {
+      schema: {
+        tags, security, summary: 'Compare two ISO/IEC 19794-2 (2005, 2011) or ANSI INCITS 378-2004 templates',
+        description: 'Top-level `code`: 1010 MATCH_TEMPLATES_SUCCESSFULLY on a match, 1011 NOT_MATCHED otherwise; 400 INVALID_TEMPLATE for a malformed record.',
+        body: FingerTemplatePairBody, response: { 200: CompareResponse, ...resultErrors(400, 503) },
+      },
+    }, async (request) => {
+      const [a, b] = (request.body as Array<{ b64IsoTemplate: string }>).map((x, i) => decodeBase64Field(x.b64IsoTemplate, `[${i}].b64IsoTemplate`));
+      const d = await finger.matchTemplates(tenantOf(request), a, b);
+      return { ...(d.matched ? ok(1010, 'MATCH_TEMPLATES_SUCCESSFULLY') : ok(1011, 'NOT_MATCHED')), score: d.score, threshold: d.threshold };
+    });
+  };
+}

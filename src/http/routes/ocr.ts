@@ -1,0 +1,109 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { CNH_FIELD_NAMES, OcrError } from '../../ocr/engine.js';
+import type { Authenticate, StationServices } from '../context.js';
+
+/** The spec's OCR upload limit. */
+export const OCR_MAX_FILE_BYTES = 20 * 1024 * 1024;
+/** Fields below this confidence are listed in `campos_com_baixa_confianca` (spec: 0.8). */
+const LOW_CONFIDENCE = 0.8;
+
+const OcrErrorBody = Type.Object({ statusCode: Type.Integer(), message: Type.String(), error: Type.String() });
+const Campo = Type.Object({
+  valor: Type.String(),
+  confianca: Type.Number(),
+  valido: Type.Optional(Type.Boolean()),
+  valida: Type.Optional(Type.Boolean()),
+});
+
+const OcrResponse = Type.Object({
+  success: Type.Boolean(),
+  documento_tipo: Type.String(),
+  campos: Type.Object(Object.fromEntries(CNH_FIELD_NAMES.map((n) => [n, Campo]))),
+  metadados: Type.Object({
+    total_campos_extraidos: Type.Integer(),
+    qualidade_imagem: Type.String(),
+    confianca_media_ocr: Type.Number(),
+    tempo_processamento: Type.Number(),
+    campos_com_baixa_confianca: Type.Array(Type.String()),
+    tamanho_arquivo_bytes: Type.Integer(),
+    tipo_arquivo: Type.String(),
+    nome_arquivo: Type.String(),
+  }),
+  texto_completo_ocr: Type.String(),
+});
+
+const MIME_BY_MAGIC: Array<[number[], string]> = [
+  [[0xff, 0xd8, 0xff], 'image/jpeg'],
+  [[0x89, 0x50, 0x4e, 0x47], 'image/png'],
+  [[0x25, 0x50, 0x44, 0x46], 'application/pdf'],
+];
+
+/** MIME type from the file's first bytes (never from its name or the client's header). */
+export function sniffMime(bytes: Uint8Array): string | undefined {
+  return MIME_BY_MAGIC.find(([magic]) => magic.every((b, i) => bytes[i] === b))?.[1];
+}
+
+const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** POST /api/v1/services/ocr/process-cnh: multipart field `file` (JPEG, PNG or PDF, at most 20 MB). */
+export function ocrRoutes(services: StationServices, authenticate: Authenticate): FastifyPluginAsync {
+  return async (app) => {
+    app.addHook('onRequest', authenticate);
+    app.post('/api/v1/services/ocr/process-cnh', {
+      schema: {
+        tags: ['ocr'],
+        security: [{ bearerAuth: [] }],
+        summary: 'Read the fields of a Brazilian driver licence (CNH) from an image or PDF',
+        consumes: ['multipart/form-data'],
+        response: { 200: OcrResponse, 400: OcrErrorBody, 401: OcrErrorBody, 500: OcrErrorBody, 503: OcrErrorBody },
+      },
+    }, async (request, reply) => {
+      const started = process.hrtime.bigint();
+      const fail = (status: 400 | 500, message: string) =>
+        reply.status(status).send({ statusCode: status, message, error: status === 400 ? 'Bad Request' : 'Error' });
+      if (!request.isMultipart()) return fail(400, 'Arquivo não enviado');
+      let upload: { filename: string; bytes: Buffer } | undefined;
+      for await (const part of request.parts({ limits: { fileSize: OCR_MAX_FILE_BYTES, files: 1 } })) {
+        if (part.type === 'file' && part.fieldname === 'file' && !upload) {
+          let bytes: Buffer;
+          try {
+            bytes = await part.toBuffer();
+          } catch (e) {
+            if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return fail(400, 'Arquivo muito grande. Tamanho máximo: 20MB');
+            throw e;
+          }
+          upload = { filename: part.filename, bytes };
+        } else if (part.type === 'file') {
+          part.file.resume();
+        }
+      }
+      if (!upload || upload.bytes.length === 0) return fail(400, 'Arquivo não enviado');
+      const mime = sniffMime(upload.bytes);
+      if (!mime) throw new OcrError('UNSUPPORTED_TYPE', 'Tipo de arquivo não suportado. Use PNG, JPG ou PDF');
+      const reader = await services.engines.ocr.get().catch(() => {
+        throw new OcrError('UNAVAILABLE', 'OCR API unavailable');
+      });
+      const read = await reader.read(new Uint8Array(upload.bytes.buffer, upload.bytes.byteOffset, upload.bytes.byteLength));
+      const fields = Object.entries(read.campos);
+      const extracted = fields.filter(([, f]) => f.valor !== '');
+      const meanConfidence = extracted.length ? extracted.reduce((s, [, f]) => s + f.confianca, 0) / extracted.length : 0;
+      return {
+        success: true,
+        documento_tipo: read.documento_tipo,
+        campos: read.campos,
+        metadados: {
+          total_campos_extraidos: extracted.length,
+          qualidade_imagem: read.qualidade_imagem,
+          confianca_media_ocr: round(meanConfidence, 4),
+          tempo_processamento: round(Number(process.hrtime.bigint() - started) / 1e9, 3),
+          campos_com_baixa_confianca: fields.filter(([, f]) => f.confianca < LOW_CONFIDENCE).map(([name]) => name),
+          tamanho_arquivo_bytes: upload.bytes.length,
+          tipo_arquivo: mime,
+          nome_arquivo: upload.filename,
+        },
+        texto_completo_ocr: read.texto_completo_ocr,
+      };
+    });
+  };
+}

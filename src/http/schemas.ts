@@ -1,0 +1,109 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { ERROR_CATALOGUE } from '../runtime/errors.js';
+
+/**
+ * Request and response schemas of every route (TypeBox = JSON Schema). They validate requests
+ * (no type coercion: a wrong type is a 400), shape responses and generate the OpenAPI document.
+ */
+
+/** Largest base64 image accepted in a JSON body: 20 MB of image. */
+export const MAX_IMAGE_BASE64_CHARS = 28_000_000;
+/** Largest base64 interchange template: ISO records are at most a few kB; 64 kB leaves room for many views. */
+export const MAX_TEMPLATE_BASE64_CHARS = 90_000;
+
+export const ExtIdParams = Type.Object({
+  ext_id: Type.String({
+    minLength: 1,
+    maxLength: 128,
+    pattern: '^[A-Za-z0-9._@:+-]+$',
+    description: 'Identifier of the person: 1 to 128 characters of letters, digits and . _ @ : + -',
+  }),
+});
+
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
+
+export const Result = Type.Object(
+  {
+    code: Type.Integer(),
+    message: Type.String(),
+    detail: Type.Optional(Type.String()),
+  },
+  { description: 'Outcome. Success codes are even (1000..1010); failures use the odd codes of the error catalogue.' },
+);
+
+export const ResultBody = Type.Object({ result: Result });
+
+export const CountBody = Type.Object({ count: Type.Integer({ minimum: 0 }) });
+
+/** Similarity evidence added to every decision (verify, identify, match, compare). */
+export const DecisionFields = {
+  score: Type.Number({ description: 'Similarity of probe and reference (engine units; higher is more alike)' }),
+  threshold: Type.Number({ description: 'Decision threshold in force for this application' }),
+};
+
+export const ImageItem = Type.Object({
+  imageType: Type.Optional(Type.String({ maxLength: 32, description: 'Only "frontal" is accepted (default)' })),
+  imageData: Type.String({ minLength: 1, maxLength: MAX_IMAGE_BASE64_CHARS, description: 'Base64 JPEG, PNG or WebP' }),
+});
+
+export const FaceBody = Type.Object({
+  doLivenessCheck: Type.Optional(Type.Boolean()),
+  ReturnTemplate: Type.Optional(Type.Boolean()),
+  Images: Type.Array(ImageItem, { minItems: 1, maxItems: 10 }),
+});
+
+export const FaceMatchBody = Type.Object({
+  doLivenessCheck: Type.Optional(Type.Boolean()),
+  Images: Type.Array(ImageItem, { minItems: 2, maxItems: 2 }),
+});
+
+export const FaceTemplate = Type.Object({ Data: Type.String({ description: 'Base64 face template' }) });
+
+export const FaceRecord = Type.Object({
+  ExternalID: Type.String(),
+  Templates: Type.Array(FaceTemplate),
+  CreatedAt: Timestamp,
+  UpdatedAt: Timestamp,
+});
+
+export const FingerImageBody = Type.Object({
+  position: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Z_]+$', description: 'Finger position, e.g. UNKNOWN, RIGHT_INDEX' })),
+  dpi: Type.Optional(
+    Type.Union([Type.String({ pattern: '^[0-9]{3,4}$' }), Type.Integer({ minimum: 100, maximum: 2000 })], {
+      description: 'Scan resolution in dots per inch (default "500")',
+    }),
+  ),
+  imageData: Type.String({ minLength: 1, maxLength: MAX_IMAGE_BASE64_CHARS, description: 'Base64 PNG, JPEG, BMP or TIFF' }),
+});
+
+export const FingerProbeBody = Type.Object({
+  imageData: Type.String({ minLength: 1, maxLength: MAX_IMAGE_BASE64_CHARS }),
+});
+
+export const FingerImagePairBody = Type.Array(FingerProbeBody, { minItems: 2, maxItems: 2 });
+
+export const FingerTemplatePairBody = Type.Array(
+  Type.Object({ b64IsoTemplate: Type.String({ minLength: 1, maxLength: MAX_TEMPLATE_BASE64_CHARS }) }),
+  { minItems: 2, maxItems: 2 },
+);
+
+export const CompareResponse = Type.Object({ code: Type.Integer(), message: Type.String(), ...DecisionFields });
+
+export const PlainError = Type.Object({
+  statusCode: Type.Integer(),
+  error: Type.String(),
+  code: Type.String(),
+  message: Type.String(),
+});
+
+/** The error catalogue as an OpenAPI description table. */
+export const ERROR_TABLE = Object.entries(ERROR_CATALOGUE)
+  .map(([code, e]) => `| ${e.resultCode} | ${code} | ${e.status} | ${e.text} |`)
+  .join('\n');
+
+/** Error responses shared by the face and fingerprint routes. */
+export function resultErrors(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = { 401: ResultBody };
+  for (const s of statuses) out[s] = ResultBody;
+  return out;
+}

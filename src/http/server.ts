@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { Logger } from '../runtime/logger.js';
+import { bearerAuth } from './auth.js';
+import type { StationServices } from './context.js';
+import { handleError, sendError } from './errors.js';
+import { openApiOptions } from './openapi.js';
+import { credentialRoutes } from './routes/credentials.js';
+import { faceRoutes } from './routes/face.js';
+import { fingerRoutes } from './routes/finger.js';
+import { livenessRoutes } from './routes/liveness.js';
+import { ocrRoutes } from './routes/ocr.js';
+import { createMetrics, operationsRoutes } from './routes/operations.js';
+
+/**
+ * The station's HTTP server: every route of the interface spec, OpenAPI at /api/openapi.json
+ * with a browsable page at /api/docs, operations endpoints, and the kiosk UI at / when built.
+ */
+export async function buildServer(services: StationServices, logger: Logger): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: services.config.jsonBodyLimitBytes,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    return503OnClosing: true,
+  });
+
+  const metrics = createMetrics();
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    if (request.method === 'GET' && !request.url.startsWith('/api/') && existsSync(`${services.config.uiDir}/index.html`)) {
+      return reply.sendFile('index.html');
+    }
+    return sendError(request, reply, 'ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  await app.register(fastifySwagger, openApiOptions);
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifyMultipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
+
+  const authenticate = bearerAuth(services.tokens, services.applications, services.stores);
+  await app.register(credentialRoutes(services));
+  await app.register(faceRoutes(services, authenticate));
+  await app.register(fingerRoutes(services, authenticate));
+  await app.register(livenessRoutes(services, authenticate));
+  await app.register(ocrRoutes(services, authenticate));
+  await app.register(operationsRoutes(services, metrics.registry));
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const uiAvailable = existsSync(services.config.uiDir);
+  await app.register(fastifyStatic, { root: uiAvailable ? services.config.uiDir : process.cwd(), serve: uiAvailable, wildcard: false });
+  return app;
+}

@@ -1,0 +1,46 @@
+/**
+ * Contract between the OCR route and the CNH reader. The reader is a pure function of the file
+ * bytes and its loaded recogniser pool.
+ */
+
+export interface CnhField {
+  valor: string;
+  confianca: number;
+  /** Only on cpf. */
+  valido?: boolean;
+  /** Only on date fields. */
+  valida?: boolean;
+}
+
+export const CNH_FIELD_NAMES = [
+  'nome_completo', 'cpf', 'rg', 'data_nascimento', 'numero_cnh', 'categoria', 'data_validade',
+  'data_emissao', 'data_primeira_habilitacao', 'local_nascimento', 'nome_pai', 'nome_mae', 'uf',
+  'observacoes', 'orgao_expedidor',
+] as const;
+export type CnhFieldName = (typeof CNH_FIELD_NAMES)[number];
+
+export interface CnhReadResult {
+  documento_tipo: 'CNH';
+  campos: Record<CnhFieldName, CnhField>;
+  qualidade_imagem: 'excelente' | 'boa' | 'regular' | 'ruim';
+  texto_completo_ocr: string;
+}
+
+/** Thrown (as OcrError) for the spec's OCR error table. */
+export type OcrErrorKind = 'UNSUPPORTED_TYPE' | 'UNAVAILABLE' | 'PROCESSING_FAILED';
+
+export class OcrError extends Error {
+  constructor(readonly kind: OcrErrorKind, message: string) {
+    super(message);
+    this.name = 'OcrError';
+  }
+}
+
+export interface CnhReader {
+  /**
+   * File bytes (JPEG, PNG or PDF, type sniffed from the bytes) -> fields.
+   * Throws OcrError UNSUPPORTED_TYPE, UNAVAILABLE (pool not started or saturated), PROCESSING_FAILED.
+   */
+  read(file: Uint8Array): Promise<CnhReadResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Station configuration. Sources, later ones winning: defaults, the JSON file named by
+ * BIOSTATION_CONFIG (or `configFile`), environment variables, explicit overrides.
+ * Validated once at start; an invalid value stops the station with a message naming the key.
+ */
+export const StationConfigSchema = Type.Object({
+  /** Folder of the station registry, the signing key and one SQLite file per application. */
+  dataDir: Type.String({ minLength: 1 }),
+  host: Type.String({ minLength: 1 }),
+  /** 0 picks a free port (tests). */
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  /** Lifetime of issued access tokens, seconds. */
+  tokenTtlSeconds: Type.Integer({ minimum: 60, maximum: 7 * 24 * 3600 }),
+  logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  /** Largest JSON body accepted (face/fingerprint images travel base64 in JSON). */
+  jsonBodyLimitBytes: Type.Integer({ minimum: 1024 }),
+  /** Largest advanced-liveness payload. */
+  livenessBodyLimitBytes: Type.Integer({ minimum: 1024 }),
+  /** Create a demo application on first start with an empty data directory. */
+  createDemoApplication: Type.Boolean(),
+  /** Which engines the station loads; a disabled engine answers 503 ENGINE_UNAVAILABLE. */
+  engines: Type.Object({ face: Type.Boolean(), finger: Type.Boolean(), ocr: Type.Boolean() }),
+  /** OCR recogniser workers (default: cores) and the bounded queue beyond them. */
+  ocrPoolSize: Type.Integer({ minimum: 1, maximum: 32 }),
+  ocrMaxQueue: Type.Integer({ minimum: 0, maximum: 1000 }),
+  /** Folder of the built kiosk UI served at `/` (when it exists). */
+  uiDir: Type.String(),
+});
+
+export type StationConfig = Static<typeof StationConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export function defaultConfig(cwd = process.cwd()): StationConfig {
+  return {
+    dataDir: path.resolve(cwd, 'data'),
+    host: '127.0.0.1',
+    port: 8080,
+    tokenTtlSeconds: 3600,
+    logLevel: 'info',
+    jsonBodyLimitBytes: 32 * 1024 * 1024,
+    livenessBodyLimitBytes: 16 * 1024 * 1024,
+    createDemoApplication: true,
+    engines: { face: true, finger: true, ocr: true },
+    ocrPoolSize: 2,
+    ocrMaxQueue: 8,
+    uiDir: path.resolve(cwd, 'renderer/dist'),
+  };
+}
+
+/** Environment variable -> config key, with the parser applied to the raw string. */
+const ENV_KEYS: Array<[string, keyof StationConfig, (raw: string) => unknown]> = [
+  ['BIOSTATION_DATA_DIR', 'dataDir', (v) => path.resolve(v)],
+  ['BIOSTATION_HOST', 'host', String],
+  ['BIOSTATION_PORT', 'port', Number],
+  ['BIOSTATION_TOKEN_TTL_SECONDS', 'tokenTtlSeconds', Number],
+  ['BIOSTATION_LOG_LEVEL', 'logLevel', String],
+  ['BIOSTATION_OCR_POOL_SIZE', 'ocrPoolSize', Number],
+  ['BIOSTATION_UI_DIR', 'uiDir', (v) => path.resolve(v)],
+  ['BIOSTATION_DEMO_APP', 'createDemoApplication', (v) => v !== '0' && v !== 'false'],
+];
+
+/** Documented environment variables (README table is generated from the same list). */
+export const ENVIRONMENT_VARIABLES = ENV_KEYS.map(([name, key]) => ({ name, key }));
+
+/**
+ * Builds the validated configuration.
+ * @throws ConfigError naming the offending key and why, for an unreadable file or an invalid value.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<StationConfig> = {},
+  cwd = process.cwd(),
+): StationConfig {
+  let merged: Record<string, unknown> = { ...defaultConfig(cwd) };
+  const file = env.BIOSTATION_CONFIG;
+  if (file) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new ConfigError(`cannot read configuration file ${file}: ${(e as Error).message}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new ConfigError(`configuration file ${file} must hold a JSON object`);
+    }
+    merged = { ...merged, ...parsed };
+  }
+  for (const [name, key, parse] of ENV_KEYS) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') merged[key] = parse(raw);
+  }
+  merged = { ...merged, ...overrides };
+  if (!Value.Check(StationConfigSchema, merged)) {
+    const problems = [...Value.Errors(StationConfigSchema, merged)]
+      .slice(0, 5)
+      .map((e) => `${e.path || '/'}: ${e.message} (got ${JSON.stringify(e.value)})`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  return merged as StationConfig;
+}

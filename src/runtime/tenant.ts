@@ -1,0 +1,11 @@
+import type { TenantStore } from '../store/types.js';
+
+/**
+ * The application a request acts for, resolved once from its token by the HTTP layer. Services
+ * receive it and reach data only through `store`, which holds that application's data alone.
+ */
+export interface Tenant {
+  applicationId: string;
+  applicationName: string;
+  store: TenantStore;
+}

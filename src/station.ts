@@ -1,0 +1,103 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { ApplicationService, type IssuedCredential } from './auth/applications.js';
+import { TokenService } from './auth/tokens.js';
+import { createFaceEngine } from './face/index.js';
+import { FaceService } from './face/service.js';
+import { createFingerEngine } from './finger/index.js';
+import { FingerService } from './finger/service.js';
+import type { StationServices } from './http/context.js';
+import { buildServer } from './http/server.js';
+import { UnsupportedPayloadLivenessService } from './liveness/service.js';
+import { createCnhReader } from './ocr/index.js';
+import type { StationConfig } from './runtime/config.js';
+import { EngineSlot } from './runtime/engine-slot.js';
+import { createLogger, type Logger } from './runtime/logger.js';
+import { SqliteApplicationRepository } from './store/sqlite/application-repository.js';
+import { SqliteTenantStoreProvider } from './store/sqlite/tenant-store-provider.js';
+
+export interface Station {
+  /** Base URL the API listens on, e.g. http://127.0.0.1:8080. */
+  url: string;
+  server: FastifyInstance;
+  services: StationServices;
+  /** Set on the first start of an empty data directory: the demo application's credential. */
+  demoCredential?: IssuedCredential;
+  /** Stops accepting requests, finishes those in flight, closes engines and databases. */
+  close(): Promise<void>;
+}
+
+export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
+
+/** Paths inside the data directory. */
+export function stationPaths(dataDir: string) {
+  return {
+    registry: path.join(dataDir, 'station.db'),
+    signingKey: path.join(dataDir, 'station-key.jwk'),
+    demoCredentials: path.join(dataDir, DEMO_CREDENTIALS_FILE),
+  };
+}
+
+/** Opens the station registry (the CLI shares it with the running station). */
+export function openApplications(dataDir: string): { applications: ApplicationService; close(): void } {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const repository = new SqliteApplicationRepository(stationPaths(dataDir).registry);
+  return { applications: new ApplicationService(repository), close: () => repository.close() };
+}
+
+/**
+ * Starts the station service: registry, signing key, per-application stores, engines (loaded in
+ * the background; /ready tells when), the HTTP server. Used by `biostation serve`, the Electron
+ * main process and the API tests.
+ */
+export async function startStation(config: StationConfig, logger: Logger = createLogger(config.logLevel)): Promise<Station> {
+  const paths = stationPaths(config.dataDir);
+  const registry = openApplications(config.dataDir);
+  const applications = registry.applications;
+  const tokens = await TokenService.open(paths.signingKey, config.tokenTtlSeconds);
+  const stores = new SqliteTenantStoreProvider(config.dataDir);
+
+  let demoCredential: IssuedCredential | undefined;
+  if (config.createDemoApplication && (await applications.list()).length === 0) {
+    demoCredential = await applications.create('demo');
+    writeFileSync(paths.demoCredentials, `${JSON.stringify(demoCredential, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(paths.demoCredentials, 0o600);
+  }
+
+  const engines = {
+    face: new EngineSlot('face', config.engines.face ? createFaceEngine : undefined),
+    finger: new EngineSlot('finger', config.engines.finger ? createFingerEngine : undefined),
+    ocr: new EngineSlot('ocr', config.engines.ocr ? () => createCnhReader({ poolSize: config.ocrPoolSize, maxQueue: config.ocrMaxQueue }) : undefined),
+  };
+  for (const slot of Object.values(engines)) slot.start();
+
+  const services: StationServices = {
+    config,
+    applications,
+    tokens,
+    stores,
+    face: new FaceService(engines.face, stores),
+    finger: new FingerService(engines.finger, stores),
+    liveness: new UnsupportedPayloadLivenessService(),
+    engines,
+  };
+  const server = await buildServer(services, logger);
+  await server.listen({ host: config.host, port: config.port });
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await server.close();
+      const reader = await engines.ocr.settled();
+      await reader?.close();
+      await stores.close();
+      registry.close();
+    })());
+
+  return { url: `http://${host}:${port}`, server, services, demoCredential, close };
+}
+

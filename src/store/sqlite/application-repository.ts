@@ -1,0 +1,73 @@
+import type { ApplicationRecord, ApplicationRepository } from '../types.js';
+import { openDatabase, type Migration, type SqliteDatabase } from './database.js';
+
+const MIGRATIONS: Migration[] = [
+  (db) =>
+    db.exec(`CREATE TABLE applications (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      key TEXT NOT NULL UNIQUE,
+      secret_hash TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      disabled_at TEXT
+    )`),
+];
+
+interface Row {
+  id: string;
+  name: string;
+  key: string;
+  secret_hash: string;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+const toRecord = (r: Row): ApplicationRecord => ({
+  id: r.id,
+  name: r.name,
+  key: r.key,
+  secretHash: r.secret_hash,
+  createdAt: r.created_at,
+  disabledAt: r.disabled_at,
+});
+
+/** The station registry of applications, in `<dataDir>/station.db`. */
+export class SqliteApplicationRepository implements ApplicationRepository {
+  private readonly db: SqliteDatabase;
+
+  constructor(file: string) {
+    this.db = openDatabase(file, MIGRATIONS);
+  }
+
+  async insert(app: ApplicationRecord): Promise<void> {
+    this.db
+      .prepare('INSERT INTO applications (id, name, key, secret_hash, created_at, disabled_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt);
+  }
+
+  async findByKey(key: string): Promise<ApplicationRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM applications WHERE key = ?').get(key) as Row | undefined;
+    return row && toRecord(row);
+  }
+
+  async findById(id: string): Promise<ApplicationRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM applications WHERE id = ?').get(id) as Row | undefined;
+    return row && toRecord(row);
+  }
+
+  async list(): Promise<ApplicationRecord[]> {
+    return (this.db.prepare('SELECT * FROM applications ORDER BY created_at, name').all() as Row[]).map(toRecord);
+  }
+
+  async disable(key: string, at: string): Promise<boolean> {
+    return this.db.prepare('UPDATE applications SET disabled_at = coalesce(disabled_at, ?) WHERE key = ?').run(at, key).changes > 0;
+  }
+
+  async updateSecretHash(key: string, secretHash: string): Promise<boolean> {
+    return this.db.prepare('UPDATE applications SET secret_hash = ? WHERE key = ?').run(secretHash, key).changes > 0;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,171 @@
+import type { NewTemplate, PersonRecord, PersonRepository, PersonSummary, StoredTemplate } from '../types.js';
+import type { Migration, SqliteDatabase } from './database.js';
+
+export type Modality = 'face' | 'finger';
+
+/** Schema of an application's database: persons per modality, and their templates. */
+export const TENANT_MIGRATIONS: Migration[] = [
+  (db) =>
+    db.exec(`
+      CREATE TABLE persons (
+        modality TEXT NOT NULL CHECK (modality IN ('face', 'finger')),
+        ext_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (modality, ext_id)
+      );
+      CREATE TABLE templates (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        modality TEXT NOT NULL,
+        ext_id TEXT NOT NULL,
+        position TEXT,
+        data BLOB NOT NULL,
+        created_at TEXT NOT NULL,
+        FOREIGN KEY (modality, ext_id) REFERENCES persons (modality, ext_id) ON DELETE CASCADE
+      );
+      CREATE INDEX templates_by_person ON templates (modality, ext_id);
+    `),
+];
+
+interface PersonRow {
+  ext_id: string;
+  created_at: string;
+  updated_at: string;
+}
+interface TemplateRow {
+  ext_id: string;
+  position: string | null;
+  data: Buffer;
+  created_at: string;
+}
+
+const toBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+
+/**
+ * Persons of one modality in an application's SQLite database. Pages and lists follow insertion
+ * order (rowid), which is creation order and never changes when templates are replaced.
+ */
+export class SqlitePersonRepository implements PersonRepository {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly modality: Modality,
+  ) {}
+
+  async count(): Promise<number> {
+    return (this.db.prepare('SELECT count(*) AS n FROM persons WHERE modality = ?').get(this.modality) as { n: number }).n;
+  }
+
+  async list(): Promise<PersonSummary[]> {
+    const rows = this.db
+      .prepare('SELECT ext_id, created_at FROM persons WHERE modality = ? ORDER BY rowid')
+      .all(this.modality) as PersonRow[];
+    return rows.map((r) => ({ extId: r.ext_id, createdAt: r.created_at }));
+  }
+
+  async find(extId: string): Promise<PersonRecord | undefined> {
+    const row = this.db
+      .prepare('SELECT ext_id, created_at, updated_at FROM persons WHERE modality = ? AND ext_id = ?')
+      .get(this.modality, extId) as PersonRow | undefined;
+    if (!row) return undefined;
+    return { ...this.summary(row), updatedAt: row.updated_at, templates: this.templatesOf([extId]).get(extId) ?? [] };
+  }
+
+  async templateCount(extId: string): Promise<number | undefined> {
+    if (!this.exists(extId)) return undefined;
+    return (
+      this.db.prepare('SELECT count(*) AS n FROM templates WHERE modality = ? AND ext_id = ?').get(this.modality, extId) as {
+        n: number;
+      }
+    ).n;
+  }
+
+  async create(extId: string, templates: NewTemplate[], now: string): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (this.exists(extId)) return false;
+      this.db.prepare('INSERT INTO persons (modality, ext_id, created_at, updated_at) VALUES (?, ?, ?, ?)').run(this.modality, extId, now, now);
+      this.insertTemplates(extId, templates, now);
+      return true;
+    }).immediate();
+  }
+
+  async replaceTemplates(extId: string, templates: NewTemplate[], now: string): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (!this.exists(extId)) return false;
+      this.db.prepare('DELETE FROM templates WHERE modality = ? AND ext_id = ?').run(this.modality, extId);
+      this.insertTemplates(extId, templates, now);
+      this.db.prepare('UPDATE persons SET updated_at = ? WHERE modality = ? AND ext_id = ?').run(now, this.modality, extId);
+      return true;
+    }).immediate();
+  }
+
+  async appendTemplates(extId: string, templates: NewTemplate[], now: string): Promise<number> {
+    return this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO persons (modality, ext_id, created_at, updated_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (modality, ext_id) DO UPDATE SET updated_at = excluded.updated_at`,
+        )
+        .run(this.modality, extId, now, now);
+      this.insertTemplates(extId, templates, now);
+      return (
+        this.db.prepare('SELECT count(*) AS n FROM templates WHERE modality = ? AND ext_id = ?').get(this.modality, extId) as {
+          n: number;
+        }
+      ).n;
+    }).immediate();
+  }
+
+  async delete(extId: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM persons WHERE modality = ? AND ext_id = ?').run(this.modality, extId).changes > 0;
+  }
+
+  async page(offset: number, limit: number): Promise<PersonRecord[]> {
+    const rows = this.db
+      .prepare('SELECT ext_id, created_at, updated_at FROM persons WHERE modality = ? ORDER BY rowid LIMIT ? OFFSET ?')
+      .all(this.modality, limit, offset) as PersonRow[];
+    const templates = this.templatesOf(rows.map((r) => r.ext_id));
+    return rows.map((r) => ({ ...this.summary(r), updatedAt: r.updated_at, templates: templates.get(r.ext_id) ?? [] }));
+  }
+
+  async allTemplates(): Promise<Array<{ extId: string; templates: Uint8Array[] }>> {
+    const byPerson = new Map<string, Uint8Array[]>();
+    const rows = this.db
+      .prepare('SELECT ext_id, data FROM templates WHERE modality = ? ORDER BY id')
+      .all(this.modality) as Array<{ ext_id: string; data: Buffer }>;
+    for (const r of rows) {
+      let list = byPerson.get(r.ext_id);
+      if (!list) byPerson.set(r.ext_id, (list = []));
+      list.push(toBytes(r.data));
+    }
+    return [...byPerson].map(([extId, templates]) => ({ extId, templates }));
+  }
+
+  private summary(r: PersonRow): PersonSummary {
+    return { extId: r.ext_id, createdAt: r.created_at };
+  }
+
+  private exists(extId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM persons WHERE modality = ? AND ext_id = ?').get(this.modality, extId) !== undefined;
+  }
+
+  private insertTemplates(extId: string, templates: NewTemplate[], now: string): void {
+    const insert = this.db.prepare('INSERT INTO templates (modality, ext_id, position, data, created_at) VALUES (?, ?, ?, ?, ?)');
+    for (const t of templates) insert.run(this.modality, extId, t.position ?? null, Buffer.from(t.data), now);
+  }
+
+  private templatesOf(extIds: string[]): Map<string, StoredTemplate[]> {
+    const out = new Map<string, StoredTemplate[]>();
+    if (extIds.length === 0) return out;
+    const select = this.db.prepare(
+      'SELECT ext_id, position, data, created_at FROM templates WHERE modality = ? AND ext_id = ? ORDER BY id',
+    );
+    for (const extId of extIds) {
+      const rows = select.all(this.modality, extId) as TemplateRow[];
+      out.set(
+        extId,
+        rows.map((r) => ({ data: toBytes(r.data), position: r.position, createdAt: r.created_at })),
+      );
+    }
+    return out;
+  }
+}

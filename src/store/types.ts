@@ -1,0 +1,87 @@
+/**
+ * Repository interfaces: every outside effect of the services goes through these, so a service
+ * reads as the business rule alone and a PostgreSQL store can stand beside the SQLite one.
+ * Timestamps are ISO 8601 UTC strings with milliseconds (e.g. "2026-11-21T09:42:33.123Z").
+ */
+
+export interface ApplicationRecord {
+  /** Stable internal id (UUID); names the application's database. */
+  id: string;
+  name: string;
+  /** Public credential half, sent by clients as `key`. */
+  key: string;
+  /** argon2id PHC string of the secret; the secret itself is never stored. */
+  secretHash: string;
+  createdAt: string;
+  disabledAt: string | null;
+}
+
+export interface ApplicationRepository {
+  insert(app: ApplicationRecord): Promise<void>;
+  findByKey(key: string): Promise<ApplicationRecord | undefined>;
+  findById(id: string): Promise<ApplicationRecord | undefined>;
+  list(): Promise<ApplicationRecord[]>;
+  /** Sets disabledAt; returns false when no application has that key. */
+  disable(key: string, at: string): Promise<boolean>;
+  /** Replaces the secret hash; returns false when no application has that key. */
+  updateSecretHash(key: string, secretHash: string): Promise<boolean>;
+}
+
+/** One stored biometric template. `data` is the engine's template bytes, never an image. */
+export interface StoredTemplate {
+  data: Uint8Array;
+  /** Finger position for fingerprints (e.g. "UNKNOWN"); null for faces. */
+  position: string | null;
+  createdAt: string;
+}
+
+export interface PersonSummary {
+  extId: string;
+  createdAt: string;
+}
+
+export interface PersonRecord extends PersonSummary {
+  updatedAt: string;
+  templates: StoredTemplate[];
+}
+
+export interface NewTemplate {
+  data: Uint8Array;
+  position?: string | null;
+}
+
+/**
+ * Persons of one modality (faces or fingerprints) of one application. Every write is one
+ * transaction: a crash mid-write leaves the person as it was before.
+ */
+export interface PersonRepository {
+  count(): Promise<number>;
+  /** All persons, oldest first. */
+  list(): Promise<PersonSummary[]>;
+  find(extId: string): Promise<PersonRecord | undefined>;
+  /** Number of templates of the person, undefined when unknown. */
+  templateCount(extId: string): Promise<number | undefined>;
+  /** Creates the person with its templates; returns false (and writes nothing) if it exists. */
+  create(extId: string, templates: NewTemplate[], now: string): Promise<boolean>;
+  /** Replaces all templates of an existing person; returns false if the person is unknown. */
+  replaceTemplates(extId: string, templates: NewTemplate[], now: string): Promise<boolean>;
+  /** Appends templates, creating the person if needed; returns the resulting template count. */
+  appendTemplates(extId: string, templates: NewTemplate[], now: string): Promise<number>;
+  delete(extId: string): Promise<boolean>;
+  /** Persons in a stable order (createdAt, extId), with their templates. */
+  page(offset: number, limit: number): Promise<PersonRecord[]>;
+  /** Every person's templates, for loading a 1:N gallery. */
+  allTemplates(): Promise<Array<{ extId: string; templates: Uint8Array[] }>>;
+}
+
+/** The stores of one application. */
+export interface TenantStore {
+  readonly faces: PersonRepository;
+  readonly fingers: PersonRepository;
+}
+
+/** Opens (and caches) each application's store. The only way below HTTP to reach data. */
+export interface TenantStoreProvider {
+  forApplication(applicationId: string): Promise<TenantStore>;
+  close(): Promise<void>;
+}
