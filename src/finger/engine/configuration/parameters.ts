@@ -1,0 +1,98 @@
+/**
+ * Every tunable of the fingerprint engine, in one place (the SourceAFIS `Parameters` pattern).
+ * Lengths are in pixels at the internal resolution of 500 dpi unless the name says otherwise;
+ * angles are in radians. Values were set by measurement on the FVC B-sets (bench/finger.ts).
+ */
+export const Parameters = {
+  /** Internal resolution every image is rescaled to (dots per inch). */
+  internalDpi: 500,
+  /** Smallest / largest accepted image side after rescaling, pixels. */
+  minImageSidePx: 64,
+  maxImageSidePx: 2000,
+  /** Largest accepted decoded image (pixels), guards memory. */
+  maxInputPixels: 16_000_000,
+
+  /** Side of the square blocks of the block map (histograms, contrast, orientation). */
+  blockSizePx: 16,
+  /** Fraction of each block histogram clipped at both ends before measuring contrast. */
+  clippedContrast: 0.08,
+  /** Blocks whose clipped contrast (0..255) is below this are background. */
+  minAbsoluteContrast: 17,
+  /** Fraction of the foreground (by area, highest-contrast blocks) averaged to get the reference contrast. */
+  relativeContrastSampleArea: 168_568,
+  /** Blocks below this fraction of the reference contrast are background. */
+  relativeContrastPercentile: 0.34,
+  /** Block vote filter applied to the segmentation mask: radius (blocks) and majority. */
+  maskVoteRadius: 2,
+  maskVoteMajority: 0.56,
+  /** Blocks within this many blocks of the image edge get the vote only when clear. */
+  maskBorderBlocks: 1,
+  /** Distance (px) minutiae must keep from the mask edge. */
+  innerMaskBorderPx: 14,
+
+  /** Histogram equalisation: limits on the slope of the per-block transfer curve. */
+  minEqualizationScaling: 0.5,
+  maxEqualizationScaling: 3.99,
+
+  /** Orientation: blocks of this size (px) and smoothing radius (blocks) of the doubled-angle field. */
+  orientationBlockPx: 8,
+  orientationSmoothingRadius: 3,
+  /** Number of quantised ridge directions over [0, pi). */
+  orientationBins: 32,
+
+  /** Oriented smoothing: half-length (px) of the line along the ridge and across it. */
+  parallelSmoothingRadius: 7,
+  orthogonalSmoothingRadius: 4,
+  /** Binarisation clean-up: vote radius (px) and majority to flip a pixel. */
+  binarizedVoteRadius: 2,
+  binarizedVoteMajority: 0.61,
+
+  /** Skeleton filters (px). */
+  maxPoreArmPx: 41,
+  maxGapLengthPx: 20,
+  shortestJoinedGapPx: 7,
+  maxGapAngle: Math.PI / 5,
+  minTailLengthPx: 21,
+  minFragmentLengthPx: 22,
+  /** Minutia direction: the ridge point this far (px along the skeleton) from the minutia. */
+  ridgeDirectionSamplePx: 21,
+  ridgeDirectionSkipPx: 1,
+
+  /** Minutia filters. */
+  minutiaCloudRadiusPx: 20,
+  maxCloudSize: 4,
+  maxMinutiae: 100,
+  sortByNeighbor: 5,
+
+  /** Image is not a fingerprint when fewer foreground pixels or minutiae than these. */
+  minForegroundAreaPx: 12_000,
+  minMinutiae: 5,
+  /** Mean orientation coherence (0..1) over the foreground below which the image is not a fingerprint. */
+  minMeanCoherence: 0.25,
+
+  /** Matcher: neighbours kept per minutia in the edge table. */
+  edgeTableNeighbors: 9,
+  /** Longest edge indexed in the probe's edge hash (px). */
+  maxEdgeHashLengthPx: 300,
+  /** Shortest edge used to enumerate root pairs (px). */
+  minRootEdgeLengthPx: 20,
+  maxDistanceErrorPx: 13,
+  maxAngleError: (10 * Math.PI) / 180,
+  /** Root pairs tried per comparison (best voted first). */
+  maxTriedRoots: 24,
+  /** Pairs with at least this many supporting edges count as supported. */
+  minSupportingEdges: 1,
+  /** Scoring weights (see matcher/scoring.ts). */
+  minutiaScore: 0.032,
+  minutiaFractionScore: 8.98,
+  minutiaTypeScore: 0.629,
+  supportedMinutiaScore: 0.193,
+  edgeScore: 0.265,
+  distanceAccuracyScore: 9.9,
+  angleAccuracyScore: 2.79,
+  /** Errors below these fractions of the tolerance count as perfect. */
+  distanceErrorFlatness: 0.69,
+  angleErrorFlatness: 0.27,
+} as const;
+
+export type ParameterSet = typeof Parameters;

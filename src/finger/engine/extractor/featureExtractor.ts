@@ -1,0 +1,125 @@
+import { BiostationError } from '../../../runtime/errors.js';
+import { Parameters } from '../configuration/parameters.js';
+import { rescaleGray, type GrayImage } from '../images/grayImage.js';
+import type { Minutia, MinutiaType } from '../templates/model.js';
+import { orientations, type OrientationField } from './blockOrientations.js';
+import { equalize } from './equalization.js';
+import { innerMinutiae, removeClouds, topMinutiae } from './minutiae/minutiaFilters.js';
+import { smoothAndBinarize, voteCleanup } from './orientedSmoothing.js';
+import { erodeMask, segment } from './segmentation.js';
+import { thin } from './skeletons/binaryThinning.js';
+import { endingDirection, filterSkeleton } from './skeletons/skeletonFilters.js';
+import { traceSkeleton } from './skeletons/skeletonGraph.js';
+
+/** Result of feature extraction, in the internal 500 dpi frame. */
+export interface ExtractedFeatures {
+  width: number;
+  height: number;
+  minutiae: Minutia[];
+  /** Image quality 0..100, see `imageQuality`. */
+  quality: number;
+  /** Foreground area in px (500 dpi) and mean orientation coherence over it. */
+  foregroundAreaPx: number;
+  meanCoherence: number;
+}
+
+/** Optional transparency hook: receives every intermediate result by name (for tuning and UI feedback). */
+export type Transparency = (stage: string, data: unknown) => void;
+
+/**
+ * Image quality 0..100: 100 x (mean ridge-orientation coherence over the foreground, rescaled so that
+ * 0.25 -> 0 and 0.75 -> 1) x (foreground area coverage, saturating at 60,000 px^2 = 2.4 cm^2 at 500 dpi)
+ * x (minutia count factor, saturating at 25). Roughly: >= 60 good, 30..60 usable, < 20 poor.
+ */
+export function imageQuality(meanCoherence: number, foregroundAreaPx: number, minutiaCount: number): number {
+  const coherence = Math.min(1, Math.max(0, (meanCoherence - 0.25) / 0.5));
+  const area = Math.min(1, foregroundAreaPx / 60_000);
+  const count = Math.min(1, minutiaCount / 25);
+  return Math.round(100 * coherence * Math.sqrt(area) * Math.sqrt(count));
+}
+
+function collectEndings(skeleton: Uint8Array, width: number, height: number, type: MinutiaType, field: OrientationField): Minutia[] {
+  const graph = traceSkeleton(skeleton, width, height);
+  filterSkeleton(graph);
+  const out: Minutia[] = [];
+  for (const node of graph.nodes) {
+    if (node.removed || node.ridges.length !== 1) continue;
+    const b = ((node.y / field.blockSize) | 0) * field.columns + ((node.x / field.blockSize) | 0);
+    out.push({
+      x: node.x,
+      y: node.y,
+      direction: endingDirection(graph, node),
+      type,
+      quality: Math.max(1, Math.min(100, Math.round(field.coherence[b] * 100))),
+    });
+  }
+  return out;
+}
+
+/**
+ * Fingerprint image -> minutiae (the SourceAFIS-style pipeline): rescale to 500 dpi, segmentation
+ * (local histograms, contrast masks), local equalisation, orientation field, oriented smoothing and
+ * binarisation, vote clean-up, thinning of ridges and of valleys, skeleton graph filters; ridge-skeleton
+ * endings become ridge endings and valley-skeleton endings become bifurcations; then inner-mask,
+ * cloud and top-N minutia filters.
+ * Input: gray image at `dpi`. Output coordinates are at 500 dpi in the rescaled frame.
+ * Throws BiostationError IMAGE_TOO_SMALL / IMAGE_TOO_LARGE (after rescaling), NO_FINGERPRINT (blank,
+ * noise or non-fingerprint image: too little foreground, incoherent ridges or too few minutiae).
+ */
+export function extractFeatures(input: GrayImage, dpi: number, transparency?: Transparency): ExtractedFeatures {
+  const image = rescaleGray(input, Parameters.internalDpi / dpi);
+  const { width, height } = image;
+  if (width < Parameters.minImageSidePx || height < Parameters.minImageSidePx) {
+    throw new BiostationError('IMAGE_TOO_SMALL', `Image of ${width}x${height} px at 500 dpi is too small for a fingerprint`);
+  }
+  if (width > Parameters.maxImageSidePx || height > Parameters.maxImageSidePx) {
+    throw new BiostationError('IMAGE_TOO_LARGE', `Image of ${width}x${height} px at 500 dpi is too large for a fingerprint`);
+  }
+  const segmentation = segment(image);
+  transparency?.('segmentation', segmentation);
+  let foregroundAreaPx = 0;
+  for (let i = 0; i < segmentation.pixelMask.length; i++) foregroundAreaPx += segmentation.pixelMask[i];
+  if (foregroundAreaPx < Parameters.minForegroundAreaPx) {
+    throw new BiostationError('NO_FINGERPRINT', 'No fingerprint area was found in the image', { foregroundAreaPx });
+  }
+  const mask = segmentation.pixelMask;
+  const equalized = equalize(image, segmentation);
+  transparency?.('equalized', equalized);
+  const field = orientations(equalized, mask, width, height);
+  transparency?.('orientations', field);
+  let coherenceSum = 0;
+  let coherenceCount = 0;
+  for (let by = 0; by < field.rows; by++) {
+    for (let bx = 0; bx < field.columns; bx++) {
+      const cx = Math.min(width - 1, bx * field.blockSize + (field.blockSize >> 1));
+      const cy = Math.min(height - 1, by * field.blockSize + (field.blockSize >> 1));
+      if (!mask[cy * width + cx]) continue;
+      coherenceSum += field.coherence[by * field.columns + bx];
+      coherenceCount++;
+    }
+  }
+  const meanCoherence = coherenceCount ? coherenceSum / coherenceCount : 0;
+  if (meanCoherence < Parameters.minMeanCoherence) {
+    throw new BiostationError('NO_FINGERPRINT', 'The image has no coherent ridge pattern', { meanCoherence });
+  }
+  const raw = smoothAndBinarize(equalized, field.pixelBins, field.bins, mask, width, height);
+  const binary = voteCleanup(raw, mask, width, height);
+  transparency?.('binarized', binary);
+  const inverted = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) inverted[i] = mask[i] && !binary[i] ? 1 : 0;
+  const ridges = thin(binary, width, height);
+  const valleys = thin(inverted, width, height);
+  transparency?.('ridgeSkeleton', ridges);
+  transparency?.('valleySkeleton', valleys);
+  let minutiae = collectEndings(ridges, width, height, 'ending', field).concat(collectEndings(valleys, width, height, 'bifurcation', field));
+  const inner = erodeMask(mask, width, height, Parameters.innerMaskBorderPx);
+  minutiae = innerMinutiae(minutiae, inner, width);
+  minutiae = removeClouds(minutiae);
+  minutiae = topMinutiae(minutiae);
+  transparency?.('minutiae', minutiae);
+  if (minutiae.length < Parameters.minMinutiae) {
+    throw new BiostationError('NO_FINGERPRINT', `Only ${minutiae.length} minutiae were found`, { minutiaCount: minutiae.length });
+  }
+  const quality = imageQuality(meanCoherence, foregroundAreaPx, minutiae.length);
+  return { width, height, minutiae, quality, foregroundAreaPx, meanCoherence };
+}

@@ -1,0 +1,101 @@
+import { Parameters } from '../configuration/parameters.js';
+
+/** Integer pixel offsets along a line through the origin, one list per orientation bin. */
+function lineOffsets(bins: number, radius: number, angleShift: number, stride: number): Int32Array[] {
+  const lists: Int32Array[] = [];
+  for (let k = 0; k < bins; k++) {
+    const angle = (k * Math.PI) / bins + angleShift;
+    const c = Math.cos(angle);
+    const s = Math.sin(angle);
+    const list = new Int32Array(2 * radius + 1);
+    for (let t = -radius; t <= radius; t++) list[t + radius] = Math.round(t * c) + Math.round(t * s) * stride;
+    lists.push(list);
+  }
+  return lists;
+}
+
+/**
+ * Oriented smoothing and binarisation (after SourceAFIS `OrientedSmoothing` + `BinarizedImage`):
+ * average along the ridge (radius `parallelSmoothingRadius`), then across it (`orthogonalSmoothingRadius`);
+ * a pixel is ridge when its along-ridge average is darker than the across-ridge local mean.
+ * Input: equalised image [-1,1], per-pixel orientation bins, pixel mask. Output: 1 = ridge pixel.
+ */
+export function smoothAndBinarize(
+  equalized: Float32Array,
+  pixelBins: Uint8Array,
+  bins: number,
+  mask: Uint8Array,
+  width: number,
+  height: number,
+): Uint8Array {
+  const pad = Math.max(Parameters.parallelSmoothingRadius, Parameters.orthogonalSmoothingRadius) + 1;
+  const pw = width + 2 * pad;
+  const ph = height + 2 * pad;
+  const padded = new Float32Array(pw * ph);
+  for (let y = 0; y < height; y++) padded.set(equalized.subarray(y * width, (y + 1) * width), (y + pad) * pw + pad);
+  const parallel = lineOffsets(bins, Parameters.parallelSmoothingRadius, 0, pw);
+  const orthogonal = lineOffsets(bins, Parameters.orthogonalSmoothingRadius, Math.PI / 2, pw);
+  const smoothed = new Float32Array(pw * ph);
+  const pn = 2 * Parameters.parallelSmoothingRadius + 1;
+  // parallel pass needs the orthogonal radius margin around the mask too; compute it on a dilated box
+  const margin = Parameters.orthogonalSmoothingRadius;
+  for (let y = -margin; y < height + margin; y++) {
+    const yc = Math.min(height - 1, Math.max(0, y));
+    for (let x = -margin; x < width + margin; x++) {
+      const xc = Math.min(width - 1, Math.max(0, x));
+      const offsets = parallel[pixelBins[yc * width + xc]];
+      const p = (y + pad) * pw + x + pad;
+      let sum = 0;
+      for (let t = 0; t < pn; t++) sum += padded[p + offsets[t]];
+      smoothed[p] = sum / pn;
+    }
+  }
+  const on = 2 * Parameters.orthogonalSmoothingRadius + 1;
+  const binary = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (!mask[i]) continue;
+      const offsets = orthogonal[pixelBins[i]];
+      const p = (y + pad) * pw + x + pad;
+      let sum = 0;
+      for (let t = 0; t < on; t++) sum += smoothed[p + offsets[t]];
+      binary[i] = smoothed[p] < sum / on ? 1 : 0;
+    }
+  }
+  return binary;
+}
+
+/**
+ * Majority vote clean-up of a binary image (removes small islands and fills small holes): a pixel
+ * flips when at least `majority` of its (2r+1)^2 window disagrees with it. Integral-image based, O(pixels).
+ */
+export function voteCleanup(binary: Uint8Array, mask: Uint8Array, width: number, height: number): Uint8Array {
+  const r = Parameters.binarizedVoteRadius;
+  const majority = Parameters.binarizedVoteMajority;
+  const iw = width + 1;
+  const integral = new Int32Array(iw * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let row = 0;
+    for (let x = 0; x < width; x++) {
+      row += binary[y * width + x];
+      integral[(y + 1) * iw + x + 1] = integral[y * iw + x + 1] + row;
+    }
+  }
+  const out = new Uint8Array(binary.length);
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.max(0, y - r);
+    const y1 = Math.min(height, y + r + 1);
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (!mask[i]) continue;
+      const x0 = Math.max(0, x - r);
+      const x1 = Math.min(width, x + r + 1);
+      const total = (y1 - y0) * (x1 - x0);
+      const ones = integral[y1 * iw + x1] - integral[y0 * iw + x1] - integral[y1 * iw + x0] + integral[y0 * iw + x0];
+      if (binary[i]) out[i] = total - ones >= majority * total ? 0 : 1;
+      else out[i] = ones >= majority * total ? 1 : 0;
+    }
+  }
+  return out;
+}

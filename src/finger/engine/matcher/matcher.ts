@@ -1,0 +1,247 @@
+import { Parameters } from '../configuration/parameters.js';
+import { angleDistance, buildEdgeHash, lengthBin, angleBin, type EdgeHash, type PreparedTemplate } from './preparedTemplate.js';
+import { scorePairing, type PairingStats } from './scoring.js';
+
+/**
+ * One probe prepared for fast 1:N comparison. `match(candidate)` runs:
+ * 1. root voting: each candidate edge-table edge is looked up in the probe's edge hash; every probe edge
+ *    of the same shape votes for the two minutia pairs it implies (SourceAFIS `RootEnumerator`, with votes
+ *    to order the roots);
+ * 2. for the best-voted untried roots, pairing-graph growth (SourceAFIS `EdgeSpider`): a priority queue of
+ *    matching neighbour edges, smallest length error first; a pair is added when both minutiae are free,
+ *    an edge between two consistent pairs adds support;
+ * 3. scoring of each pairing (`scorePairing`); the best score is the similarity.
+ * Scratch buffers are reused, so a ProbeMatcher is not re-entrant (one per thread).
+ */
+export class ProbeMatcher {
+  private readonly hash: EdgeHash;
+  private votes = new Uint16Array(0);
+  private tried = new Uint8Array(0);
+  private probeToCandidate: Int32Array;
+  private candidateToProbe = new Int32Array(0);
+  private pairProbe: Int32Array;
+  private pairSupport: Int32Array;
+  private probeToPair: Int32Array;
+  private heapKey = new Float32Array(256);
+  private heapProbe = new Int32Array(256);
+  private heapCandidate = new Int32Array(256);
+  private heapAngle = new Float32Array(256);
+  private heapFrom = new Int32Array(256);
+  private heapSize = 0;
+  private rootList = new Int32Array(0);
+
+  constructor(readonly probe: PreparedTemplate) {
+    this.hash = buildEdgeHash(probe);
+    this.probeToCandidate = new Int32Array(probe.count);
+    this.pairProbe = new Int32Array(probe.count);
+    this.pairSupport = new Int32Array(probe.count);
+    this.probeToPair = new Int32Array(probe.count);
+  }
+
+  /** Similarity of the probe to `candidate` (>= 0, higher = more alike). */
+  match(candidate: PreparedTemplate): number {
+    const np = this.probe.count;
+    const nc = candidate.count;
+    if (np < 2 || nc < 2) return 0;
+    const cells = np * nc;
+    if (this.votes.length < cells) {
+      this.votes = new Uint16Array(cells);
+      this.tried = new Uint8Array(cells);
+      this.rootList = new Int32Array(cells);
+    }
+    if (this.candidateToProbe.length < nc) this.candidateToProbe = new Int32Array(nc);
+    const votes = this.votes;
+    votes.fill(0, 0, cells);
+    this.tried.fill(0, 0, cells);
+    const h = this.hash;
+    const dTol = Parameters.maxDistanceErrorPx;
+    const aTol = Parameters.maxAngleError;
+    const K = Parameters.edgeTableNeighbors;
+    const A = h.angleBins;
+    const minRoot = Parameters.minRootEdgeLengthPx;
+    const maxLengthBin = h.lengthBins - 1;
+    for (let c = 0; c < nc; c++) {
+      const count = candidate.neighborCount[c];
+      for (let k = 0; k < count; k++) {
+        const slot = c * K + k;
+        const len = candidate.edgeLength[slot];
+        if (len < minRoot) continue;
+        const lb = lengthBin(len);
+        if (lb > maxLengthBin) break;
+        const ref = candidate.edgeReferenceAngle[slot];
+        const nb = candidate.edgeNeighborAngle[slot];
+        const cell = (lb * A + angleBin(ref, A)) * A + angleBin(nb, A);
+        const end = h.cellStart[cell + 1];
+        const d = candidate.neighbor[slot];
+        for (let q = h.cellStart[cell]; q < end; q++) {
+          const e = h.edges[q];
+          const dl = h.length[e] - len;
+          if (dl > dTol || dl < -dTol) continue;
+          if (angleDistance(h.referenceAngle[e], ref) > aTol || angleDistance(h.neighborAngle[e], nb) > aTol) continue;
+          votes[h.from[e] * nc + c]++;
+          votes[h.to[e] * nc + d]++;
+        }
+      }
+    }
+    let roots = 0;
+    const rootList = this.rootList;
+    for (let i = 0; i < cells; i++) if (votes[i] >= 2) rootList[roots++] = i;
+    const ordered = Array.from(rootList.subarray(0, roots)).sort((a, b) => votes[b] - votes[a]);
+    let best = 0;
+    let tries = 0;
+    for (const root of ordered) {
+      if (tries >= Parameters.maxTriedRoots) break;
+      if (this.tried[root]) continue;
+      tries++;
+      const p = (root / nc) | 0;
+      const score = this.grow(candidate, p, root - p * nc);
+      if (score > best) best = score;
+    }
+    return best;
+  }
+
+  private push(key: number, probe: number, candidate: number, angle: number, from: number): void {
+    if (this.heapSize === this.heapKey.length) {
+      const grow = <T extends Float32Array | Int32Array>(a: T): T => {
+        const b = new (a.constructor as { new (n: number): T })(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.heapKey = grow(this.heapKey);
+      this.heapProbe = grow(this.heapProbe);
+      this.heapCandidate = grow(this.heapCandidate);
+      this.heapAngle = grow(this.heapAngle);
+      this.heapFrom = grow(this.heapFrom);
+    }
+    let i = this.heapSize++;
+    const hk = this.heapKey;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (hk[parent] <= key) break;
+      hk[i] = hk[parent];
+      this.heapProbe[i] = this.heapProbe[parent];
+      this.heapCandidate[i] = this.heapCandidate[parent];
+      this.heapAngle[i] = this.heapAngle[parent];
+      this.heapFrom[i] = this.heapFrom[parent];
+      i = parent;
+    }
+    hk[i] = key;
+    this.heapProbe[i] = probe;
+    this.heapCandidate[i] = candidate;
+    this.heapAngle[i] = angle;
+    this.heapFrom[i] = from;
+  }
+
+  /** Removes the heap top (values must be read before calling). */
+  private pop(): void {
+    const n = --this.heapSize;
+    if (n === 0) return;
+    const hk = this.heapKey;
+    const key = hk[n];
+    const probe = this.heapProbe[n];
+    const candidate = this.heapCandidate[n];
+    const angle = this.heapAngle[n];
+    const from = this.heapFrom[n];
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && hk[child + 1] < hk[child]) child++;
+      if (hk[child] >= key) break;
+      hk[i] = hk[child];
+      this.heapProbe[i] = this.heapProbe[child];
+      this.heapCandidate[i] = this.heapCandidate[child];
+      this.heapAngle[i] = this.heapAngle[child];
+      this.heapFrom[i] = this.heapFrom[child];
+      i = child;
+    }
+    hk[i] = key;
+    this.heapProbe[i] = probe;
+    this.heapCandidate[i] = candidate;
+    this.heapAngle[i] = angle;
+    this.heapFrom[i] = from;
+  }
+
+  /** Pushes every neighbour-edge pair of (p, c) whose shapes agree within tolerance. */
+  private expand(candidate: PreparedTemplate, p: number, c: number, pairIndex: number): void {
+    const probe = this.probe;
+    const K = Parameters.edgeTableNeighbors;
+    const dTol = Parameters.maxDistanceErrorPx;
+    const aTol = Parameters.maxAngleError;
+    const pc = probe.neighborCount[p];
+    const cc = candidate.neighborCount[c];
+    let low = 0;
+    for (let i = 0; i < pc; i++) {
+      const ps = p * K + i;
+      const pl = probe.edgeLength[ps];
+      const q = probe.neighbor[ps];
+      const pairedTo = this.probeToCandidate[q];
+      while (low < cc && candidate.edgeLength[c * K + low] < pl - dTol) low++;
+      for (let j = low; j < cc; j++) {
+        const cs = c * K + j;
+        const dl = candidate.edgeLength[cs] - pl;
+        if (dl > dTol) break;
+        const d = candidate.neighbor[cs];
+        if (pairedTo >= 0 ? pairedTo !== d : this.candidateToProbe[d] >= 0) continue;
+        const ra = angleDistance(probe.edgeReferenceAngle[ps], candidate.edgeReferenceAngle[cs]);
+        if (ra > aTol) continue;
+        const na = angleDistance(probe.edgeNeighborAngle[ps], candidate.edgeNeighborAngle[cs]);
+        if (na > aTol) continue;
+        this.push(dl < 0 ? -dl : dl, q, d, ra + na, pairIndex);
+      }
+    }
+  }
+
+  private grow(candidate: PreparedTemplate, rootProbe: number, rootCandidate: number): number {
+    const np = this.probe.count;
+    const nc = candidate.count;
+    const p2c = this.probeToCandidate;
+    const c2p = this.candidateToProbe;
+    p2c.fill(-1, 0, np);
+    c2p.fill(-1, 0, nc);
+    this.heapSize = 0;
+    const innerDistance = Parameters.distanceErrorFlatness * Parameters.maxDistanceErrorPx;
+    const innerAngle = Parameters.angleErrorFlatness * Parameters.maxAngleError;
+    const stats: PairingStats = {
+      probeCount: np,
+      candidateCount: nc,
+      pairCount: 0,
+      supportedCount: 0,
+      typeHits: 0,
+      supportingEdges: 0,
+      distanceErrorSum: 0,
+      angleErrorSum: 0,
+    };
+    const add = (p: number, c: number) => {
+      const index = stats.pairCount++;
+      p2c[p] = c;
+      c2p[c] = p;
+      this.pairProbe[index] = p;
+      this.pairSupport[index] = 0;
+      this.probeToPair[p] = index;
+      if (this.probe.types[p] === candidate.types[c]) stats.typeHits++;
+      this.tried[p * nc + c] = 1;
+      this.expand(candidate, p, c, index);
+    };
+    add(rootProbe, rootCandidate);
+    while (this.heapSize > 0) {
+      const key = this.heapKey[0];
+      const p = this.heapProbe[0];
+      const c = this.heapCandidate[0];
+      const angle = this.heapAngle[0];
+      const from = this.heapFrom[0];
+      this.pop();
+      if (p2c[p] < 0 && c2p[c] < 0) {
+        stats.distanceErrorSum += Math.max(innerDistance, key);
+        stats.angleErrorSum += Math.max(innerAngle, angle);
+        add(p, c);
+      } else if (p2c[p] === c) {
+        stats.supportingEdges++;
+        this.pairSupport[this.probeToPair[p]]++;
+        this.pairSupport[from]++;
+      }
+    }
+    for (let i = 0; i < stats.pairCount; i++) if (this.pairSupport[i] >= Parameters.minSupportingEdges) stats.supportedCount++;
+    return scorePairing(stats);
+  }
+}
