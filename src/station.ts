@@ -3,13 +3,16 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ApplicationService, type IssuedCredential } from './auth/applications.js';
 import { TokenService } from './auth/tokens.js';
+import type { FaceEngine } from './face/engine.js';
 import { createFaceEngine } from './face/index.js';
 import { FaceService } from './face/service.js';
+import type { FingerEngine } from './finger/engine.js';
 import { createFingerEngine } from './finger/index.js';
 import { FingerService } from './finger/service.js';
 import type { StationServices } from './http/context.js';
 import { buildServer } from './http/server.js';
 import { UnsupportedPayloadLivenessService } from './liveness/service.js';
+import type { CnhReader } from './ocr/engine.js';
 import { createCnhReader } from './ocr/index.js';
 import type { StationConfig } from './runtime/config.js';
 import { EngineSlot } from './runtime/engine-slot.js';
@@ -46,12 +49,21 @@ export function openApplications(dataDir: string): { applications: ApplicationSe
   return { applications: new ApplicationService(repository), close: () => repository.close() };
 }
 
+/** What a caller may swap: the logger, and engine factories (tests inject fakes; Electron may share one). */
+export interface StationOptions {
+  logger?: Logger;
+  faceEngine?: () => Promise<FaceEngine>;
+  fingerEngine?: () => Promise<FingerEngine>;
+  cnhReader?: () => Promise<CnhReader>;
+}
+
 /**
  * Starts the station service: registry, signing key, per-application stores, engines (loaded in
  * the background; /ready tells when), the HTTP server. Used by `biostation serve`, the Electron
  * main process and the API tests.
  */
-export async function startStation(config: StationConfig, logger: Logger = createLogger(config.logLevel)): Promise<Station> {
+export async function startStation(config: StationConfig, options: StationOptions = {}): Promise<Station> {
+  const logger = options.logger ?? createLogger(config.logLevel);
   const paths = stationPaths(config.dataDir);
   const registry = openApplications(config.dataDir);
   const applications = registry.applications;
@@ -66,9 +78,12 @@ export async function startStation(config: StationConfig, logger: Logger = creat
   }
 
   const engines = {
-    face: new EngineSlot('face', config.engines.face ? createFaceEngine : undefined),
-    finger: new EngineSlot('finger', config.engines.finger ? createFingerEngine : undefined),
-    ocr: new EngineSlot('ocr', config.engines.ocr ? () => createCnhReader({ poolSize: config.ocrPoolSize, maxQueue: config.ocrMaxQueue }) : undefined),
+    face: new EngineSlot('face', config.engines.face ? (options.faceEngine ?? createFaceEngine) : undefined),
+    finger: new EngineSlot('finger', config.engines.finger ? (options.fingerEngine ?? createFingerEngine) : undefined),
+    ocr: new EngineSlot(
+      'ocr',
+      config.engines.ocr ? (options.cnhReader ?? (() => createCnhReader({ poolSize: config.ocrPoolSize, maxQueue: config.ocrMaxQueue }))) : undefined,
+    ),
   };
   for (const slot of Object.values(engines)) slot.start();
 

@@ -68,7 +68,16 @@ const ENV_KEYS: Array<[string, keyof StationConfig, (raw: string) => unknown]> =
   ['BIOSTATION_OCR_POOL_SIZE', 'ocrPoolSize', Number],
   ['BIOSTATION_UI_DIR', 'uiDir', (v) => path.resolve(v)],
   ['BIOSTATION_DEMO_APP', 'createDemoApplication', (v) => v !== '0' && v !== 'false'],
+  ['BIOSTATION_ENGINES', 'engines', parseEngines],
 ];
+
+/** "face,finger,ocr" (any subset, or "none") -> which engines load. */
+function parseEngines(raw: string): unknown {
+  const names = raw.split(',').map((s) => s.trim()).filter((s) => s && s !== 'none');
+  const unknown = names.filter((n) => !['face', 'finger', 'ocr'].includes(n));
+  if (unknown.length) throw new ConfigError(`BIOSTATION_ENGINES: unknown engine ${unknown.join(', ')} (use face, finger, ocr or none)`);
+  return { face: names.includes('face'), finger: names.includes('finger'), ocr: names.includes('ocr') };
+}
 
 /** Documented environment variables (README table is generated from the same list). */
 export const ENVIRONMENT_VARIABLES = ENV_KEYS.map(([name, key]) => ({ name, key }));

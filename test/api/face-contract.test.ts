@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStation, type TestStation } from './harness.js';
+import { b64, fakeFaceEngine, faceBody } from './fakes.js';
+
+/** The face group's contract (shapes, codes, decisions left open by the spec), over a stand-in engine. */
+describe('face routes contract', () => {
+  let t: TestStation;
+  let token: string;
+  const post = (p: string, json: unknown) => t.request('POST', `/api/v1/services/face${p}`, { token, json });
+
+  beforeAll(async () => {
+    t = await startTestStation({ faceEngine: fakeFaceEngine });
+    token = (await t.application('face')).token;
+  });
+  afterAll(() => t.close());
+
+  it('enroll creates, returns templates on request, and refuses a taken ext_id with 409', async () => {
+    const res = await post('/enroll/alice', { ...faceBody('alice', 'alice'), ReturnTemplate: true });
+    expect(res.status).toBe(200);
+    expect(res.body.result).toEqual({ code: 1000, message: 'ENROLLED_SUCCESSFULLY' });
+    expect(res.body.b64Templates).toHaveLength(2);
+    const plain = await post('/enroll/bob', faceBody('bob'));
+    expect(plain.body).toEqual({ result: { code: 1000, message: 'ENROLLED_SUCCESSFULLY' } });
+    const again = await post('/enroll/alice', faceBody('alice'));
+    expect(again.status).toBe(409);
+    expect(again.body.result).toMatchObject({ code: 1001, message: 'PERSON_ALREADY_EXISTS' });
+    expect((await t.request('GET', '/api/v1/services/face/templates/count/alice', { token })).body).toEqual({ count: 2 });
+  });
+
+  it('templates returns the person with base64 templates and timestamps', async () => {
+    const res = await t.request('GET', '/api/v1/services/face/templates/alice', { token });
+    expect(res.body).toEqual({ ExternalID: 'alice', Templates: [{ Data: b64('T:alice') }, { Data: b64('T:alice') }], CreatedAt: expect.any(String), UpdatedAt: expect.any(String) });
+    const list = await t.request('GET', '/api/v1/services/face/list', { token });
+    expect(list.body.faces.map((f: { ExternalID: string }) => f.ExternalID)).toEqual(['alice', 'bob']);
+    expect(Object.keys(list.body.faces[0]).sort()).toEqual(['CreatedAt', 'ExternalID']);
+  });
+
+  it('PATCH replaces all templates; with ReturnTemplate it answers 1000 as the spec shows; unknown ext_id is 404', async () => {
+    const res = await t.request('PATCH', '/api/v1/services/face/bob', { token, json: faceBody('bobby') });
+    expect(res.body).toEqual({ result: { code: 1006, message: 'UPDATED_SUCCESSFULLY' } });
+    const withTemplates = await t.request('PATCH', '/api/v1/services/face/bob', { token, json: { ...faceBody('bob'), ReturnTemplate: true } });
+    expect(withTemplates.body).toEqual({ result: { code: 1000, message: 'ENROLLED_SUCCESSFULLY' }, b64Templates: [b64('T:bob')] });
+    const unknown = await t.request('PATCH', '/api/v1/services/face/nobody', { token, json: faceBody('x') });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.result.message).toBe('PERSON_NOT_FOUND');
+  });
+
+  it('verify: 1002 on a match, 1003 otherwise, with score and threshold', async () => {
+    expect((await post('/alice/verify', faceBody('alice'))).body).toEqual({ result: { code: 1002, message: 'VERIFIED_SUCCESSFULLY' }, score: 1, threshold: 0.5 });
+    expect((await post('/alice/verify', faceBody('bob'))).body).toEqual({ result: { code: 1003, message: 'NOT_VERIFIED' }, score: 0, threshold: 0.5 });
+    expect((await post('/ghost/verify', faceBody('alice'))).status).toBe(404);
+  });
+
+  it('identify: 1008 with ExternalID, or 1009 with ExternalID null', async () => {
+    expect((await post('/identify', faceBody('bob'))).body).toEqual({ ExternalID: 'bob', result: { code: 1008, message: 'IDENTIFIED_SUCCESSFULLY' }, score: 1, threshold: 0.5 });
+    expect((await post('/identify', faceBody('carol'))).body).toMatchObject({ ExternalID: null, result: { code: 1009, message: 'NOT_IDENTIFIED' } });
+  });
+
+  it('match compares two images without enrollment and needs exactly two', async () => {
+    expect((await post('/match', faceBody('x', 'x'))).body.result.code).toBe(1002);
+    expect((await post('/match', faceBody('x', 'y'))).body.result.code).toBe(1003);
+    expect((await post('/match', faceBody('x'))).status).toBe(400);
+  });
+
+  it('delete removes the person from the store and from identification', async () => {
+    expect((await t.request('DELETE', '/api/v1/services/face/bob', { token })).body).toEqual({ result: { code: 1004, message: 'DELETED_SUCCESSFULLY' } });
+    expect((await post('/identify', faceBody('bob'))).body.ExternalID).toBeNull();
+    expect((await t.request('DELETE', '/api/v1/services/face/bob', { token })).status).toBe(404);
+  });
+
+  it('doLivenessCheck does not pretend: the response says it was not evaluated', async () => {
+    const res = await post('/alice/verify', { ...faceBody('alice'), doLivenessCheck: true });
+    expect(res.body.livenessEvaluated).toBe(false);
+  });
+
+  it('bad input: a 4xx with a stable code, never 500, store unchanged', async () => {
+    const cases: Array<[unknown, number, string]> = [
+      [{ Images: [{ imageType: 'frontal', imageData: '@@not base64@@' }] }, 400, 'INVALID_BASE64'],
+      [{ Images: [{ imageType: 'frontal', imageData: b64('GIF89a garbage') }] }, 400, 'INVALID_IMAGE'],
+      [{ Images: [{ imageType: 'frontal', imageData: b64('NONE') }] }, 400, 'NO_FACE'],
+      [{ Images: [] }, 400, 'INVALID_REQUEST'],
+      [{ Images: [{ imageType: 'profile', imageData: b64('PERSON:z') }] }, 400, 'INVALID_IMAGE_TYPE'],
+      [{ Images: [{ imageType: 'frontal', imageData: 42 }] }, 400, 'INVALID_REQUEST'],
+      [{ Images: 'nope' }, 400, 'INVALID_REQUEST'],
+      [{ doLivenessCheck: 'yes', ...faceBody('z') }, 400, 'INVALID_REQUEST'],
+      [{}, 400, 'INVALID_REQUEST'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await post('/enroll/zed', body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.result.message, JSON.stringify(body)).toBe(code);
+      expect(typeof res.body.result.code).toBe('number');
+    }
+    const malformed = await t.request('POST', '/api/v1/services/face/enroll/zed', { token, body: '{"Images": [', headers: { 'content-type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.result.message).toBe('INVALID_REQUEST');
+    const longId = await post(`/enroll/${'x'.repeat(129)}`, faceBody('z'));
+    expect(longId.status).toBe(400);
+    const badId = await post('/enroll/has%20space', faceBody('z'));
+    expect(badId.status).toBe(400);
+    expect((await t.request('GET', '/api/v1/services/face/count', { token })).body).toEqual({ count: 1 });
+  });
+
+  it('a body over the size limit is 413 PAYLOAD_TOO_LARGE in the group shape', async () => {
+    const small = await startTestStation({ faceEngine: fakeFaceEngine, config: { jsonBodyLimitBytes: 2048 } });
+    try {
+      const app = await small.application('s');
+      const res = await small.request('POST', '/api/v1/services/face/enroll/x', { token: app.token, json: { Images: [{ imageData: 'A'.repeat(4096) }] } });
+      expect(res.status).toBe(413);
+      expect(res.body.result.message).toBe('PAYLOAD_TOO_LARGE');
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('a station without the face engine answers 503 ENGINE_UNAVAILABLE for engine operations only', async () => {
+    const bare = await startTestStation();
+    try {
+      const app = await bare.application('bare');
+      const res = await bare.request('POST', '/api/v1/services/face/enroll/x', { token: app.token, json: faceBody('x') });
+      expect(res.status).toBe(503);
+      expect(res.body.result.message).toBe('ENGINE_UNAVAILABLE');
+      expect((await bare.request('GET', '/api/v1/services/face/count', { token: app.token })).status).toBe(200);
+    } finally {
+      await bare.close();
+    }
+  });
+});

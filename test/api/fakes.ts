@@ -1,0 +1,79 @@
+import type { FaceEngine, FaceGallery } from '../../src/face/engine.js';
+import type { FingerEngine, FingerGallery } from '../../src/finger/engine.js';
+import { BiostationError } from '../../src/runtime/errors.js';
+
+/**
+ * Stand-in engines for the HTTP contract tests: an "image" is the text `PERSON:<name>`, its
+ * template is `T:<name>`, and two templates match when the names are equal. `NOFACE` and
+ * anything else give the engines' input errors. Real engines are tested in test/face and
+ * test/finger on real images.
+ */
+const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+
+function templateOf(image: Uint8Array, noneCode: 'NO_FACE' | 'NO_FINGERPRINT'): Uint8Array {
+  const s = text(image);
+  if (s === 'NONE') throw new BiostationError(noneCode);
+  if (!s.startsWith('PERSON:')) throw new BiostationError('INVALID_IMAGE');
+  return new Uint8Array(Buffer.from(`T:${s.slice(7)}`));
+}
+
+function similarity(a: Uint8Array, b: Uint8Array): number {
+  const [sa, sb] = [text(a), text(b)];
+  if (!sa.startsWith('T:') || !sb.startsWith('T:')) throw new BiostationError('INVALID_TEMPLATE');
+  return sa === sb ? 1 : 0;
+}
+
+class MapGallery {
+  private readonly people = new Map<string, Uint8Array[]>();
+  upsert(extId: string, templates: Uint8Array[]) {
+    this.people.set(extId, templates);
+  }
+  remove(extId: string) {
+    this.people.delete(extId);
+  }
+  get size() {
+    return [...this.people.values()].reduce((n, t) => n + t.length, 0);
+  }
+  searchSync(probe: Uint8Array, topK: number) {
+    return [...this.people]
+      .map(([extId, ts]) => ({ extId, score: Math.max(...ts.map((t) => similarity(probe, t))) }))
+      .sort((x, y) => y.score - x.score)
+      .slice(0, topK);
+  }
+}
+
+export const fakeFaceEngine = async (): Promise<FaceEngine> => ({
+  modelId: 'fake@1',
+  defaultThreshold: 0.5,
+  async extract(image) {
+    return {
+      template: templateOf(image, 'NO_FACE'),
+      box: { x: 0, y: 0, width: 100, height: 100 },
+      quality: { interOcularPx: 40, faceWidthPx: 100, sharpness: 100, yawDeg: 0, pitchDeg: 0, rollDeg: 0, meanLuma: 120, detectionScore: 0.99 },
+    };
+  },
+  similarity,
+  assertCompatible(t) {
+    similarity(t, t);
+  },
+  createGallery(): FaceGallery {
+    const g = new MapGallery();
+    return { upsert: (e, t) => g.upsert(e, t), remove: (e) => g.remove(e), get size() { return g.size; }, search: (p, k) => g.searchSync(p, k) };
+  },
+});
+
+export const fakeFingerEngine = async (): Promise<FingerEngine> => ({
+  defaultThreshold: 0.5,
+  async extract(image) {
+    return { template: templateOf(image, 'NO_FINGERPRINT'), quality: 80, minutiaCount: 40 };
+  },
+  similarity,
+  similarityOfInterchange: similarity,
+  createGallery(): FingerGallery {
+    const g = new MapGallery();
+    return { upsert: (e, t) => g.upsert(e, t), remove: (e) => g.remove(e), get size() { return g.size; }, search: async (p, k) => g.searchSync(p, k) };
+  },
+});
+
+export const b64 = (s: string) => Buffer.from(s).toString('base64');
+export const faceBody = (...names: string[]) => ({ Images: names.map((n) => ({ imageType: 'frontal', imageData: b64(`PERSON:${n}`) })) });
