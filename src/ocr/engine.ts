@@ -24,6 +24,12 @@ export interface CnhReadResult {
   campos: Record<CnhFieldName, CnhField>;
   qualidade_imagem: 'excelente' | 'boa' | 'regular' | 'ruim';
   texto_completo_ocr: string;
+  /** MIME type sniffed from the bytes (for `metadados.tipo_arquivo`). */
+  tipo_arquivo: 'image/jpeg' | 'image/png' | 'application/pdf';
+  /** Card layout recognised: the 2022 model (numbered fields) or the older model. */
+  modelo: 'CNH_2022' | 'CNH_ANTERIOR';
+  /** Where the text came from: the recogniser, or a PDF's text layer (every page had one). */
+  origem_texto: 'ocr' | 'pdf_texto';
 }
 
 /** Thrown (as OcrError) for the spec's OCR error table. */

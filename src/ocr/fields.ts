@@ -1,0 +1,169 @@
+/**
+ * CNH fields from positioned phrases: label-relative values first (layout.ts), then patterns over the
+ * full text; validation (CPF and CNH check digits, calendar and order of dates) folded into each field's
+ * confidence.
+ */
+import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
+import { detectModel, findLabels, labelHeight, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
+import {
+  allDates, digitsOf, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
+} from './normalize.js';
+import { isValidCnhNumber, isValidCpf, validateDates } from './validators.js';
+import { fold, type Phrase } from './words.js';
+
+/** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
+export const LOW_CONFIDENCE = 0.8;
+
+interface Draft { valor: string; conf: number }
+const none: Draft = { valor: '', conf: 0 };
+
+const meanConf = (ps: Phrase[]): number => {
+  const ws = ps.flatMap((p) => p.words);
+  return ws.length ? ws.reduce((s, w) => s + w.conf, 0) / ws.length : 0;
+};
+
+/** Raises (passed check) or lowers (failed check) a recogniser confidence. */
+export function withValidation(conf: number, passed: boolean | undefined): number {
+  if (passed === undefined) return conf;
+  return passed ? Math.min(1, 0.6 * conf + 0.4) : 0.6 * conf;
+}
+
+export interface ExtractedFields {
+  model: CnhModel;
+  campos: Record<CnhFieldName, CnhField>;
+  /** Labels found (a measure of how well the layout was read). */
+  labelsFound: number;
+}
+
+/**
+ * Phrases (+ their reading-order text) -> the fifteen `campos`. Values found by label keep the mean
+ * word confidence; pattern fall-backs are scaled by 0.85; fields absent from the document are
+ * `{ valor: '', confianca: 0 }`.
+ */
+export function extractFields(phrases: Phrase[], fullText: string): ExtractedFields {
+  const labels = findLabels(phrases);
+  const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
+  const model = detectModel(labels, fullText);
+  const labelH = labelHeight(labels);
+  const below = (id: LabelId, lines = 1): Phrase[] => {
+    const l: FoundLabel | undefined = labels.get(id);
+    return l ? valueBelow(l, phrases, labelPhrases, lines, labelH) : [];
+  };
+  const read = (id: LabelId, norm: (s: string) => string): Draft => {
+    const ps = below(id);
+    if (!ps.length) return none;
+    const valor = norm(ps.map((p) => p.text).join(' '));
+    return valor ? { valor, conf: meanConf(ps) } : none;
+  };
+  const d: Partial<Record<CnhFieldName, Draft>> = {};
+
+  d.nome_completo = read('nome', normalizeName);
+  d.cpf = read('cpf', normalizeCpf);
+  d.numero_cnh = read('registro', normalizeCnhNumber);
+  d.categoria = read('categoria', normalizeCategory);
+  d.data_validade = read('validade', normalizeDate);
+  d.data_emissao = read('emissao', normalizeDate);
+  d.data_primeira_habilitacao = read('primeira', normalizeDate);
+  d.observacoes = read('observacoes', (s) => single(s.toUpperCase()));
+
+  // Birth: field 3 of the 2022 model "DD/MM/AAAA, CIDADE, UF"; the older model prints the date alone.
+  d.local_nascimento = none;
+  const n3 = below('nascimento3');
+  if (n3.length) {
+    const text = single(n3.map((p) => p.text).join(' '));
+    const date = normalizeDate(text);
+    const rest = text.replace(/^[^,]*,/, '').split(',').map((s) => normalizeName(s)).filter(Boolean);
+    const conf = meanConf(n3);
+    d.data_nascimento = date ? { valor: date, conf } : none;
+    const uf = rest.length > 1 && UFS.has(rest[rest.length - 1]) ? rest.pop() : '';
+    const city = rest.join(' ');
+    if (city && uf) d.local_nascimento = { valor: `${city}, ${uf}`, conf };
+    else if (city) d.local_nascimento = { valor: city, conf: conf * 0.6 };
+  } else {
+    d.data_nascimento = read('nascimento', normalizeDate);
+  }
+
+  // Identity document line: number, issuing body, state.
+  const idp = below('identidade');
+  let rgUf = '';
+  d.rg = none;
+  d.orgao_expedidor = none;
+  if (idp.length) {
+    const parsed = parseIdentity(idp.map((p) => p.text).join(' '));
+    const conf = meanConf(idp);
+    rgUf = parsed.uf;
+    if (parsed.rg) d.rg = { valor: parsed.rg, conf };
+    if (parsed.orgao) d.orgao_expedidor = { valor: parsed.orgao, conf };
+  }
+
+  // Parents: two lines (father, mother) or one (mother only).
+  const fil = below('filiacao', 2).map((p) => ({ valor: normalizeName(p.text), conf: meanConf([p]) }));
+  d.nome_pai = fil.length === 2 ? fil[0] : none;
+  d.nome_mae = fil.length ? fil[fil.length - 1] : none;
+
+  // Issuing state: "DETRAN - UF"; the older model's front alone only shows the identity's state.
+  const detran = /DETRAN\s*[-–—.]?\s*([A-Z]{2})\b/.exec(fold(fullText));
+  if (detran && UFS.has(detran[1])) {
+    const w = phrases.find((p) => fold(p.text).includes('DETRAN'));
+    d.uf = { valor: detran[1], conf: w ? meanConf([w]) : 0.8 };
+  } else if (model === 'old' && rgUf) {
+    d.uf = { valor: rgUf, conf: d.rg.conf * 0.9 };
+  } else {
+    d.uf = none;
+  }
+
+  applyFallbacks(d, fullText, model, labels);
+  return { model, campos: finalize(d), labelsFound: labels.size };
+}
+
+/** Patterns over the full text for key fields whose label was not found. */
+function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText: string, model: CnhModel, labels: Map<LabelId, FoundLabel>): void {
+  const f = 0.85;
+  if (!d.cpf?.valor) {
+    const m = /\d{3}\s?[.,]\s?\d{3}\s?[.,]\s?\d{3}\s?[-–]\s?\d{2}/.exec(fullText);
+    if (m) d.cpf = { valor: normalizeCpf(m[0]), conf: 0.8 * f };
+  }
+  if (!d.numero_cnh?.valor) {
+    const cpfDigits = digitsOf(d.cpf?.valor ?? '');
+    const cands = [...fullText.matchAll(/(?<!\d)\d{11}(?!\d)/g)].map((m) => m[0]).filter((x) => x !== cpfDigits);
+    const best = cands.find(isValidCnhNumber) ?? cands[0];
+    if (best) d.numero_cnh = { valor: best, conf: 0.8 * f };
+  }
+  // Dates by their chronological role where labels were missed.
+  const dateFields = ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'] as const;
+  const missing = dateFields.filter((k) => !d[k]?.valor && !(k === 'data_emissao' && model === 'old' && !labels.has('local')));
+  if (missing.length) {
+    const known = new Set(dateFields.map((k) => d[k]?.valor).filter(Boolean));
+    const key = (s: string): string => s.split('/').reverse().join('');
+    const rest = [...new Set(allDates(fullText))].filter((x) => !known.has(x)).sort((a, b) => key(a).localeCompare(key(b)));
+    if (missing.length === 1 && rest.length === 1) d[missing[0]] = { valor: rest[0], conf: 0.7 * f };
+    else if (rest.length) {
+      if (missing.includes('data_nascimento')) d.data_nascimento = { valor: rest.shift() ?? '', conf: 0.6 * f };
+      if (missing.includes('data_validade') && rest.length) d.data_validade = { valor: rest.pop() ?? '', conf: 0.6 * f };
+    }
+  }
+}
+
+/** Drafts -> `campos` with validity flags and validation-adjusted confidences (0..1, 3 decimals). */
+function finalize(d: Partial<Record<CnhFieldName, Draft>>): Record<CnhFieldName, CnhField> {
+  const get = (k: CnhFieldName): Draft => d[k] ?? none;
+  const dates = validateDates({
+    data_nascimento: get('data_nascimento').valor,
+    data_primeira_habilitacao: get('data_primeira_habilitacao').valor,
+    data_emissao: get('data_emissao').valor,
+    data_validade: get('data_validade').valor,
+  });
+  const out = {} as Record<CnhFieldName, CnhField>;
+  const r3 = (x: number): number => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
+  for (const k of CNH_FIELD_NAMES) {
+    const { valor, conf } = get(k);
+    let check: boolean | undefined;
+    const field: CnhField = { valor, confianca: 0 };
+    if (k === 'cpf') field.valido = check = valor ? isValidCpf(valor) : false;
+    if (k in dates) field.valida = check = valor ? dates[k as keyof typeof dates] : false;
+    if (k === 'numero_cnh' && valor) check = isValidCnhNumber(valor);
+    field.confianca = valor ? r3(withValidation(conf, check)) : 0;
+    out[k] = field;
+  }
+  return out;
+}

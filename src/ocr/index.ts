@@ -1,0 +1,114 @@
+/**
+ * CNH reader: sniff -> (PDF text layer | preprocess + recognise) -> phrases -> fields.
+ * `createCnhReader` starts the tesseract.js pool once; `read` holds one worker per document.
+ */
+import { OcrError, type CnhReader, type CnhReadResult } from './engine.js';
+import { extractFields } from './fields.js';
+import { readPdf, sniffMime, type DocumentMime } from './input.js';
+import { RecognizerPool, SEGMENTATION, type Recognizer } from './pool.js';
+import { prepareImage } from './preprocess.js';
+import type { QualityGrade } from './quality.js';
+import { groupPhrases, readingText, type OcrWord } from './words.js';
+
+export { OcrError } from './engine.js';
+export type { CnhReader, CnhReadResult, CnhField, CnhFieldName } from './engine.js';
+export { CNH_FIELD_NAMES } from './engine.js';
+export { LOW_CONFIDENCE } from './fields.js';
+
+export interface CnhReaderOptions {
+  /** Recogniser workers; default: number of cores. */
+  poolSize?: number;
+  /** Documents waiting beyond the busy workers before UNAVAILABLE is thrown; default 2 x poolSize. */
+  maxQueue?: number;
+}
+
+/** Fewer labels than this on the first pass triggers a second pass turned 180 degrees. */
+const MIN_LABELS = 4;
+const GRADES: QualityGrade[] = ['excelente', 'boa', 'regular', 'ruim'];
+
+interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number }
+
+async function recognizeImage(rec: Recognizer, bytes: Uint8Array): Promise<PageText> {
+  let prep = await prepareImage(bytes);
+  let words = await rec.words(prep.png, SEGMENTATION.sparse);
+  let fields = extractFields(groupPhrases(words), words.map((w) => w.text).join(' '));
+  if (fields.labelsFound < MIN_LABELS) {
+    const turned = await prepareImage(bytes, 180);
+    const words2 = await rec.words(turned.png, SEGMENTATION.sparse);
+    const fields2 = extractFields(groupPhrases(words2), words2.map((w) => w.text).join(' '));
+    if (fields2.labelsFound > fields.labelsFound) {
+      prep = turned;
+      words = words2;
+      fields = fields2;
+    }
+  }
+  return { words, grade: prep.quality.grade, heightPx: prep.height };
+}
+
+/** Pages stacked top to bottom into one word list (front and back on one page or on two). */
+function stack(pages: PageText[]): OcrWord[] {
+  const out: OcrWord[] = [];
+  let dy = 0;
+  for (const p of pages) {
+    for (const w of p.words) out.push({ ...w, y0: w.y0 + dy, y1: w.y1 + dy });
+    dy += p.heightPx + 50;
+  }
+  return out;
+}
+
+async function readDocument(rec: Recognizer, file: Uint8Array, mime: DocumentMime): Promise<CnhReadResult> {
+  let pages: PageText[];
+  let fromTextLayer = false;
+  if (mime === 'application/pdf') {
+    const pdf = await readPdf(file);
+    if (!pdf.length) throw new OcrError('PROCESSING_FAILED', 'Erro ao processar documento');
+    pages = [];
+    for (const p of pdf) {
+      if (p.kind === 'text') pages.push({ words: p.words, grade: 'excelente', heightPx: p.heightPx });
+      else pages.push(await recognizeImage(rec, p.png));
+    }
+    fromTextLayer = pdf.every((p) => p.kind === 'text');
+  } else {
+    pages = [await recognizeImage(rec, file)];
+  }
+  const words = stack(pages);
+  const phrases = groupPhrases(words);
+  const texto = readingText(phrases);
+  const { campos, model } = extractFields(phrases, texto);
+  const worst = Math.max(...pages.map((p) => GRADES.indexOf(p.grade)));
+  return {
+    documento_tipo: 'CNH',
+    campos,
+    qualidade_imagem: GRADES[worst],
+    texto_completo_ocr: texto,
+    tipo_arquivo: mime,
+    modelo: model === '2022' ? 'CNH_2022' : 'CNH_ANTERIOR',
+    origem_texto: fromTextLayer ? 'pdf_texto' : 'ocr',
+  };
+}
+
+/**
+ * Starts `poolSize` tesseract.js workers (Portuguese, local data) and returns the reader.
+ * Throws OcrError UNAVAILABLE when the workers cannot start. `read` throws UNSUPPORTED_TYPE for
+ * bytes that are not JPEG/PNG/PDF, UNAVAILABLE when `maxQueue` documents already wait or after
+ * `close`, PROCESSING_FAILED when the file cannot be decoded.
+ */
+export async function createCnhReader(options: CnhReaderOptions = {}): Promise<CnhReader> {
+  const { availableParallelism } = await import('node:os');
+  const poolSize = Math.max(1, options.poolSize ?? availableParallelism());
+  const pool = await RecognizerPool.start(poolSize, options.maxQueue ?? 2 * poolSize);
+  return {
+    async read(file: Uint8Array): Promise<CnhReadResult> {
+      const mime = sniffMime(file);
+      return pool.run(async (rec) => {
+        try {
+          return await readDocument(rec, file, mime);
+        } catch (err) {
+          if (err instanceof OcrError) throw err;
+          throw new OcrError('PROCESSING_FAILED', 'Erro ao processar documento');
+        }
+      });
+    },
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * CNH layout: finds the printed labels of both card models (older model; 2022 model with numbered
+ * fields; the CNH-e PDF prints the 2022 or older layout) among the phrases by their words, and reads
+ * each value as the larger-type phrase just below its label, left-aligned with it.
+ */
+import { editDistance, fold, type Phrase } from './words.js';
+
+export type LabelId =
+  | 'nome' | 'nascimento3' | 'nascimento' | 'emissao' | 'validade' | 'identidade' | 'cpf' | 'registro'
+  | 'categoria' | 'primeira' | 'filiacao' | 'observacoes' | 'local';
+
+export type CnhModel = '2022' | 'old';
+
+interface LabelDef {
+  id: LabelId;
+  /** Every token must match a word of the phrase (fuzzy for long tokens). */
+  all: string[];
+  /** None of these may be in the phrase. */
+  none?: string[];
+}
+
+const LABELS: LabelDef[] = [
+  { id: 'nome', all: ['NOME'], none: ['CARTEIRA'] },
+  { id: 'nascimento3', all: ['NASCIMENTO', 'LOCAL'] },
+  { id: 'nascimento', all: ['DATA', 'NASCIMENTO'], none: ['LOCAL'] },
+  { id: 'emissao', all: ['EMISSAO'], none: ['IDENTIDADE', 'ORG'] },
+  { id: 'validade', all: ['VALIDADE'] },
+  { id: 'identidade', all: ['IDENTIDADE'] },
+  { id: 'cpf', all: ['CPF'] },
+  { id: 'registro', all: ['REGISTRO'] },
+  { id: 'categoria', all: ['CAT', 'HAB'] },
+  { id: 'primeira', all: ['HABILITACAO'], none: ['CARTEIRA', 'NACIONAL', 'CAT'] },
+  { id: 'filiacao', all: ['FILIACAO'] },
+  { id: 'observacoes', all: ['OBSERVACOES'] },
+  { id: 'local', all: ['LOCAL'], none: ['NASCIMENTO', 'DATA'] },
+];
+
+/** Folded word tokens of a phrase: uppercase, no accents, punctuation removed. */
+const tokens = (p: Phrase): string[] => fold(p.text).split(/[^A-Z0-9]+/).filter(Boolean);
+
+function tokenMatches(word: string, token: string): boolean {
+  if (word === token) return true;
+  if (token.length < 5) return false;
+  return editDistance(word, token) <= (token.length >= 9 ? 2 : 1);
+}
+
+export interface FoundLabel {
+  id: LabelId;
+  phrase: Phrase;
+}
+
+/**
+ * Label phrases by id (first occurrence top-down). A label phrase is short (at most 8 tokens) so that
+ * values and running text are not taken for labels.
+ */
+export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
+  const found = new Map<LabelId, FoundLabel>();
+  for (const p of phrases) {
+    const ts = tokens(p);
+    if (ts.length === 0 || ts.length > 9) continue;
+    for (const def of LABELS) {
+      if (found.has(def.id)) continue;
+      if (!def.all.every((tok) => ts.some((w) => tokenMatches(w, tok)))) continue;
+      if (def.none?.some((tok) => ts.some((w) => tokenMatches(w, tok)))) continue;
+      if (def.id === 'nome' && ts.length > 6) continue;
+      found.set(def.id, { id: def.id, phrase: p });
+    }
+  }
+  return found;
+}
+
+/** 2022 model when its numbered labels or ministry line are present, else the older model. */
+export function detectModel(labels: Map<LabelId, FoundLabel>, fullText: string): CnhModel {
+  const t = fold(fullText);
+  let score = 0;
+  if (labels.has('nascimento3')) score += 2;
+  if (labels.has('nascimento')) score -= 2;
+  if (/SOBRENOME/.test(t)) score += 1;
+  if (/TRANSPORTES/.test(t)) score += 1;
+  if (/CIDADES|PERMISSAO/.test(t)) score -= 1;
+  return score > 0 ? '2022' : 'old';
+}
+
+/**
+ * Value lines below `label`: phrases whose top lies between the label's middle and 3.5 label heights
+ * under it, whose left edge is within 3 label heights of the label's, whose type is at least 1.2 x the
+ * label type (`labelHeightPx`: the median height of all labels, as accents and cedillas inflate single
+ * boxes) and which are not labels themselves; then up to `maxLines - 1` further lines directly below.
+ */
+export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, maxLines = 1, labelHeightPx = label.phrase.h): Phrase[] {
+  const L = label.phrase;
+  const h = Math.max(4, labelHeightPx);
+  const isValue = (p: Phrase): boolean => !labelPhrases.has(p) && p.h >= 1.2 * h && Math.abs(p.x0 - L.x0) < 3 * h;
+  const first = phrases
+    .filter((p) => isValue(p) && p.y0 > (L.y0 + L.y1) / 2 && p.y0 < L.y1 + 3.5 * h)
+    .sort((a, b) => a.y0 - b.y0)[0];
+  if (!first) return [];
+  const out = [first];
+  while (out.length < maxLines) {
+    const prev = out[out.length - 1];
+    const next = phrases
+      .filter((p) => isValue(p) && !out.includes(p) && p.y0 > (prev.y0 + prev.y1) / 2 && p.y0 < prev.y1 + 1.0 * prev.h)
+      .sort((a, b) => a.y0 - b.y0)[0];
+    if (!next) break;
+    out.push(next);
+  }
+  return out;
+}
+
+/** Median height of the found labels' phrases: the label type size, px. */
+export function labelHeight(labels: Map<LabelId, FoundLabel>): number {
+  const hs = [...labels.values()].map((l) => l.phrase.h).sort((a, b) => a - b);
+  return hs.length ? hs[Math.floor(hs.length / 2)] : 0;
+}

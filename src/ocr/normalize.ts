@@ -1,0 +1,80 @@
+/**
+ * Value normalisation to the field conventions: CPF `000.000.000-00`, dates `DD/MM/AAAA`, 11-digit
+ * registration number, names uppercase with accents as printed, single spaces. Recogniser confusions
+ * between letters and digits are mapped only inside numeric fields.
+ */
+
+const DIGIT_FIX: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', '|': '1', i: '1', L: '1', S: '5', s: '5', B: '8', Z: '2', z: '2', G: '6', T: '7', A: '4', g: '9' };
+
+/** Maps look-alike letters to digits (for numeric fields only). */
+export const digitsOf = (s: string): string => s.split('').map((c) => DIGIT_FIX[c] ?? c).join('').replace(/\D/g, '');
+
+/** Collapses whitespace and trims. */
+export const single = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** `DD/MM/AAAA` from OCR text (look-alikes fixed, separators / . - or missing), or '' when none. */
+export function normalizeDate(s: string): string {
+  const fixed = s.split('').map((c) => (/[0-9/.\-\s]/.test(c) ? c : DIGIT_FIX[c] ?? c)).join('');
+  const m = /(\d{2})\s*[/.\-]?\s*(\d{2})\s*[/.\-]?\s*(\d{4})/.exec(fixed);
+  return m ? `${m[1]}/${m[2]}/${m[3]}` : '';
+}
+
+/** All `DD/MM/AAAA` dates in a text, in order. */
+export function allDates(s: string): string[] {
+  const out: string[] = [];
+  for (const m of s.matchAll(/(\d{2})\s?[/.]\s?(\d{2})\s?[/.]\s?(\d{4})/g)) out.push(`${m[1]}/${m[2]}/${m[3]}`);
+  return out;
+}
+
+/** `000.000.000-00` from text holding exactly 11 digits (after look-alike fixes), else ''. */
+export function normalizeCpf(s: string): string {
+  const d = digitsOf(s);
+  if (d.length !== 11) return '';
+  return `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}`;
+}
+
+/** 11-digit registration number or ''. */
+export function normalizeCnhNumber(s: string): string {
+  const d = digitsOf(s);
+  return d.length === 11 ? d : '';
+}
+
+/**
+ * Name as printed: uppercase letters (accents kept), spaces, apostrophes and hyphens; stray marks
+ * from the background removed; tokens of one non-word letter at the ends dropped.
+ */
+export function normalizeName(s: string): string {
+  const cleaned = single(s.toUpperCase().replace(/[^A-ZÀ-ÖØ-Ý' \-]/g, ' '));
+  const parts = cleaned.split(' ').filter(Boolean);
+  const keep1 = new Set(['E', 'A', 'O']);
+  while (parts.length && parts[0].length === 1 && !keep1.has(parts[0])) parts.shift();
+  while (parts.length && parts[parts.length - 1].length === 1 && !keep1.has(parts[parts.length - 1])) parts.pop();
+  return parts.join(' ');
+}
+
+/** Licence category: letters A-E (e.g. B, AB, AE) or ACC. */
+export function normalizeCategory(s: string): string {
+  const t = s.toUpperCase().replace(/[^A-Z]/g, '');
+  if (/^ACC$/.test(t)) return t;
+  const m = /[A-E]{1,2}/.exec(t);
+  return m ? m[0] : '';
+}
+
+/** Brazilian state abbreviations. */
+export const UFS = new Set(['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO']);
+
+/**
+ * Identity document line `NUMBER ORGAO UF` (also `ORGAO/UF`, `ORGAO-UF`) -> parts; the number keeps
+ * digits plus a final X check character when printed.
+ */
+export function parseIdentity(s: string): { rg: string; orgao: string; uf: string } {
+  const text = single(s.toUpperCase().replace(/[/\-–]/g, ' '));
+  const parts = text.split(' ');
+  let uf = '';
+  if (parts.length > 1 && UFS.has(parts[parts.length - 1])) uf = parts.pop() ?? '';
+  const numParts: string[] = [];
+  while (parts.length && /\d/.test(parts[0])) numParts.push(parts.shift() ?? '');
+  const rg = numParts.join('').replace(/[^0-9X]/g, '');
+  const orgao = parts.join(' ').replace(/[^A-Z ]/g, '').trim();
+  return { rg, orgao, uf };
+}

@@ -1,0 +1,203 @@
+/**
+ * Image preprocessing for the recogniser (sharp): EXIF orientation, card detection and crop over a
+ * darker background, rotation (principal axis of the card, then text-line projection profile),
+ * quarter-turn detection, red print handling (green channel: red and black ink both turn dark, the
+ * pale green card stays light), contrast stretch and scaling to a standard text size.
+ */
+import sharp from 'sharp';
+import { measureQuality, type QualityMetrics } from './quality.js';
+
+export interface PreparedImage {
+  /** 8-bit grayscale PNG ready for the recogniser. */
+  png: Buffer;
+  width: number;
+  height: number;
+  quality: QualityMetrics;
+  /** Degrees the input was turned (clockwise) to make text horizontal. */
+  rotationDeg: number;
+}
+
+/** Height (px) the card crop is scaled to: values ~30 px tall, where the LSTM model reads best. */
+export const CARD_HEIGHT_PX = 820;
+/** Analysis copy's longest side (px) for card finding and skew estimation. */
+const ANALYSIS_PX = 700;
+
+interface Gray { data: Uint8Array; w: number; h: number }
+
+async function grayOf(img: sharp.Sharp): Promise<Gray> {
+  const { data, info } = await img.extractChannel('green').raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), w: info.width, h: info.height };
+}
+
+/** Otsu's threshold (Otsu 1979) of an 8-bit image. */
+export function otsu(data: Uint8Array): number {
+  const hist = new Float64Array(256);
+  for (const v of data) hist[v]++;
+  const n = data.length;
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * hist[i];
+  let sumB = 0, wB = 0, best = 0, t = 127;
+  for (let i = 0; i < 256; i++) {
+    wB += hist[i];
+    if (!wB) continue;
+    const wF = n - wB;
+    if (!wF) break;
+    sumB += i * hist[i];
+    const mB = sumB / wB, mF = (sum - sumB) / wF;
+    const between = wB * wF * (mB - mF) ** 2;
+    if (between > best) { best = between; t = i; }
+  }
+  return t;
+}
+
+/** Principal-axis angle (degrees, image coordinates) of the pixels above `t`, and their share. */
+function brightAxis(g: Gray, t: number): { angleDeg: number; share: number } {
+  let n = 0, sx = 0, sy = 0;
+  for (let y = 0; y < g.h; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] > t) { n++; sx += x; sy += y; }
+  const mx = sx / n, my = sy / n;
+  let m20 = 0, m02 = 0, m11 = 0;
+  for (let y = 0; y < g.h; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] > t) {
+    const dx = x - mx, dy = y - my;
+    m20 += dx * dx; m02 += dy * dy; m11 += dx * dy;
+  }
+  let a = (0.5 * Math.atan2(2 * m11, m20 - m02) * 180) / Math.PI;
+  if (a > 45) a -= 90;
+  if (a < -45) a += 90;
+  return { angleDeg: a, share: n / (g.w * g.h) };
+}
+
+/** Bounding box of rows/columns where more than 35% of pixels are above `t` (the card). */
+function brightBox(g: Gray, t: number): { left: number; top: number; width: number; height: number } {
+  const rows = new Float64Array(g.h), cols = new Float64Array(g.w);
+  for (let y = 0; y < g.h; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] > t) { rows[y]++; cols[x]++; }
+  const span = (a: Float64Array, len: number): [number, number] => {
+    let lo = 0, hi = a.length - 1;
+    while (lo < hi && a[lo] < 0.35 * len) lo++;
+    while (hi > lo && a[hi] < 0.35 * len) hi--;
+    return [lo, hi];
+  };
+  const [x0, x1] = span(cols, g.h);
+  const [y0, y1] = span(rows, g.w);
+  return { left: x0, top: y0, width: Math.max(1, x1 - x0 + 1), height: Math.max(1, y1 - y0 + 1) };
+}
+
+/** Sum of squared row counts of dark pixels projected at `deg` (higher: text lines aligned). */
+function profileScore(pts: Int32Array, deg: number, transpose = false): number {
+  const r = (deg * Math.PI) / 180, c = Math.cos(r), s = Math.sin(r);
+  const bins = new Map<number, number>();
+  for (let i = 0; i < pts.length; i += 2) {
+    const x = transpose ? pts[i + 1] : pts[i], y = transpose ? pts[i] : pts[i + 1];
+    const b = Math.round(-x * s + y * c);
+    bins.set(b, (bins.get(b) ?? 0) + 1);
+  }
+  let e = 0;
+  for (const v of bins.values()) e += v * v;
+  return e;
+}
+
+/**
+ * Skew (degrees, clockwise positive) of text lines by projection profiles over [-range, range];
+ * `quarter` is true when text runs vertically (the page is turned a quarter).
+ */
+function estimateSkew(g: Gray, range: number): { deg: number; quarter: boolean } {
+  const t = otsu(g.data);
+  const pts: number[] = [];
+  for (let y = 0; y < g.h; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] < t - 10) pts.push(x, y);
+  if (pts.length < 50) return { deg: 0, quarter: false };
+  const p = Int32Array.from(pts);
+  let best = 0, bestScore = -1;
+  for (let d = -range; d <= range + 1e-9; d += 0.25) {
+    const sc = profileScore(p, d);
+    if (sc > bestScore) { bestScore = sc; best = d; }
+  }
+  const vertical = profileScore(p, 0, true);
+  return { deg: best, quarter: vertical > bestScore * 1.25 };
+}
+
+/**
+ * Contrast stretch [a, b] for sharp.linear: the darkest 1% (ink) to 0 and the most frequent level
+ * (the card's paper) to 255, so security print lighter than the paper's mode fades.
+ */
+function stretch(data: Uint8Array): [number, number] {
+  const hist = new Float64Array(256);
+  for (const v of data) hist[v]++;
+  let mode = 0;
+  for (let i = 1; i < 256; i++) if (hist[i] > hist[mode]) mode = i;
+  let acc = 0, lo = 0;
+  while (lo < 255 && (acc += hist[lo]) < 0.01 * data.length) lo++;
+  if (mode - lo < 30) return [1, 0];
+  const a = 255 / (mode - lo);
+  return [a, -a * lo];
+}
+
+async function toAnalysis(buf: Buffer): Promise<{ g: Gray; scale: number }> {
+  const meta = await sharp(buf).metadata();
+  const scale = Math.min(1, ANALYSIS_PX / Math.max(meta.width ?? 1, meta.height ?? 1));
+  const g = await grayOf(sharp(buf).resize({ width: Math.max(1, Math.round((meta.width ?? 1) * scale)) }));
+  return { g, scale: g.w / (meta.width ?? 1) };
+}
+
+/**
+ * File bytes (JPEG/PNG) -> grayscale card image for the recogniser, plus quality metrics.
+ * `extraTurnDeg` adds a rotation first (the reader retries at 180 degrees when labels are missing).
+ * Errors: sharp's decode errors propagate (the reader maps them to PROCESSING_FAILED).
+ */
+export async function prepareImage(bytes: Uint8Array, extraTurnDeg = 0): Promise<PreparedImage> {
+  let rgb = await sharp(bytes).rotate().rotate(extraTurnDeg).removeAlpha().png({ compressionLevel: 1 }).toBuffer();
+  // Uniform margins (paper around a scan or a PDF page's card images) go first.
+  try {
+    const trimmed = await sharp(rgb).trim({ threshold: 30 }).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
+    if (trimmed.info.width > 100 && trimmed.info.height > 60) rgb = trimmed.data;
+  } catch {
+    // Nothing to trim.
+  }
+  let turned = extraTurnDeg;
+  let { g, scale } = await toAnalysis(rgb);
+  const t = otsu(g.data);
+  const axis = brightAxis(g, t);
+  const meta = await sharp(rgb).metadata();
+  let bg = { r: 255, g: 255, b: 255 };
+  // Card over a darker background: straighten along the card's long axis, crop to the card.
+  if (axis.share > 0.1 && axis.share < 0.85) {
+    bg = { r: 0, g: 0, b: 0 };
+    if (Math.abs(axis.angleDeg) > 0.3) {
+      rgb = await sharp(rgb).rotate(-axis.angleDeg, { background: bg }).png({ compressionLevel: 1 }).toBuffer();
+      turned -= axis.angleDeg;
+      ({ g, scale } = await toAnalysis(rgb));
+    }
+    const box = brightBox(g, t);
+    const m = await sharp(rgb).metadata();
+    const left = Math.max(0, Math.floor(box.left / scale)), top = Math.max(0, Math.floor(box.top / scale));
+    const width = Math.min((m.width ?? 0) - left, Math.ceil(box.width / scale)), height = Math.min((m.height ?? 0) - top, Math.ceil(box.height / scale));
+    if (width > 50 && height > 50) {
+      rgb = await sharp(rgb).extract({ left, top, width, height }).png({ compressionLevel: 1 }).toBuffer();
+      ({ g, scale } = await toAnalysis(rgb));
+    }
+  }
+  void meta;
+  // Residual skew and quarter turns from the text lines themselves.
+  const skew = estimateSkew(g, axis.share > 0.1 && axis.share < 0.85 ? 3 : 12);
+  // Cards are landscape; a portrait crop whose text runs vertically is turned a quarter.
+  if (skew.quarter && g.h > g.w) {
+    rgb = await sharp(rgb).rotate(90).png({ compressionLevel: 1 }).toBuffer();
+    turned += 90;
+    ({ g, scale } = await toAnalysis(rgb));
+    const again = estimateSkew(g, 12);
+    skew.deg = again.deg;
+  }
+  if (Math.abs(skew.deg) >= 0.5) {
+    rgb = await sharp(rgb).rotate(-skew.deg, { background: { r: 255, g: 255, b: 255 } }).png({ compressionLevel: 1 }).toBuffer();
+    turned -= skew.deg;
+  }
+  void bg;
+  const m = await sharp(rgb).metadata();
+  const srcW = m.width ?? 1, srcH = m.height ?? 1;
+  // Landscape crops are one card (or sides next to each other): scale by height; portrait by width.
+  const factor = srcW >= srcH ? CARD_HEIGHT_PX / srcH : 1280 / srcW;
+  const outW = Math.round(srcW * factor);
+  const gray = sharp(rgb).extractChannel('green').resize({ width: outW, kernel: factor > 1 ? 'cubic' : 'lanczos3' });
+  const { data, info } = await gray.raw().toBuffer({ resolveWithObject: true });
+  const quality = await measureQuality(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, Math.min(srcW, srcH));
+  const png = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).linear(...stretch(data)).png({ compressionLevel: 1 }).toBuffer();
+  return { png, width: info.width, height: info.height, quality, rotationDeg: turned };
+}

@@ -1,0 +1,112 @@
+/**
+ * Check-digit and date validators for CNH fields. Pure functions on strings.
+ */
+
+/**
+ * CPF check digits (modulo 11, Receita Federal): for the 9 base digits returns the two verifier digits.
+ * d1 = 11 - (sum(b[i] * (10 - i)) mod 11), 0 when >= 10; d2 likewise over 10 digits with weights 11..2.
+ */
+export function cpfCheckDigits(base9: string): string {
+  const d = base9.split('').map(Number);
+  const dv = (n: number): number => {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += d[i] * (n + 1 - i);
+    const r = 11 - (s % 11);
+    return r >= 10 ? 0 : r;
+  };
+  d.push(dv(9));
+  d.push(dv(10));
+  return `${d[9]}${d[10]}`;
+}
+
+/**
+ * True when `cpf` (any punctuation; 11 digits once stripped) has correct check digits and is not a
+ * run of one repeated digit (000.000.000-00 etc., which pass the arithmetic but are invalid).
+ */
+export function isValidCpf(cpf: string): boolean {
+  const d = cpf.replace(/\D/g, '');
+  if (d.length !== 11 || /^(\d)\1{10}$/.test(d)) return false;
+  return cpfCheckDigits(d.slice(0, 9)) === d.slice(9);
+}
+
+/**
+ * CNH registration number (Nº REGISTRO, RENACH-era 11 digits) check digits for 9 base digits, as used by
+ * DENATRAN-derived validators: dv1 = sum(b[i] * (9 - i)) mod 11 (>= 10 -> 0 and a discount of 2);
+ * dv2 = (sum(b[i] * (1 + i)) mod 11) - discount (>= 10 -> 0). Returns null where dv2 would be negative,
+ * a base that cannot carry valid check digits.
+ */
+export function cnhCheckDigits(base9: string): string | null {
+  const d = base9.split('').map(Number);
+  let s = 0;
+  for (let i = 0; i < 9; i++) s += d[i] * (9 - i);
+  let dv1 = s % 11;
+  let discount = 0;
+  if (dv1 >= 10) {
+    dv1 = 0;
+    discount = 2;
+  }
+  s = 0;
+  for (let i = 0; i < 9; i++) s += d[i] * (1 + i);
+  const x = s % 11;
+  const dv2 = x >= 10 ? 0 : x - discount;
+  return dv2 < 0 ? null : `${dv1}${dv2}`;
+}
+
+/** True when `numero` is 11 digits whose last two are the CNH check digits of the first nine. */
+export function isValidCnhNumber(numero: string): boolean {
+  if (!/^\d{11}$/.test(numero) || /^(\d)\1{10}$/.test(numero)) return false;
+  return cnhCheckDigits(numero.slice(0, 9)) === numero.slice(9);
+}
+
+/** Parses `DD/MM/AAAA` into a UTC date, or null when it is not a real calendar date (years 1900-2100). */
+export function parseDate(s: string): Date | null {
+  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
+  if (!m) return null;
+  const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (year < 1900 || year > 2100 || month < 1 || month > 12 || day < 1) return null;
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCMonth() === month - 1 && d.getUTCDate() === day ? d : null;
+}
+
+export interface CnhDates {
+  data_nascimento: string;
+  data_primeira_habilitacao: string;
+  data_emissao: string;
+  data_validade: string;
+}
+
+/**
+ * `valida` per date field: the value is a real calendar date and respects the order
+ * birth < first licence <= issue < expiry against every other date that is itself real.
+ * An empty value is never valid. Where the order is broken, the dates breaking the most rules are invalid.
+ */
+export function validateDates(dates: CnhDates): Record<keyof CnhDates, boolean> {
+  const keys = ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'] as const;
+  const parsed = keys.map((k) => parseDate(dates[k]));
+  const ok = parsed.map((d) => d !== null);
+  // Pairwise order constraints (i before j): strict except first licence <= issue.
+  const rules: Array<[number, number, boolean]> = [
+    [0, 1, true], [0, 2, true], [0, 3, true], [1, 2, false], [1, 3, true], [2, 3, true],
+  ];
+  const violations = [0, 0, 0, 0];
+  for (const [i, j, strict] of rules) {
+    const a = parsed[i];
+    const b = parsed[j];
+    if (!a || !b) continue;
+    const good = strict ? a.getTime() < b.getTime() : a.getTime() <= b.getTime();
+    if (!good) {
+      violations[i]++;
+      violations[j]++;
+    }
+  }
+  // The dates that break the most order rules are the ones blamed (a single misread date breaks up to
+  // three rules, its partners one each); ties blame every date involved.
+  const worst = Math.max(...violations);
+  if (worst > 0) violations.forEach((v, i) => { if (v === worst) ok[i] = false; });
+  return {
+    data_nascimento: ok[0],
+    data_primeira_habilitacao: ok[1],
+    data_emissao: ok[2],
+    data_validade: ok[3],
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Positioned words (from the recogniser or a PDF text layer) and their grouping into phrases:
+ * horizontal runs of words on one text line, the unit labels and values are read from.
+ */
+
+/** One word: text, recogniser confidence 0..1 and its box in page pixels (x right, y down). */
+export interface OcrWord {
+  text: string;
+  conf: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** A horizontal run of words on one line (gaps below `maxGapRatio` x line height). */
+export interface Phrase {
+  words: OcrWord[];
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Median word height, px. */
+  h: number;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : 0;
+};
+
+/** Builds a phrase from words (sorted left to right). */
+export function toPhrase(words: OcrWord[]): Phrase {
+  const ws = [...words].sort((a, b) => a.x0 - b.x0);
+  return {
+    words: ws,
+    text: ws.map((w) => w.text).join(' '),
+    x0: Math.min(...ws.map((w) => w.x0)),
+    y0: Math.min(...ws.map((w) => w.y0)),
+    x1: Math.max(...ws.map((w) => w.x1)),
+    y1: Math.max(...ws.map((w) => w.y1)),
+    h: median(ws.map((w) => w.y1 - w.y0)),
+  };
+}
+
+/**
+ * Groups words into phrases: a word joins a phrase when its vertical centre lies within half a line
+ * height of the phrase's last word and the horizontal gap is below `maxGapRatio` line heights.
+ */
+export function groupPhrases(words: OcrWord[], maxGapRatio = 2.2): Phrase[] {
+  const ws = words.filter((w) => w.text.trim() !== '').sort((a, b) => a.x0 - b.x0);
+  const open: OcrWord[][] = [];
+  for (const w of ws) {
+    const cy = (w.y0 + w.y1) / 2;
+    const h = w.y1 - w.y0;
+    let best = -1;
+    let bestGap = Infinity;
+    open.forEach((run, i) => {
+      const last = run[run.length - 1];
+      const lh = Math.max(h, last.y1 - last.y0);
+      const lcy = (last.y0 + last.y1) / 2;
+      const gap = w.x0 - last.x1;
+      const sizeRatio = Math.max(h, last.y1 - last.y0) / Math.max(1, Math.min(h, last.y1 - last.y0));
+      if (Math.abs(cy - lcy) < lh * 0.45 && gap > -lh * 0.5 && gap < maxGapRatio * lh && sizeRatio < 1.9 && gap < bestGap) {
+        best = i;
+        bestGap = gap;
+      }
+    });
+    if (best >= 0) open[best].push(w);
+    else open.push([w]);
+  }
+  return open.map(toPhrase).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}
+
+/** Reading-order text: phrases grouped into lines top to bottom, joined with newlines. */
+export function readingText(phrases: Phrase[]): string {
+  const lines: Phrase[][] = [];
+  for (const p of [...phrases].sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2)) {
+    const cy = (p.y0 + p.y1) / 2;
+    const line = lines.find((l) => Math.abs((l[0].y0 + l[0].y1) / 2 - cy) < Math.max(l[0].h, p.h) * 0.5);
+    if (line) line.push(p);
+    else lines.push([p]);
+  }
+  return lines.map((l) => l.sort((a, b) => a.x0 - b.x0).map((p) => p.text).join('  ')).join('\n');
+}
+
+/** Uppercase, accents stripped, ª/º/° -> A/O, for label matching. */
+export function fold(s: string): string {
+  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[ª]/g, 'A').replace(/[º°]/g, 'O').toUpperCase();
+}
+
+/** Levenshtein distance (small strings). */
+export function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0];
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j];
+      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length];
+}
