@@ -1,19 +1,20 @@
 /**
- * `npm run bench`: runs every harness in bench/ (each `bench/<name>.ts` that is not this file) as its
- * own process, shows its tables as it goes, then prints one summary table: harness, exit status,
+ * `npm run bench`: runs every harness named by a `bench:<name>` script of package.json, each as its
+ * own process (`npm run bench:<name>`), shows its tables as it goes, then prints one summary table: harness, exit status,
  * wall time, and the headline figures a harness wrote to `bench/out/<name>.summary.json` as
  * `[{ "metric": string, "value": string|number, "target"?: string }]`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const dir = path.dirname(new URL(import.meta.url).pathname);
 const outDir = path.join(dir, 'out');
 mkdirSync(outDir, { recursive: true });
-const harnesses = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts') && f !== 'run-all.ts')
-  .map((f) => f.slice(0, -3))
+const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(dir, '..', 'package.json'), 'utf8')).scripts;
+const harnesses = Object.keys(scripts)
+  .filter((s) => s.startsWith('bench:') && existsSync(path.join(dir, `${s.slice(6)}.ts`)))
+  .map((s) => s.slice(6))
   .sort();
 
 interface Row { harness: string; status: string; seconds: string; metric: string; value: string; target: string }
@@ -23,7 +24,7 @@ for (const name of harnesses) {
   rmSync(summary, { force: true });
   process.stdout.write(`\n=== bench:${name} ===\n`);
   const started = Date.now();
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, `${name}.ts`), ...process.argv.slice(2)], { stdio: 'inherit' });
+  const run = spawnSync('npm', ['run', '--silent', `bench:${name}`, '--', ...process.argv.slice(2)], { stdio: 'inherit' });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const status = run.status === 0 ? 'ok' : `exit ${run.status ?? run.signal}`;
   const figures: Array<{ metric: string; value: unknown; target?: string }> = existsSync(summary) ? JSON.parse(readFileSync(summary, 'utf8')) : [];
