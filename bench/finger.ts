@@ -1,0 +1,185 @@
+/**
+ * Fingerprint benchmark: `npm run bench:finger [-- --db fvc2002/DB1_B] [--quick] [--no-interop]`.
+ * Datasets from $BIOSTATION_DATASETS (default ../shared/datasets). Prints per FVC B-set: EER, FMR100,
+ * FMR1000, ZeroFMR (%) under the FVC protocol (280 genuine, 45 impostor pairs) and over all impostor
+ * pairs (2,880), failures to extract, median extraction ms (decode + extract + encode), matches/s on
+ * one core (one prepared probe against prepared candidates); then interoperability EER per template
+ * source, and the threshold check (highest impostor score over all databases).
+ * A failure to extract counts as score 0 in every pair it takes part in.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { createFingerEngine, DEFAULT_THRESHOLD, prepareRecord, ProbeMatcher } from '../src/finger/index.js';
+import type { PreparedTemplate } from '../src/finger/engine/matcher/preparedTemplate.js';
+
+const root = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const dbArgs = args.flatMap((a, i) => (a === '--db' && args[i + 1] ? args[i + 1].split(',') : []));
+const allDbs = ['fvc2002/DB1_B', 'fvc2002/DB2_B', 'fvc2002/DB3_B', 'fvc2002/DB4_B', 'fvc2004/DB1_B', 'fvc2004/DB3_B'];
+const dbs = dbArgs.length ? dbArgs : quick ? ['fvc2002/DB1_B'] : allDbs;
+const interop = !args.includes('--no-interop') && !quick;
+
+interface Rates {
+  eer: number;
+  fmr100: number;
+  fmr1000: number;
+  zeroFmr: number;
+}
+
+/** EER and FNMR at FMR <= 1 %, 0.1 %, 0 (all in %), FVC style (ties count against the system). */
+function rates(genuine: number[], impostor: number[]): Rates {
+  const g = [...genuine].sort((a, b) => a - b);
+  const im = [...impostor].sort((a, b) => a - b);
+  const fnmrAt = (t: number) => lowerCount(g, t) / g.length; // genuine < t rejected
+  const fmrAt = (t: number) => (im.length - lowerCount(im, t)) / im.length; // impostor >= t accepted
+  const thresholds = [...new Set([...g, ...im, Infinity])].sort((a, b) => a - b);
+  let eer = 1;
+  let bestGap = Infinity;
+  for (const t of thresholds) {
+    const fmr = fmrAt(t);
+    const fnmr = fnmrAt(t);
+    if (Math.abs(fmr - fnmr) < bestGap || (Math.abs(fmr - fnmr) === bestGap && (fmr + fnmr) / 2 < eer)) {
+      bestGap = Math.abs(fmr - fnmr);
+      eer = (fmr + fnmr) / 2;
+    }
+  }
+  const fnmrAtFmr = (limit: number) => {
+    let best = 1;
+    for (const t of thresholds) if (fmrAt(t) <= limit) best = Math.min(best, fnmrAt(t));
+    return best;
+  };
+  return { eer: eer * 100, fmr100: fnmrAtFmr(0.01) * 100, fmr1000: fnmrAtFmr(0.001) * 100, zeroFmr: fnmrAtFmr(0) * 100 };
+}
+
+function lowerCount(sorted: number[], t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const fmt = (r: Rates) => [r.eer, r.fmr100, r.fmr1000, r.zeroFmr].map((v) => v.toFixed(2)).join(' / ');
+const median = (v: number[]) => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length ? s[s.length >> 1] : NaN;
+};
+
+const engine = await createFingerEngine();
+const names: string[] = [];
+for (let f = 101; f <= 110; f++) for (let i = 1; i <= 8; i++) names.push(`${f}_${i}`);
+
+interface DbResult {
+  db: string;
+  fvc: Rates;
+  all: Rates;
+  failures: number;
+  medianMs: number;
+  matchesPerSecond: number;
+  maxImpostor: number;
+  genuine: number[];
+  templates: Map<string, Uint8Array>;
+  sizes: Map<string, { width: number; height: number }>;
+}
+
+async function runDb(db: string): Promise<DbResult | undefined> {
+  const dir = path.join(root, 'fvc', db);
+  if (!existsSync(dir)) {
+    console.log(`skip ${db}: ${dir} not found`);
+    return undefined;
+  }
+  const templates = new Map<string, Uint8Array>();
+  const sizes = new Map<string, { width: number; height: number }>();
+  const prepared = new Map<string, PreparedTemplate>();
+  const times: number[] = [];
+  let failures = 0;
+  for (const name of names) {
+    const bytes = readFileSync(path.join(dir, `${name}.png`));
+    const meta = await sharp(bytes).metadata();
+    sizes.set(name, { width: meta.width ?? 0, height: meta.height ?? 0 });
+    const t0 = performance.now();
+    try {
+      const result = await engine.extract(bytes, { dpi: 500 });
+      times.push(performance.now() - t0);
+      templates.set(name, result.template);
+      prepared.set(name, prepareRecord(result.template).views[0]);
+    } catch (e) {
+      times.push(performance.now() - t0);
+      failures++;
+      console.log(`  ${db} ${name}: ${(e as Error).message}`);
+    }
+  }
+  const matchers = new Map<string, ProbeMatcher>();
+  const score = (a: string, b: string) => {
+    const pa = prepared.get(a);
+    const pb = prepared.get(b);
+    if (!pa || !pb) return 0;
+    let m = matchers.get(a);
+    if (!m) matchers.set(a, (m = new ProbeMatcher(pa)));
+    return m.match(pb);
+  };
+  const genuine: number[] = [];
+  const fvcImpostor: number[] = [];
+  const allImpostor: number[] = [];
+  for (let f = 101; f <= 110; f++) {
+    for (let i = 1; i <= 8; i++) for (let j = i + 1; j <= 8; j++) genuine.push(score(`${f}_${i}`, `${f}_${j}`));
+    for (let g = f + 1; g <= 110; g++) {
+      fvcImpostor.push(score(`${f}_1`, `${g}_1`));
+      for (let i = 1; i <= 8; i++) for (let j = 1; j <= 8; j++) allImpostor.push(score(`${f}_${i}`, `${g}_${j}`));
+    }
+  }
+  const candidates = [...prepared.values()];
+  const probe = new ProbeMatcher(candidates[0]);
+  let count = 0;
+  const start = performance.now();
+  while (performance.now() - start < (quick ? 300 : 1000)) {
+    for (const c of candidates) probe.match(c);
+    count += candidates.length;
+  }
+  const matchesPerSecond = (count * 1000) / (performance.now() - start);
+  return {
+    db,
+    fvc: rates(genuine, fvcImpostor),
+    all: rates(genuine, allImpostor),
+    failures,
+    medianMs: median(times),
+    matchesPerSecond,
+    maxImpostor: Math.max(...allImpostor),
+    genuine,
+    templates,
+    sizes,
+  };
+}
+
+const results: DbResult[] = [];
+for (const db of dbs) {
+  const r = await runDb(db);
+  if (r) results.push(r);
+}
+console.log('\nFVC B-sets (EER / FMR100 / FMR1000 / ZeroFMR in %)');
+console.log('| database | FVC protocol (280 gen / 45 imp) | all impostor pairs (280 / 2,880) | FTE | median extract ms | matches/s (1 core) |');
+console.log('|---|---|---|---|---|---|');
+for (const r of results) {
+  console.log(`| ${r.db} | ${fmt(r.fvc)} | ${fmt(r.all)} | ${r.failures} | ${r.medianMs.toFixed(1)} | ${Math.round(r.matchesPerSecond)} |`);
+}
+if (results.length) {
+  const mean = (k: (r: DbResult) => number) => results.reduce((a, r) => a + k(r), 0) / results.length;
+  console.log(`| mean | EER ${mean((r) => r.fvc.eer).toFixed(2)} | EER ${mean((r) => r.all.eer).toFixed(2)} | | ${mean((r) => r.medianMs).toFixed(1)} | ${Math.round(mean((r) => r.matchesPerSecond))} |`);
+  const maxImpostor = Math.max(...results.map((r) => r.maxImpostor));
+  const genuineAll = results.flatMap((r) => r.genuine);
+  const accepted = genuineAll.filter((s) => s >= DEFAULT_THRESHOLD).length;
+  console.log(
+    `\nThreshold: default ${DEFAULT_THRESHOLD}; highest impostor score over all impostor pairs of these DBs ${maxImpostor.toFixed(2)}; ` +
+      `genuine accepted at default ${accepted}/${genuineAll.length} (${((100 * accepted) / genuineAll.length).toFixed(1)} %)`,
+  );
+}
+
+if (interop) {
+  const { interopTable } = await import('./fingerInterop.js');
+  await interopTable(root, results, engine);
+}
