@@ -49,8 +49,13 @@ export interface FaceGallery {
   remove(extId: string): void;
   /** Number of templates held. */
   readonly size: number;
-  /** Best `topK` persons for the probe template, best first. */
+  /** Best `topK` persons for the probe template, best first (exact search, synchronous JS loop). */
   search(probe: Uint8Array, topK: number): GalleryHit[];
+  /**
+   * Same result as `search`; large galleries run on onnxruntime (int8 MatMulInteger, several cores,
+   * ~4x faster at 1M templates). Prefer this one in services.
+   */
+  searchAsync(probe: Uint8Array, topK: number): Promise<GalleryHit[]>;
 }
 
 export interface FaceEngine {

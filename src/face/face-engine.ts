@@ -1,0 +1,220 @@
+/**
+ * The face engine: decode -> detect (TinyFaceDetector) -> 68 landmarks -> dlib chip alignment ->
+ * dlib ResNet-34 embedding (optionally averaged with the mirrored chip) -> L2 normalisation ->
+ * versioned template. See align.ts, detector.ts, quality.ts, template.ts, gallery.ts.
+ */
+import type * as ort from 'onnxruntime-node';
+import { Tensor } from 'onnxruntime-node';
+import { BiostationError } from '../runtime/errors.js';
+import { CHIP_SIZE, chipTransform, LandmarkNet, type Landmarks68 } from './align.js';
+import { TinyFaceDetector, type Box, type Detection } from './detector.js';
+import type { FaceEngine, FaceExtractMode, FaceExtraction, FaceGallery, FaceQuality } from './engine.js';
+import { Int8FaceGallery } from './gallery.js';
+import { decodeImage, DEFAULT_DECODE_LIMITS, type DecodeLimits, type RgbImage } from './image.js';
+import { chipStats, ENROLL_QUALITY_LIMITS, estimatePose, interOcularPx, qualityFailures, type QualityLimits } from './quality.js';
+import { quantize, quantizedSimilarity } from './quantize.js';
+import { decodeCompatible, encodeTemplate } from './template.js';
+import { flipPlanar, warpAffine } from './warp.js';
+
+export const EMBEDDING_DIM = 128;
+
+export interface FaceEngineSessions {
+  detector: ort.InferenceSession;
+  landmarks: ort.InferenceSession;
+  recognizer: ort.InferenceSession;
+  /** MatMulInteger graph for large galleries (optional). */
+  matmul: ort.InferenceSession | null;
+}
+
+export interface FaceEngineTuning {
+  /** Average the embeddings of the chip and its mirror image (test-time flip). */
+  flip: boolean;
+  /** Cosine threshold (FAR 1e-3 on lfw-dev, see bench/face.ts). */
+  threshold: number;
+  decodeLimits: DecodeLimits;
+  qualityLimits: QualityLimits;
+  /** In enroll mode, a second face whose box width is at least this fraction of the largest one's is "several faces". */
+  multipleFaceWidthRatio: number;
+}
+
+/** A face found in an image, with everything measured on it. */
+export interface AnalyzedFace {
+  box: Box;
+  detectionScore: number;
+  landmarks: Landmarks68;
+  quality: FaceQuality;
+  /** L2-normalised embedding. */
+  vector: Float32Array;
+  /** Raw recogniser outputs: 128 floats per chip (the chip, then its mirror when flip is on). */
+  rawDescriptors: Float32Array;
+}
+
+const area = (b: Box): number => b.width * b.height;
+
+export class OnnxFaceEngine implements FaceEngine {
+  readonly modelId: string;
+  readonly defaultThreshold: number;
+  private readonly detector: TinyFaceDetector;
+  private readonly landmarkNet: LandmarkNet;
+
+  constructor(
+    private readonly sessions: FaceEngineSessions,
+    readonly tuning: FaceEngineTuning,
+  ) {
+    this.modelId = `dlib-r34-128/lm68-chip150${tuning.flip ? '+flip' : ''}@1`;
+    this.defaultThreshold = tuning.threshold;
+    this.detector = new TinyFaceDetector(sessions.detector);
+    this.landmarkNet = new LandmarkNet(sessions.landmarks);
+  }
+
+  /** Decodes the image (see image.ts for the errors thrown). */
+  decode(image: Uint8Array): Promise<RgbImage & { scale: number }> {
+    return decodeImage(image, this.tuning.decodeLimits);
+  }
+
+  /**
+   * Detects faces; when none is found, retries once on the image with a 25 % black border
+   * (tight crops whose face touches the edges).
+   * @returns detections in working-image pixels, largest box first.
+   */
+  async detect(img: RgbImage): Promise<Detection[]> {
+    let dets = await this.detector.detect(img);
+    if (dets.length === 0) {
+      const padX = Math.round(img.width * 0.25);
+      const padY = Math.round(img.height * 0.25);
+      const padded = { width: img.width + 2 * padX, height: img.height + 2 * padY, data: new Uint8Array((img.width + 2 * padX) * (img.height + 2 * padY) * 3) };
+      for (let y = 0; y < img.height; y++) {
+        padded.data.set(img.data.subarray(y * img.width * 3, (y + 1) * img.width * 3), ((y + padY) * padded.width + padX) * 3);
+      }
+      dets = (await this.detector.detect(padded)).map((d) => ({ score: d.score, box: { ...d.box, x: d.box.x - padX, y: d.box.y - padY } }));
+    }
+    return dets.sort((a, b) => area(b.box) - area(a.box));
+  }
+
+  /** Landmarks, aligned chip, quality and embedding of one detected face (coordinates in source px). */
+  async analyzeFace(img: RgbImage & { scale: number }, det: Detection): Promise<AnalyzedFace> {
+    const landmarks = await this.landmarkNet.locate(img, det.box);
+    const m = chipTransform(landmarks);
+    const n = this.tuning.flip ? 2 : 1;
+    const plane = 3 * CHIP_SIZE * CHIP_SIZE;
+    const batch = new Float32Array(n * plane);
+    warpAffine(img, m, CHIP_SIZE, CHIP_SIZE, batch, 0);
+    if (n === 2) flipPlanar(batch, CHIP_SIZE, CHIP_SIZE, batch, plane, 0);
+    const out = await this.sessions.recognizer.run({ input: new Tensor('float32', batch, [n, 3, CHIP_SIZE, CHIP_SIZE]) });
+    const desc = out.descriptor.data as Float32Array;
+    const vector = new Float32Array(EMBEDDING_DIM);
+    for (let i = 0; i < n; i++) for (let k = 0; k < EMBEDDING_DIM; k++) vector[k] += desc[i * EMBEDDING_DIM + k];
+    let norm = 0;
+    for (let k = 0; k < EMBEDDING_DIM; k++) norm += vector[k] * vector[k];
+    norm = Math.sqrt(norm) || 1;
+    for (let k = 0; k < EMBEDDING_DIM; k++) vector[k] /= norm;
+
+    const s = 1 / img.scale;
+    const srcLandmarks = new Float32Array(landmarks.length);
+    for (let i = 0; i < landmarks.length; i++) srcLandmarks[i] = (landmarks[i] + 0.5) * s - 0.5;
+    const { sharpness, meanLuma } = chipStats(batch, CHIP_SIZE);
+    const pose = estimatePose(landmarks);
+    const box = { x: det.box.x * s, y: det.box.y * s, width: det.box.width * s, height: det.box.height * s };
+    return {
+      box,
+      detectionScore: det.score,
+      landmarks: srcLandmarks,
+      vector,
+      rawDescriptors: desc.slice(),
+      quality: {
+        interOcularPx: interOcularPx(srcLandmarks),
+        faceWidthPx: box.width,
+        sharpness,
+        yawDeg: pose.yawDeg,
+        pitchDeg: pose.pitchDeg,
+        rollDeg: pose.rollDeg,
+        meanLuma,
+        detectionScore: det.score,
+      },
+    };
+  }
+
+  /**
+   * Every face of an image, largest first, each fully analysed (group photos, kiosk feedback).
+   * @throws BiostationError INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL.
+   */
+  async analyzeAll(image: Uint8Array, maxFaces = 20): Promise<AnalyzedFace[]> {
+    const img = await this.decode(image);
+    const dets = (await this.detect(img)).slice(0, maxFaces);
+    const faces: AnalyzedFace[] = [];
+    for (const d of dets) faces.push(await this.analyzeFace(img, d));
+    return faces;
+  }
+
+  /**
+   * Dominant face of an image (largest detector box).
+   * @throws BiostationError INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL, NO_FACE;
+   *   in enroll mode also MULTIPLE_FACES and FACE_QUALITY_TOO_LOW (details.failures lists the limits failed).
+   */
+  async analyzeDominant(image: Uint8Array, mode: FaceExtractMode): Promise<AnalyzedFace> {
+    const img = await this.decode(image);
+    const dets = await this.detect(img);
+    if (dets.length === 0) throw new BiostationError('NO_FACE');
+    const main = dets[0];
+    if (mode === 'enroll') {
+      const rivals = dets.slice(1).filter((d) => {
+        const cx = d.box.x + d.box.width / 2;
+        const cy = d.box.y + d.box.height / 2;
+        const inside = cx > main.box.x && cx < main.box.x + main.box.width && cy > main.box.y && cy < main.box.y + main.box.height;
+        return !inside && d.score >= this.tuning.qualityLimits.minDetectionScore && d.box.width >= this.tuning.multipleFaceWidthRatio * main.box.width;
+      });
+      if (rivals.length > 0) {
+        throw new BiostationError('MULTIPLE_FACES', `${rivals.length + 1} faces of similar size were found`, { faces: rivals.length + 1 });
+      }
+    }
+    const face = await this.analyzeFace(img, main);
+    if (mode === 'enroll') {
+      const failures = qualityFailures(face.quality, this.tuning.qualityLimits);
+      if (failures.length > 0) {
+        throw new BiostationError('FACE_QUALITY_TOO_LOW', `Face quality too low: ${failures.join(', ')}`, { failures, quality: face.quality });
+      }
+    }
+    return face;
+  }
+
+  async extract(image: Uint8Array, mode: FaceExtractMode): Promise<FaceExtraction> {
+    const face = await this.analyzeDominant(image, mode);
+    return { template: this.templateOf(face.vector), quality: face.quality, box: face.box };
+  }
+
+  /** Encodes an L2-normalised embedding as this engine's template. */
+  templateOf(vector: Float32Array): Uint8Array {
+    return encodeTemplate(this.modelId, vector);
+  }
+
+  /** Decodes a template of this engine. Throws INVALID_TEMPLATE / TEMPLATE_INCOMPATIBLE. */
+  vectorOf(template: Uint8Array): Float32Array {
+    return decodeCompatible(template, this.modelId, EMBEDDING_DIM);
+  }
+
+  /** Quantised cosine similarity in [-1, 1] (identical to the gallery's scores). */
+  similarity(a: Uint8Array, b: Uint8Array): number {
+    return quantizedSimilarity(quantize(this.vectorOf(a)), quantize(this.vectorOf(b)));
+  }
+
+  /** Same as similarity on decoded vectors. */
+  vectorSimilarity(a: Float32Array, b: Float32Array): number {
+    return quantizedSimilarity(quantize(a), quantize(b));
+  }
+
+  assertCompatible(template: Uint8Array): void {
+    this.vectorOf(template);
+  }
+
+  createGallery(): FaceGallery & Int8FaceGallery {
+    return new Int8FaceGallery(EMBEDDING_DIM, (t) => this.vectorOf(t), this.sessions.matmul);
+  }
+}
+
+export const DEFAULT_TUNING: FaceEngineTuning = {
+  flip: true,
+  threshold: 0.9,
+  decodeLimits: DEFAULT_DECODE_LIMITS,
+  qualityLimits: ENROLL_QUALITY_LIMITS,
+  multipleFaceWidthRatio: 0.6,
+};

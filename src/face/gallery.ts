@@ -1,0 +1,186 @@
+/**
+ * In-memory 1:N face gallery: exact (brute-force) search over every template, int8-quantised
+ * rows (see quantize.ts). Memory per template: D bytes (int8 row) + 4 (scale) + 4 (row -> person),
+ * i.e. 136 bytes for 128-d, plus per-person bookkeeping (ext_id string, row list).
+ * Large galleries use onnxruntime's MatMulInteger (int8 x int8 -> int32, MLAS kernels); small
+ * ones a plain JS loop. A person's score is its best template's score.
+ */
+import type * as ort from 'onnxruntime-node';
+import { Tensor } from 'onnxruntime-node';
+import { BiostationError } from '../runtime/errors.js';
+import type { FaceGallery, GalleryHit } from './engine.js';
+import { dotInt8, quantize } from './quantize.js';
+
+/** Rows from which the ONNX MatMulInteger path is used. */
+const ORT_MIN_ROWS = 8192;
+
+export class Int8FaceGallery implements FaceGallery {
+  private rows: Int8Array;
+  private scales: Float32Array;
+  private rowPerson: Int32Array;
+  private count = 0;
+  private readonly personIndex = new Map<string, number>();
+  private readonly personIds: Array<string | null> = [];
+  private readonly personRows: number[][] = [];
+  private readonly freePersons: number[] = [];
+
+  constructor(
+    private readonly dim: number,
+    /** Decodes + checks a template (throws INVALID_TEMPLATE / TEMPLATE_INCOMPATIBLE). */
+    private readonly decode: (t: Uint8Array) => Float32Array,
+    private readonly matmul: ort.InferenceSession | null,
+    initialCapacity = 1024,
+  ) {
+    this.rows = new Int8Array(initialCapacity * dim);
+    this.scales = new Float32Array(initialCapacity);
+    this.rowPerson = new Int32Array(initialCapacity);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Number of persons held. */
+  get persons(): number {
+    return this.personIndex.size;
+  }
+
+  /** Approximate bytes held per template (typed arrays at current capacity / templates). */
+  get bytesPerTemplate(): number {
+    return this.count ? (this.rows.byteLength + this.scales.byteLength + this.rowPerson.byteLength) / this.count : 0;
+  }
+
+  private grow(min: number): void {
+    if (min <= this.scales.length) return;
+    let cap = this.scales.length;
+    while (cap < min) cap = Math.ceil(cap * 1.5);
+    const rows = new Int8Array(cap * this.dim);
+    rows.set(this.rows.subarray(0, this.count * this.dim));
+    const scales = new Float32Array(cap);
+    scales.set(this.scales.subarray(0, this.count));
+    const rp = new Int32Array(cap);
+    rp.set(this.rowPerson.subarray(0, this.count));
+    this.rows = rows;
+    this.scales = scales;
+    this.rowPerson = rp;
+  }
+
+  /** Reserves room for `n` templates in total (avoids regrowth when bulk loading). */
+  reserve(n: number): void {
+    this.grow(n);
+  }
+
+  /** Adds or replaces all templates of a person; nothing changes when a template is refused. */
+  upsert(extId: string, templates: Uint8Array[]): void {
+    const vectors = templates.map((t) => this.decode(t));
+    this.upsertVectors(extId, vectors);
+  }
+
+  /** Same as upsert with already decoded, L2-normalised vectors. */
+  upsertVectors(extId: string, vectors: Float32Array[]): void {
+    for (const v of vectors) {
+      if (v.length !== this.dim) throw new BiostationError('TEMPLATE_INCOMPATIBLE', `Expected ${this.dim}-d vectors`);
+    }
+    this.remove(extId);
+    if (vectors.length === 0) return;
+    let p = this.freePersons.pop();
+    if (p === undefined) {
+      p = this.personIds.length;
+      this.personIds.push(null);
+      this.personRows.push([]);
+    }
+    this.personIds[p] = extId;
+    this.personIndex.set(extId, p);
+    this.grow(this.count + vectors.length);
+    const list: number[] = [];
+    for (const v of vectors) {
+      const r = this.count++;
+      this.scales[r] = quantize(v, this.rows, r * this.dim).scale;
+      this.rowPerson[r] = p;
+      list.push(r);
+    }
+    this.personRows[p] = list;
+  }
+
+  remove(extId: string): void {
+    const p = this.personIndex.get(extId);
+    if (p === undefined) return;
+    const rows = [...this.personRows[p]].sort((a, b) => b - a);
+    for (const r of rows) {
+      const last = --this.count;
+      if (r !== last) {
+        this.rows.copyWithin(r * this.dim, last * this.dim, (last + 1) * this.dim);
+        this.scales[r] = this.scales[last];
+        const moved = this.rowPerson[last];
+        this.rowPerson[r] = moved;
+        const list = this.personRows[moved];
+        list[list.indexOf(last)] = r;
+      }
+    }
+    this.personRows[p] = [];
+    this.personIds[p] = null;
+    this.personIndex.delete(extId);
+    this.freePersons.push(p);
+  }
+
+  /**
+   * Best `topK` persons for the probe, best first (score = best template's similarity).
+   * @throws BiostationError INVALID_TEMPLATE / TEMPLATE_INCOMPATIBLE for a bad probe.
+   */
+  search(probe: Uint8Array, topK: number): GalleryHit[] {
+    return this.searchVector(this.decode(probe), topK);
+  }
+
+  /** Same as search; galleries of >= 8192 templates are scored by onnxruntime (MatMulInteger). */
+  async searchAsync(probe: Uint8Array, topK: number): Promise<GalleryHit[]> {
+    return this.searchVectorAsync(this.decode(probe), topK);
+  }
+
+  /** search() with a decoded, L2-normalised probe vector (synchronous JS scoring). */
+  searchVector(vector: Float32Array, topK: number): GalleryHit[] {
+    const n = this.count;
+    if (n === 0 || topK <= 0) return [];
+    const { q, scale } = quantize(vector);
+    const dots = new Int32Array(n);
+    for (let r = 0; r < n; r++) dots[r] = dotInt8(this.rows, r * this.dim, q, 0, this.dim);
+    return this.rank(dots, scale, topK);
+  }
+
+  /** searchAsync() with a decoded, L2-normalised probe vector. */
+  async searchVectorAsync(vector: Float32Array, topK: number): Promise<GalleryHit[]> {
+    const n = this.count;
+    if (!this.matmul || n < ORT_MIN_ROWS) return this.searchVector(vector, topK);
+    if (topK <= 0) return [];
+    const { q, scale } = quantize(vector);
+    const out = await this.matmul.run({
+      A: new Tensor('int8', this.rows.subarray(0, n * this.dim), [n, this.dim]),
+      B: new Tensor('int8', q, [this.dim, 1]),
+    });
+    return this.rank(out.Y.data as Int32Array, scale, topK);
+  }
+
+  private rank(dots: Int32Array, scale: number, topK: number): GalleryHit[] {
+    const n = this.count;
+    const best = new Float64Array(this.personIds.length).fill(-Infinity);
+    const scales = this.scales;
+    const rp = this.rowPerson;
+    for (let r = 0; r < n; r++) {
+      const s = dots[r] * (scale * scales[r]);
+      const p = rp[r];
+      if (s > best[p]) best[p] = s;
+    }
+    const hits: GalleryHit[] = [];
+    let floor = -Infinity;
+    for (let p = 0; p < best.length; p++) {
+      const s = best[p];
+      if (s === -Infinity || (hits.length >= topK && s <= floor)) continue;
+      hits.push({ extId: this.personIds[p] as string, score: s });
+      if (hits.length > topK) {
+        hits.sort((a, b) => b.score - a.score);
+        hits.length = topK;
+        floor = hits[topK - 1].score;
+      }
+    }
+    return hits.sort((a, b) => b.score - a.score);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Face engine entry point: loads the ONNX models once (building them from the npm-shipped
+ * weights first when models/build is missing or stale) and returns the engine.
+ */
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { buildModels, MODELS_BUILD_DIR } from '../../models/convert.js';
+import { encodeModel } from '../../models/onnx-proto.js';
+import { BiostationError } from '../runtime/errors.js';
+import type { FaceEngine } from './engine.js';
+import { DEFAULT_TUNING, OnnxFaceEngine, type FaceEngineTuning } from './face-engine.js';
+
+export type { FaceEngine } from './engine.js';
+export { OnnxFaceEngine, type AnalyzedFace } from './face-engine.js';
+
+export interface CreateFaceEngineOptions {
+  /** Folder of the built ONNX models (default models/build of this checkout). */
+  modelsDir?: string;
+  /** onnxruntime intra-op threads per session (default: onnxruntime's choice, all cores). */
+  intraOpNumThreads?: number;
+  tuning?: Partial<FaceEngineTuning>;
+}
+
+function matmulIntegerModel(): Uint8Array {
+  return encodeModel({
+    graphName: 'gallery_scores',
+    opset: 13,
+    producer: 'biostation',
+    initializers: [],
+    nodes: [{ opType: 'MatMulInteger', inputs: ['A', 'B'], outputs: ['Y'], name: 'scores' }],
+    inputs: [
+      { name: 'A', elemType: 3, shape: ['N', 'D'] },
+      { name: 'B', elemType: 3, shape: ['D', 'M'] },
+    ],
+    outputs: [{ name: 'Y', elemType: 6, shape: ['N', 'M'] }],
+  });
+}
+
+/**
+ * Loads the face models once and returns the engine.
+ * @throws BiostationError ENGINE_UNAVAILABLE when the models cannot be built or loaded.
+ */
+export async function createFaceEngine(options: CreateFaceEngineOptions = {}): Promise<OnnxFaceEngine & FaceEngine> {
+  const dir = options.modelsDir ?? MODELS_BUILD_DIR;
+  try {
+    buildModels(dir);
+    const so: ort.InferenceSession.SessionOptions = {
+      graphOptimizationLevel: 'all',
+      executionMode: 'sequential',
+      interOpNumThreads: 1,
+      ...(options.intraOpNumThreads ? { intraOpNumThreads: options.intraOpNumThreads } : {}),
+    };
+    const [detector, landmarks, recognizer, matmul] = await Promise.all([
+      ort.InferenceSession.create(path.join(dir, 'tiny_face_detector.onnx'), so),
+      ort.InferenceSession.create(path.join(dir, 'face_landmark_68.onnx'), so),
+      ort.InferenceSession.create(path.join(dir, 'face_recognition_dlib_r34.onnx'), so),
+      ort.InferenceSession.create(matmulIntegerModel(), so),
+    ]);
+    return new OnnxFaceEngine({ detector, landmarks, recognizer, matmul }, { ...DEFAULT_TUNING, ...options.tuning });
+  } catch (e) {
+    throw new BiostationError('ENGINE_UNAVAILABLE', `The face models could not be loaded: ${(e as Error).message}`);
+  }
+}
