@@ -1,9 +1,9 @@
 import type { FaceEngine, FaceGallery } from './engine.js';
 import { BiostationError } from '../runtime/errors.js';
 import type { EngineSlot } from '../runtime/engine-slot.js';
-import { GalleryRegistry } from '../runtime/gallery-registry.js';
+import { PersonDirectory } from '../runtime/person-directory.js';
 import type { Tenant } from '../runtime/tenant.js';
-import type { PersonRecord, PersonSummary, TenantStoreProvider } from '../store/types.js';
+import type { PersonRecord, TenantStoreProvider } from '../store/types.js';
 
 /** A decision with its evidence: the similarity and the threshold it was held against. */
 export interface FaceDecision {
@@ -31,34 +31,14 @@ export const MAX_FACE_TEMPLATES = 10;
  * 1:1 against the best of the person's templates, identify is 1:N over the application's gallery,
  * match compares two images without enrollment. Images are reduced to templates and dropped.
  */
-export class FaceService {
-  private readonly galleries: GalleryRegistry<FaceGallery>;
-
+export class FaceService extends PersonDirectory<FaceGallery> {
   constructor(
     private readonly engine: EngineSlot<FaceEngine>,
     stores: TenantStoreProvider,
     /** Decision threshold of an application, or undefined for the engine default. */
     private readonly thresholdOf: (applicationId: string) => number | undefined = () => undefined,
   ) {
-    this.galleries = new GalleryRegistry(
-      async () => (await this.engine.get()).createGallery(),
-      async (applicationId) => (await stores.forApplication(applicationId)).faces.allTemplates(),
-    );
-  }
-
-  count(tenant: Tenant): Promise<number> {
-    return tenant.store.faces.count();
-  }
-
-  list(tenant: Tenant): Promise<PersonSummary[]> {
-    return tenant.store.faces.list();
-  }
-
-  /** @throws PERSON_NOT_FOUND */
-  async templateCount(tenant: Tenant, extId: string): Promise<number> {
-    const n = await tenant.store.faces.templateCount(extId);
-    if (n === undefined) throw new BiostationError('PERSON_NOT_FOUND');
-    return n;
+    super((store) => store.faces, async () => (await engine.get()).createGallery(), (id) => stores.forApplication(id));
   }
 
   /** @throws PERSON_NOT_FOUND */
@@ -72,12 +52,6 @@ export class FaceService {
   async dump(tenant: Tenant, page: number, limit: number): Promise<{ total: number; persons: PersonRecord[] }> {
     const [total, persons] = await Promise.all([tenant.store.faces.count(), tenant.store.faces.page((page - 1) * limit, limit)]);
     return { total, persons };
-  }
-
-  /** @throws PERSON_NOT_FOUND */
-  async delete(tenant: Tenant, extId: string): Promise<void> {
-    if (!(await tenant.store.faces.delete(extId))) throw new BiostationError('PERSON_NOT_FOUND');
-    await this.galleries.applyRemove(tenant.applicationId, extId);
   }
 
   /**

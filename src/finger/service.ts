@@ -1,9 +1,9 @@
 import type { FingerEngine, FingerGallery } from './engine.js';
 import { BiostationError } from '../runtime/errors.js';
 import type { EngineSlot } from '../runtime/engine-slot.js';
-import { GalleryRegistry } from '../runtime/gallery-registry.js';
+import { PersonDirectory } from '../runtime/person-directory.js';
 import type { Tenant } from '../runtime/tenant.js';
-import type { PersonSummary, TenantStoreProvider } from '../store/types.js';
+import type { TenantStoreProvider } from '../store/types.js';
 
 export interface FingerDecision {
   matched: boolean;
@@ -31,39 +31,13 @@ export const MAX_FINGER_TEMPLATES = 20;
  * existing one (up to MAX_FINGER_TEMPLATES). Update replaces all of the person's templates with
  * the one given. Verify is 1:1 against the best template, identify 1:N over the application.
  */
-export class FingerService {
-  private readonly galleries: GalleryRegistry<FingerGallery>;
-
+export class FingerService extends PersonDirectory<FingerGallery> {
   constructor(
     private readonly engine: EngineSlot<FingerEngine>,
     stores: TenantStoreProvider,
     private readonly thresholdOf: (applicationId: string) => number | undefined = () => undefined,
   ) {
-    this.galleries = new GalleryRegistry(
-      async () => (await this.engine.get()).createGallery(),
-      async (applicationId) => (await stores.forApplication(applicationId)).fingers.allTemplates(),
-    );
-  }
-
-  count(tenant: Tenant): Promise<number> {
-    return tenant.store.fingers.count();
-  }
-
-  list(tenant: Tenant): Promise<PersonSummary[]> {
-    return tenant.store.fingers.list();
-  }
-
-  /** @throws PERSON_NOT_FOUND */
-  async templateCount(tenant: Tenant, extId: string): Promise<number> {
-    const n = await tenant.store.fingers.templateCount(extId);
-    if (n === undefined) throw new BiostationError('PERSON_NOT_FOUND');
-    return n;
-  }
-
-  /** @throws PERSON_NOT_FOUND */
-  async delete(tenant: Tenant, extId: string): Promise<void> {
-    if (!(await tenant.store.fingers.delete(extId))) throw new BiostationError('PERSON_NOT_FOUND');
-    await this.galleries.applyRemove(tenant.applicationId, extId);
+    super((store) => store.fingers, async () => (await engine.get()).createGallery(), (id) => stores.forApplication(id));
   }
 
   /** @throws TEMPLATE_LIMIT_REACHED when the person is full; the engine's input errors. */
