@@ -1,0 +1,166 @@
+/**
+ * The station's HTTP API as the kiosk uses it (paths and bodies from the interface spec). Same
+ * origin as the page; the bearer token lives in sessionStorage for the tab's life.
+ */
+
+const TOKEN_KEY = 'biostation.token';
+const APP_KEY = 'biostation.appKey';
+
+/** A failed call: `code` is the stable code (result.message, `code` of plain errors, OCR/HTTP text). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The outcome of a decision (verify, identify, compare). */
+export interface Decision {
+  matched: boolean;
+  code: number;
+  message: string;
+  score?: number;
+  threshold?: number;
+  extId?: string | null;
+}
+
+export interface OcrField {
+  valor: string;
+  confianca: number;
+  valido?: boolean;
+  valida?: boolean;
+}
+
+export interface OcrResult {
+  success: boolean;
+  documento_tipo: string;
+  campos: Record<string, OcrField>;
+  metadados: {
+    total_campos_extraidos: number;
+    qualidade_imagem: string;
+    confianca_media_ocr: number;
+    tempo_processamento: number;
+    campos_com_baixa_confianca: string[];
+    tamanho_arquivo_bytes: number;
+    tipo_arquivo: string;
+    nome_arquivo: string;
+  };
+  texto_completo_ocr: string;
+}
+
+export interface ReadyStatus {
+  ready: boolean;
+  engines: Record<'face' | 'finger' | 'ocr', 'disabled' | 'loading' | 'ready' | 'failed'>;
+}
+
+/** Session helpers. */
+export const session = {
+  token: (): string | null => sessionStorage.getItem(TOKEN_KEY),
+  appKey: (): string | null => sessionStorage.getItem(APP_KEY),
+  clear(): void {
+    sessionStorage.removeItem(TOKEN_KEY);
+    sessionStorage.removeItem(APP_KEY);
+  },
+};
+
+let onUnauthorized: () => void = () => undefined;
+/** Called when a call answers 401 (the app shows the login again). */
+export function setUnauthorizedHandler(fn: () => void): void {
+  onUnauthorized = fn;
+}
+
+async function call<T>(method: string, path: string, body?: unknown, init: { raw?: BodyInit; auth?: boolean } = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  const token = session.token();
+  if (init.auth !== false && token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: init.raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'network error');
+  }
+  const text = await res.text();
+  let json: any = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON */
+  }
+  if (res.status === 401 && init.auth !== false) onUnauthorized();
+  if (!res.ok) throw errorOf(res.status, json);
+  return json as T;
+}
+
+/** Reads a stable code out of any of the spec's error bodies. */
+function errorOf(status: number, json: any): ApiError {
+  const result = json?.result;
+  if (result && typeof result.message === 'string') return new ApiError(status, result.message, result.detail ?? result.message);
+  if (json && typeof json.code === 'string') return new ApiError(status, json.code, json.message ?? json.code);
+  if (json && typeof json.error_code === 'string') return new ApiError(status, json.error_code, json.message ?? '');
+  if (status === 401) return new ApiError(status, 'UNAUTHORIZED', 'Unauthorized');
+  if (status === 503) return new ApiError(status, 'ENGINE_UNAVAILABLE', json?.message ?? 'unavailable');
+  return new ApiError(status, json?.message ? String(json.message) : `HTTP_${status}`, json?.message ?? `HTTP ${status}`);
+}
+
+function decision(json: any, successCode: number): Decision {
+  const r = json.result ?? json;
+  return { matched: r.code === successCode, code: r.code, message: r.message, score: json.score, threshold: json.threshold, extId: json.ExternalID };
+}
+
+const FACE = '/api/v1/services/face';
+const FINGER = '/api/v1/services/finger';
+const faceBody = (images: string[], liveness: boolean) => ({
+  doLivenessCheck: liveness,
+  Images: images.map((imageData) => ({ imageType: 'frontal', imageData })),
+});
+/** Throws when a write's result code is not the expected success code. */
+function expectCode(json: any, code: number): void {
+  const r = json.result ?? json;
+  if (r.code !== code) throw new ApiError(200, r.message, r.detail ?? r.message);
+}
+
+/** Every API call of the kiosk. Images are base64 without a data: prefix. */
+export const api = {
+  /** Exchanges key+secret for a token and remembers it for the tab. */
+  async login(key: string, secret: string): Promise<void> {
+    const { token } = await call<{ token: string }>('POST', '/api/v1/app-credentials/token', { key, secret }, { auth: false });
+    sessionStorage.setItem(TOKEN_KEY, token);
+    sessionStorage.setItem(APP_KEY, key);
+  },
+  health: () => call<{ status: string }>('GET', '/health', undefined, { auth: false }),
+  async ready(): Promise<ReadyStatus> {
+    const res = await fetch('/ready');
+    return (await res.json()) as ReadyStatus;
+  },
+  faceCount: async () => (await call<{ count: number }>('GET', `${FACE}/count`)).count,
+  fingerCount: async () => (await call<{ count: number }>('GET', `${FINGER}/count`)).count,
+  faceDump: (page: number, limit: number) =>
+    call<{ result: { total_entries: number; faces: unknown[] } }>('GET', `${FACE}/dump?page=${page}&limit=${limit}`),
+  async enrollFace(extId: string, image: string, liveness: boolean): Promise<void> {
+    expectCode(await call('POST', `${FACE}/enroll/${encodeURIComponent(extId)}`, { ...faceBody([image], liveness), ReturnTemplate: false }), 1000);
+  },
+  async enrollFinger(extId: string, image: string, first: boolean): Promise<void> {
+    const body = { position: 'UNKNOWN', dpi: '500', imageData: image };
+    if (first) expectCode(await call('POST', `${FINGER}/enroll/${encodeURIComponent(extId)}`, body), 1000);
+    else expectCode(await call('PATCH', `${FINGER}/${encodeURIComponent(extId)}`, body), 1006);
+  },
+  verifyFace: async (extId: string, image: string, liveness: boolean) =>
+    decision(await call('POST', `${FACE}/${encodeURIComponent(extId)}/verify`, faceBody([image], liveness)), 1002),
+  verifyFinger: async (extId: string, image: string) =>
+    decision(await call('POST', `${FINGER}/${encodeURIComponent(extId)}/verify`, { imageData: image }), 1002),
+  identifyFace: async (image: string, liveness: boolean) => decision(await call('POST', `${FACE}/identify`, faceBody([image], liveness)), 1008),
+  identifyFinger: async (image: string) => decision(await call('POST', `${FINGER}/identify`, { imageData: image }), 1008),
+  compareFaces: async (a: string, b: string, liveness: boolean) => decision(await call('POST', `${FACE}/match`, faceBody([a, b], liveness)), 1002),
+  compareFingers: async (a: string, b: string) =>
+    decision(await call('POST', `${FINGER}/images/match`, [{ imageData: a }, { imageData: b }]), 1010),
+  async readCnh(file: Blob, name: string): Promise<OcrResult> {
+    const form = new FormData();
+    form.append('file', file, name);
+    return call<OcrResult>('POST', '/api/v1/services/ocr/process-cnh', undefined, { raw: form });
+  },
+};

@@ -1,0 +1,119 @@
+import { useEffect, useMemo, useState } from 'react';
+import { estimateFingerQuality, fileToBase64, type FingerQuality } from '../../capture/index.js';
+import { useI18n } from '../i18n/index.js';
+import { readerClient, type ReaderInfo } from '../readers.js';
+import { Busy, Notice } from './ui.js';
+
+/** One captured fingerprint image. */
+export interface FingerImage {
+  base64: string;
+  dataUrl: string;
+  quality: FingerQuality;
+  source: string;
+}
+
+/** Reader list kept live by hot-plug events. */
+function useReaders() {
+  const client = useMemo(() => readerClient(), []);
+  const [readers, setReaders] = useState<ReaderInfo[]>([]);
+  const [activity, setActivity] = useState<string | null>(null);
+  useEffect(() => {
+    let alive = true;
+    void client.list().then((r) => alive && setReaders(r), () => undefined);
+    const off = client.onEvent((e) => {
+      if (e.type === 'attached') setReaders((r) => [...r.filter((x) => x.id !== e.reader.id), e.reader]);
+      if (e.type === 'detached') setReaders((r) => r.filter((x) => x.id !== e.readerId));
+      if (e.type === 'capture-started') setActivity(e.readerId);
+      if (e.type === 'captured' || e.type === 'error') setActivity(null);
+    });
+    return () => {
+      alive = false;
+      off();
+    };
+  }, [client]);
+  return { client, readers, activity };
+}
+
+/**
+ * Fingerprint capture from a reader (live: attach/detach, capture progress) or from an uploaded
+ * image, with an estimated quality per image, retry, and several fingers when `max` > 1.
+ */
+export function FingerCapture({ value, onChange, max = 10, testId = 'finger' }: { value: FingerImage[]; onChange: (v: FingerImage[]) => void; max?: number; testId?: string }) {
+  const { t } = useI18n();
+  const { client, readers, activity } = useReaders();
+  const [readerId, setReaderId] = useState<string>('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const selected = readers.find((r) => r.id === readerId) ?? readers[0];
+
+  const add = async (base64: string, dataUrl: string, source: string) => {
+    const { quality } = await estimateFingerQuality(dataUrl).catch(() => ({ quality: 'fair' as FingerQuality }));
+    const item = { base64, dataUrl, quality, source };
+    onChange(max === 1 ? [item] : [...value, item].slice(0, max));
+  };
+  const fromReader = async () => {
+    if (!selected) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const shot = await client.capture(selected.id);
+      await add(shot.imageData, `data:${shot.mime};base64,${shot.imageData}`, selected.name);
+    } catch (e) {
+      setError(t('error.reader', { detail: (e as Error).message }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const fromFile = async (file: File | undefined) => {
+    if (!file) return;
+    const { base64, dataUrl } = await fileToBase64(file);
+    await add(base64, dataUrl, file.name);
+  };
+  const full = value.length >= max && max > 1;
+
+  return (
+    <div className="capture">
+      <div className="row">
+        {readers.length > 0 ? (
+          <>
+            <label className="field inline">
+              <span>{t('finger.reader')}</span>
+              <select value={selected?.id ?? ''} onChange={(e) => setReaderId(e.target.value)} data-testid={`${testId}-reader`}>
+                {readers.map((r) => (
+                  <option key={r.id} value={r.id}>{r.name}</option>
+                ))}
+              </select>
+            </label>
+            <button type="button" className="btn btn-primary" disabled={busy || full} onClick={() => void fromReader()} data-testid={`${testId}-capture`}>
+              {t('finger.captureReader')}
+            </button>
+          </>
+        ) : (
+          <p className="muted">{t('finger.noReader')}</p>
+        )}
+        <label className={`btn file-btn${full ? ' disabled' : ''}`}>
+          {t('finger.upload')}
+          <input type="file" accept="image/png,image/jpeg,image/bmp,image/tiff" disabled={full} onChange={(e) => { void fromFile(e.target.files?.[0]); e.target.value = ''; }} data-testid={`${testId}-file`} />
+        </label>
+      </div>
+      {(busy || activity) && <Busy label={t('finger.place')} />}
+      {error && <Notice kind="error" title={error} />}
+      {value.length > 0 && (
+        <>
+          <p className="muted" data-testid={`${testId}-count`}>{t('finger.count', { n: value.length })}</p>
+          <ul className="fingers">
+            {value.map((f, i) => (
+              <li key={i} className={`finger q-${f.quality}`} data-testid={`${testId}-item`}>
+                <img src={f.dataUrl} alt={`${i + 1}`} />
+                <span className={`badge q-${f.quality}`}>{t('finger.quality')}: {t(`finger.quality.${f.quality}`)}</span>
+                <button type="button" className="btn btn-small" onClick={() => onChange(value.filter((_, j) => j !== i))}>
+                  {t('finger.remove')}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Fingerprint readers as the UI sees them: through `window.biostation` in the Electron kiosk (IPC),
+ * or through the headless reader bridge (native/http-bridge.ts) whose URL comes from `?readers=`
+ * (remembered in localStorage). Without either, the UI offers upload only.
+ */
+
+export interface ReaderInfo {
+  id: string;
+  name: string;
+  kind: 'virtual' | 'usb';
+  dpi: number;
+}
+
+export interface CapturedFinger {
+  readerId: string;
+  imageData: string;
+  mime: string;
+  dpi: number;
+  capturedAt: string;
+}
+
+export type ReaderEvent =
+  | { type: 'attached'; reader: ReaderInfo }
+  | { type: 'detached'; readerId: string }
+  | { type: 'capture-started'; readerId: string }
+  | { type: 'captured'; readerId: string; capturedAt: string }
+  | { type: 'error'; readerId: string; code: string; message: string };
+
+export interface StationStatus {
+  state: 'starting' | 'running' | 'restarting' | 'stopped' | 'failed';
+  url: string | null;
+  restarts: number;
+  lastError: string | null;
+  since: string;
+}
+
+/** The preload API (main/types.ts BiostationBridge), repeated here: the renderer imports nothing from main/. */
+export interface BiostationBridge {
+  readonly isKiosk: true;
+  stationStatus(): Promise<StationStatus>;
+  onStationStatus(listener: (status: StationStatus) => void): () => void;
+  listReaders(): Promise<ReaderInfo[]>;
+  capture(readerId: string): Promise<CapturedFinger>;
+  onReaderEvent(listener: (event: ReaderEvent) => void): () => void;
+}
+
+declare global {
+  interface Window {
+    biostation?: BiostationBridge;
+  }
+}
+
+export interface ReaderClient {
+  list(): Promise<ReaderInfo[]>;
+  capture(readerId: string): Promise<CapturedFinger>;
+  onEvent(listener: (event: ReaderEvent) => void): () => void;
+}
+
+function bridgeUrl(): string | null {
+  const fromQuery = new URLSearchParams(location.search).get('readers');
+  if (fromQuery) localStorage.setItem('biostation.readers', fromQuery);
+  return fromQuery ?? localStorage.getItem('biostation.readers');
+}
+
+function httpClient(base: string): ReaderClient {
+  return {
+    async list() {
+      const res = await fetch(`${base}/readers`);
+      return ((await res.json()) as { readers: ReaderInfo[] }).readers;
+    },
+    async capture(readerId) {
+      const res = await fetch(`${base}/readers/${encodeURIComponent(readerId)}/capture`, { method: 'POST' });
+      const body = (await res.json()) as CapturedFinger & { error?: string; message?: string };
+      if (!res.ok) throw new Error(body.message ?? body.error ?? `HTTP ${res.status}`);
+      return body;
+    },
+    onEvent(listener) {
+      const source = new EventSource(`${base}/events`);
+      source.onmessage = (m) => listener(JSON.parse(String(m.data)) as ReaderEvent);
+      return () => source.close();
+    },
+  };
+}
+
+const none: ReaderClient = { list: async () => [], capture: () => Promise.reject(new Error('no reader')), onEvent: () => () => undefined };
+
+/** The reader client for this page (kiosk IPC, headless bridge, or none). */
+export function readerClient(): ReaderClient {
+  const bridge = window.biostation;
+  if (bridge) return { list: () => bridge.listReaders(), capture: (id) => bridge.capture(id), onEvent: (l) => bridge.onReaderEvent(l) };
+  const url = bridgeUrl();
+  return url ? httpClient(url.replace(/\/$/, '')) : none;
+}

@@ -1,0 +1,129 @@
+import { useState } from 'react';
+import { api, type Decision } from '../api.js';
+import { ModalitySwitch, SampleInput, emptySample, sampleImage, type Modality, type Sample } from '../components/SampleInput.js';
+import { Busy, ErrorNotice, Notice, Screen, ScoreLine, useAction } from '../components/ui.js';
+import { useI18n } from '../i18n/index.js';
+
+const EXT_ID = /^[A-Za-z0-9._@:+-]{1,128}$/;
+
+/** Verify (1:1): ext_id + a face or fingerprint capture -> confirmed or not, with score. */
+export function Verify({ onBack }: { onBack: () => void }) {
+  const { t } = useI18n();
+  const [extId, setExtId] = useState('');
+  const [modality, setModality] = useState<Modality>('face');
+  const [sample, setSample] = useState<Sample>(emptySample);
+  const [liveness, setLiveness] = useState(false);
+  const [result, setResult] = useState<Decision | null>(null);
+  const action = useAction(async () => {
+    setResult(null);
+    const image = sampleImage(sample, modality)!;
+    setResult(modality === 'face' ? await api.verifyFace(extId, image, liveness) : await api.verifyFinger(extId, image));
+  });
+  const ready = EXT_ID.test(extId) && sampleImage(sample, modality) !== null;
+  return (
+    <Screen title={t('verify.title')} onBack={onBack}>
+      <label className="field">
+        <span>{t('enroll.extId')}</span>
+        <input value={extId} onChange={(e) => setExtId(e.target.value)} data-testid="verify-extid" autoFocus />
+      </label>
+      <ModalitySwitch value={modality} onChange={(m) => { setModality(m); setResult(null); }} />
+      <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); setResult(null); }} testId="verify" />
+      {modality === 'face' && <LivenessToggle value={liveness} onChange={setLiveness} />}
+      <button type="button" className="btn btn-primary btn-large" disabled={!ready || action.busy} onClick={() => void action.run()} data-testid="verify-submit">
+        {t('verify.submit')}
+      </button>
+      {action.busy && <Busy />}
+      <ErrorNotice error={action.error} />
+      {result && (
+        <Notice kind={result.matched ? 'success' : 'warn'} title={result.matched ? t('verify.yes') : t('verify.no')} testId="verify-result">
+          <p>{extId}</p>
+          <ScoreLine score={result.score} threshold={result.threshold} />
+        </Notice>
+      )}
+    </Screen>
+  );
+}
+
+/** Identify (1:N): a capture -> the person found, or nobody, with the score. */
+export function Identify({ onBack }: { onBack: () => void }) {
+  const { t } = useI18n();
+  const [modality, setModality] = useState<Modality>('face');
+  const [sample, setSample] = useState<Sample>(emptySample);
+  const [liveness, setLiveness] = useState(false);
+  const [result, setResult] = useState<Decision | null>(null);
+  const action = useAction(async () => {
+    setResult(null);
+    const image = sampleImage(sample, modality)!;
+    setResult(modality === 'face' ? await api.identifyFace(image, liveness) : await api.identifyFinger(image));
+  });
+  return (
+    <Screen title={t('identify.title')} onBack={onBack}>
+      <ModalitySwitch value={modality} onChange={(m) => { setModality(m); setResult(null); }} />
+      <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); setResult(null); }} testId="identify" />
+      {modality === 'face' && <LivenessToggle value={liveness} onChange={setLiveness} />}
+      <button type="button" className="btn btn-primary btn-large" disabled={!sampleImage(sample, modality) || action.busy} onClick={() => void action.run()} data-testid="identify-submit">
+        {t('identify.submit')}
+      </button>
+      {action.busy && <Busy />}
+      <ErrorNotice error={action.error} />
+      {result && (
+        <Notice kind={result.extId ? 'success' : 'warn'} title={result.extId ? t('identify.found') : t('identify.nobody')} testId="identify-result">
+          {result.extId && <p className="big-id" data-testid="identify-extid">{result.extId}</p>}
+          <ScoreLine score={result.score} threshold={result.threshold} />
+        </Notice>
+      )}
+    </Screen>
+  );
+}
+
+/** Compare two captures of one modality without enrollment. */
+export function Compare({ onBack }: { onBack: () => void }) {
+  const { t } = useI18n();
+  const [modality, setModality] = useState<Modality>('face');
+  const [a, setA] = useState<Sample>(emptySample);
+  const [b, setB] = useState<Sample>(emptySample);
+  const [result, setResult] = useState<Decision | null>(null);
+  const action = useAction(async () => {
+    setResult(null);
+    const ia = sampleImage(a, modality)!;
+    const ib = sampleImage(b, modality)!;
+    setResult(modality === 'face' ? await api.compareFaces(ia, ib, false) : await api.compareFingers(ia, ib));
+  });
+  const ready = sampleImage(a, modality) !== null && sampleImage(b, modality) !== null;
+  return (
+    <Screen title={t('compare.title')} onBack={onBack}>
+      <ModalitySwitch value={modality} onChange={(m) => { setModality(m); setResult(null); }} />
+      <div className="two-cols">
+        <div>
+          <h2>{t('compare.first')}</h2>
+          <SampleInput modality={modality} value={a} onChange={(s) => { setA(s); setResult(null); }} testId="compare-a" />
+        </div>
+        <div>
+          <h2>{t('compare.second')}</h2>
+          <SampleInput modality={modality} value={b} onChange={(s) => { setB(s); setResult(null); }} testId="compare-b" />
+        </div>
+      </div>
+      <button type="button" className="btn btn-primary btn-large" disabled={!ready || action.busy} onClick={() => void action.run()} data-testid="compare-submit">
+        {t('compare.submit')}
+      </button>
+      {action.busy && <Busy />}
+      <ErrorNotice error={action.error} />
+      {result && (
+        <Notice kind={result.matched ? 'success' : 'warn'} title={result.matched ? t('compare.same') : t('compare.different')} testId="compare-result">
+          <ScoreLine score={result.score} threshold={result.threshold} />
+        </Notice>
+      )}
+    </Screen>
+  );
+}
+
+/** The doLivenessCheck switch of face operations. */
+export function LivenessToggle({ value, onChange }: { value: boolean; onChange: (v: boolean) => void }) {
+  const { t } = useI18n();
+  return (
+    <label className="check">
+      <input type="checkbox" checked={value} onChange={(e) => onChange(e.target.checked)} />
+      <span>{t('liveness.check')}</span>
+    </label>
+  );
+}

@@ -1,0 +1,175 @@
+import { useState } from 'react';
+import { api, ApiError } from '../api.js';
+import { CnhReader } from '../components/CnhReader.js';
+import { FaceCapture, type FaceImage } from '../components/FaceCapture.js';
+import { FingerCapture, type FingerImage } from '../components/FingerCapture.js';
+import { Busy, Notice, Screen, useErrorText } from '../components/ui.js';
+import { useI18n, type MessageKey } from '../i18n/index.js';
+import { LivenessToggle } from './Decide.js';
+
+const STEPS = ['id', 'face', 'finger', 'document', 'confirm'] as const;
+type Step = (typeof STEPS)[number];
+const EXT_ID = /^[A-Za-z0-9._@:+-]{1,128}$/;
+
+interface Outcome {
+  part: string;
+  ok: boolean;
+  text: string;
+}
+
+/**
+ * Enrollment: ext_id, guided face capture, fingerprints (reader or upload, several fingers),
+ * optional CNH reading (checked and corrected, not stored), then one confirm that enrolls the face
+ * and every finger (the first finger enrolls, the next ones update the same person).
+ */
+export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled: () => void }) {
+  const { t } = useI18n();
+  const errorText = useErrorText();
+  const [step, setStep] = useState<Step>('id');
+  const [extId, setExtId] = useState('');
+  const [face, setFace] = useState<FaceImage | null>(null);
+  const [fingers, setFingers] = useState<FingerImage[]>([]);
+  const [doc, setDoc] = useState<Record<string, string> | null>(null);
+  const [liveness, setLiveness] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
+  const idValid = EXT_ID.test(extId);
+  const index = STEPS.indexOf(step);
+  const next = () => setStep(STEPS[Math.min(index + 1, STEPS.length - 1)]!);
+
+  const confirm = async () => {
+    setBusy(true);
+    const results: Outcome[] = [];
+    try {
+      if (face) {
+        await api.enrollFace(extId, face.base64, liveness).then(
+          () => results.push({ part: t('modality.face'), ok: true, text: t('enroll.faceOk') }),
+          (e: unknown) => results.push({ part: t('modality.face'), ok: false, text: errorText(e) }),
+        );
+      }
+      let first = true;
+      for (const [i, finger] of fingers.entries()) {
+        try {
+          await api.enrollFinger(extId, finger.base64, first);
+          first = false;
+          results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: true, text: 'OK' });
+        } catch (e) {
+          // The person may already hold fingerprints from an earlier visit: add to them instead.
+          if (first && e instanceof ApiError && e.code === 'PERSON_ALREADY_EXISTS') {
+            try {
+              await api.enrollFinger(extId, finger.base64, false);
+              first = false;
+              results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: true, text: 'OK' });
+              continue;
+            } catch (e2) {
+              e = e2;
+            }
+          }
+          results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: false, text: errorText(e) });
+        }
+      }
+    } finally {
+      setOutcomes(results);
+      setBusy(false);
+      if (results.some((r) => r.ok)) onEnrolled();
+    }
+  };
+  const reset = () => {
+    setStep('id');
+    setExtId('');
+    setFace(null);
+    setFingers([]);
+    setDoc(null);
+    setOutcomes(null);
+  };
+
+  return (
+    <Screen title={t('enroll.title')} onBack={onBack}>
+      <ol className="steps" aria-label={t('enroll.title')}>
+        {STEPS.map((s, i) => (
+          <li key={s}>
+            <button type="button" className={s === step ? 'on' : i < index ? 'done' : ''} aria-current={s === step ? 'step' : undefined}
+              disabled={!idValid && s !== 'id'} onClick={() => setStep(s)} data-testid={`step-${s}`}>
+              {t(`enroll.step.${s}` as MessageKey)}
+            </button>
+          </li>
+        ))}
+      </ol>
+
+      {step === 'id' && (
+        <form className="stack" onSubmit={(e) => { e.preventDefault(); if (idValid) next(); }}>
+          <label className="field">
+            <span>{t('enroll.extId')}</span>
+            <input value={extId} onChange={(e) => setExtId(e.target.value)} aria-invalid={extId !== '' && !idValid} data-testid="enroll-extid" autoFocus />
+            <small className={extId !== '' && !idValid ? 'bad-text' : 'muted'}>{extId !== '' && !idValid ? t('enroll.extId.invalid') : t('enroll.extId.hint')}</small>
+          </label>
+          <button type="submit" className="btn btn-primary btn-large" disabled={!idValid} data-testid="enroll-next">{t('app.next')}</button>
+        </form>
+      )}
+      {step === 'face' && (
+        <div className="stack">
+          <FaceCapture value={face} onChange={setFace} testId="enroll-face" />
+          <LivenessToggle value={liveness} onChange={setLiveness} />
+          <StepButtons onNext={next} canNext={face !== null} t={t} />
+        </div>
+      )}
+      {step === 'finger' && (
+        <div className="stack">
+          <FingerCapture value={fingers} onChange={setFingers} testId="enroll-finger" />
+          <StepButtons onNext={next} canNext={fingers.length > 0} t={t} />
+        </div>
+      )}
+      {step === 'document' && (
+        <div className="stack">
+          <CnhReader onRead={setDoc} />
+          <StepButtons onNext={next} canNext={doc !== null} t={t} />
+        </div>
+      )}
+      {step === 'confirm' && (
+        <div className="stack" data-testid="enroll-summary">
+          <h2>{t('enroll.summary')}</h2>
+          <dl className="summary">
+            <dt>ext_id</dt>
+            <dd><b>{extId}</b></dd>
+            <dt>{t('modality.face')}</dt>
+            <dd>{face ? <img className="thumb" src={face.dataUrl} alt="" /> : t('enroll.faceMissing')}</dd>
+            <dt>{t('enroll.fingers')}</dt>
+            <dd>{fingers.length ? fingers.map((f, i) => <img key={i} className="thumb" src={f.dataUrl} alt="" />) : '—'}</dd>
+            {doc && (
+              <>
+                <dt>{t('enroll.document')}</dt>
+                <dd>{doc.nome_completo ?? ''} {doc.cpf ? `· CPF ${doc.cpf}` : ''} {doc.numero_cnh ? `· CNH ${doc.numero_cnh}` : ''}<br /><small className="muted">{t('enroll.documentNote')}</small></dd>
+              </>
+            )}
+          </dl>
+          {!face && fingers.length === 0 && <Notice kind="warn" title={t('enroll.nothing')} />}
+          {!outcomes && (
+            <button type="button" className="btn btn-primary btn-large" disabled={busy || (!face && fingers.length === 0)} onClick={() => void confirm()} data-testid="enroll-confirm">
+              {t('enroll.confirm')}
+            </button>
+          )}
+          {busy && <Busy />}
+          {outcomes && (
+            <Notice kind={outcomes.every((o) => o.ok) ? 'success' : 'error'} title={outcomes.every((o) => o.ok) ? t('enroll.done') : t('enroll.partial')} testId="enroll-result">
+              <ul className="outcomes">
+                {outcomes.map((o, i) => (
+                  <li key={i} className={o.ok ? 'ok-text' : 'bad-text'}>{o.ok ? '✓' : '✗'} {o.part}: {o.text}</li>
+                ))}
+              </ul>
+              <button type="button" className="btn" onClick={reset}>{t('app.new')}</button>
+            </Notice>
+          )}
+        </div>
+      )}
+    </Screen>
+  );
+}
+
+function StepButtons({ onNext, canNext, t }: { onNext: () => void; canNext: boolean; t: (k: MessageKey) => string }) {
+  return (
+    <div className="row">
+      <button type="button" className="btn btn-primary btn-large" disabled={!canNext} onClick={onNext} data-testid="enroll-next">{t('app.next')}</button>
+      <button type="button" className="btn btn-ghost" onClick={onNext} data-testid="enroll-skip">{t('app.skip')}</button>
+    </div>
+  );
+}
