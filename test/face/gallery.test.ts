@@ -1,0 +1,112 @@
+/** Templates, quantised similarity and the 1:N gallery, on synthetic vectors (no datasets needed). */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createFaceEngine, type OnnxFaceEngine } from '../../src/face/index.js';
+import { fitSimilarity } from '../../src/face/align.js';
+import { encodeTemplate, decodeTemplate, cosine } from '../../src/face/template.js';
+import { foldAccuracy, tarAtFar } from '../../src/face/metrics.js';
+import { isBiostationError } from '../../src/runtime/errors.js';
+
+let engine: OnnxFaceEngine;
+
+function unit(seed: number): Float32Array {
+  let s = seed * 2654435761;
+  const v = new Float32Array(128).map(() => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648 - 0.5;
+  });
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+}
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return isBiostationError(e) ? e.code : 'NOT_A_BIOSTATION_ERROR';
+  }
+  return undefined;
+}
+
+beforeAll(async () => {
+  engine = await createFaceEngine();
+});
+
+describe('face templates', () => {
+  it('round-trips model id and vector, about 550 bytes', () => {
+    const v = unit(1);
+    const t = engine.templateOf(v);
+    expect(t.length).toBeLessThanOrEqual(600);
+    const d = decodeTemplate(t);
+    expect(d.modelId).toBe(engine.modelId);
+    expect(Array.from(d.vector)).toEqual(Array.from(v));
+  });
+
+  it('refuses another model version with TEMPLATE_INCOMPATIBLE and garbage with INVALID_TEMPLATE', () => {
+    const other = encodeTemplate('dlib-r34-128/lm68-chip150@0', unit(2));
+    expect(codeOf(() => engine.assertCompatible(other))).toBe('TEMPLATE_INCOMPATIBLE');
+    expect(codeOf(() => engine.similarity(other, engine.templateOf(unit(2))))).toBe('TEMPLATE_INCOMPATIBLE');
+    expect(codeOf(() => engine.assertCompatible(new Uint8Array([1, 2, 3])))).toBe('INVALID_TEMPLATE');
+    const truncated = engine.templateOf(unit(3)).subarray(0, 100);
+    expect(codeOf(() => engine.assertCompatible(truncated))).toBe('INVALID_TEMPLATE');
+  });
+
+  it('similarity is the cosine up to int8 quantisation', () => {
+    for (let i = 0; i < 20; i++) {
+      const a = unit(10 + i);
+      const b = unit(100 + i);
+      expect(Math.abs(engine.similarity(engine.templateOf(a), engine.templateOf(b)) - cosine(a, b))).toBeLessThan(0.01);
+    }
+    expect(engine.similarity(engine.templateOf(unit(5)), engine.templateOf(unit(5)))).toBeGreaterThan(0.999);
+  });
+});
+
+describe('face gallery', () => {
+  it('finds the best person, scores equal similarity(), and follows upsert/remove', async () => {
+    const g = engine.createGallery();
+    const templates = Array.from({ length: 300 }, (_, i) => engine.templateOf(unit(1000 + i)));
+    for (let p = 0; p < 100; p++) g.upsert(`person-${p}`, templates.slice(3 * p, 3 * p + 3));
+    expect(g.size).toBe(300);
+    const probe = templates[3 * 42 + 1];
+    const [hit] = g.search(probe, 1);
+    expect(hit.extId).toBe('person-42');
+    expect(hit.score).toBe(Math.max(...templates.slice(126, 129).map((t) => engine.similarity(probe, t))));
+    expect(await g.searchAsync(probe, 3)).toEqual(g.search(probe, 3));
+    g.remove('person-42');
+    expect(g.size).toBe(297);
+    expect(g.search(probe, 5).some((h) => h.extId === 'person-42')).toBe(false);
+    g.upsert('person-7', [templates[3 * 42 + 1]]);
+    expect(g.size).toBe(295);
+    expect(g.search(probe, 1)[0].extId).toBe('person-7');
+    const before = g.size;
+    const bad = encodeTemplate('other-model@9', unit(9));
+    expect(codeOf(() => g.upsert('person-8', [templates[0], bad]))).toBe('TEMPLATE_INCOMPATIBLE');
+    expect(g.size).toBe(before);
+    expect(codeOf(() => g.search(bad, 1))).toBe('TEMPLATE_INCOMPATIBLE');
+  });
+
+  it('onnxruntime and JS search agree on a large gallery', async () => {
+    const g = engine.createGallery();
+    for (let i = 0; i < 20_000; i++) g.upsertVectors(`p${i % 5000}-${i}`, [unit(50_000 + i)]);
+    for (let k = 0; k < 5; k++) {
+      const probe = engine.templateOf(unit(50_000 + k * 997));
+      expect(await g.searchAsync(probe, 5)).toEqual(g.search(probe, 5));
+    }
+  });
+});
+
+describe('alignment and metrics helpers', () => {
+  it('fitSimilarity recovers a rotation + scale + translation', () => {
+    const a = 1.3 * Math.cos(0.4);
+    const b = 1.3 * Math.sin(0.4);
+    const from = [[0, 0], [10, 0], [0, 10], [7, 3]];
+    const to = from.map(([x, y]) => [a * x - b * y + 5, b * x + a * y - 2]);
+    const m = fitSimilarity(from, to);
+    [a, -b, 5, b, a, -2].forEach((v, i) => expect(m[i]).toBeCloseTo(v, 9));
+  });
+
+  it('fold accuracy and TAR@FAR on a separable toy set', () => {
+    const pairs = Array.from({ length: 1000 }, (_, i) => ({ score: i % 2 ? 0.9 + i / 1e5 : 0.1 + i / 1e5, same: i % 2 === 1, fold: i % 5 }));
+    expect(foldAccuracy(pairs).mean).toBe(1);
+    expect(tarAtFar(pairs, 1e-3).tar).toBe(1);
+  });
+});
