@@ -83,7 +83,7 @@ describe('bad images', () => {
   });
   it('non-image bytes are INVALID_IMAGE', async () => {
     expect(await codeOf(() => engine.extract(new TextEncoder().encode('this is not an image at all')))).toBe('INVALID_IMAGE');
-    const truncatedPng = new Uint8Array(await sharp({ create: { width: 300, height: 300, channels: 1, background: 128 } }).png().toBuffer()).slice(0, 40);
+    const truncatedPng = new Uint8Array(await sharp({ create: { width: 300, height: 300, channels: 3, background: '#808080' } }).png().toBuffer()).slice(0, 40);
     expect(await codeOf(() => engine.extract(truncatedPng))).toBe('INVALID_IMAGE');
   });
   it('tiny image is IMAGE_TOO_SMALL', async () => {

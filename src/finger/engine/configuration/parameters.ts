@@ -68,7 +68,9 @@ export const Parameters = {
   minForegroundAreaPx: 12_000,
   minMinutiae: 5,
   /** Mean orientation coherence (0..1) over the foreground below which the image is not a fingerprint. */
-  minMeanCoherence: 0.25,
+  minMeanCoherence: 0.12,
+  /** Share of foreground blocks with a dominant ridge frequency (0..1) below which the image is not a fingerprint. */
+  minRidgeness: 0.08,
 
   /** Matcher: neighbours kept per minutia in the edge table. */
   edgeTableNeighbors: 9,

@@ -4,6 +4,7 @@ import { rescaleGray, type GrayImage } from '../images/grayImage.js';
 import type { Minutia, MinutiaType } from '../templates/model.js';
 import { orientations, type OrientationField } from './blockOrientations.js';
 import { equalize } from './equalization.js';
+import { ridgeness } from './ridgeSignature.js';
 import { innerMinutiae, removeClouds, topMinutiae } from './minutiae/minutiaFilters.js';
 import { smoothAndBinarize, voteCleanup } from './orientedSmoothing.js';
 import { erodeMask, segment } from './segmentation.js';
@@ -21,18 +22,22 @@ export interface ExtractedFeatures {
   /** Foreground area in px (500 dpi) and mean orientation coherence over it. */
   foregroundAreaPx: number;
   meanCoherence: number;
+  /** Ridge-pattern evidence 0..1, see `ridgeness`. */
+  ridgeness: number;
 }
 
 /** Optional transparency hook: receives every intermediate result by name (for tuning and UI feedback). */
 export type Transparency = (stage: string, data: unknown) => void;
 
 /**
- * Image quality 0..100: 100 x (mean ridge-orientation coherence over the foreground, rescaled so that
- * 0.25 -> 0 and 0.75 -> 1) x (foreground area coverage, saturating at 60,000 px^2 = 2.4 cm^2 at 500 dpi)
- * x (minutia count factor, saturating at 25). Roughly: >= 60 good, 30..60 usable, < 20 poor.
+ * Image quality 0..100 = 100 x R x sqrt(A) x sqrt(M), where R is the ridge evidence (share of foreground
+ * blocks with one dominant ridge frequency, rescaled so 0.1 -> 0 and 0.8 -> 1), A the foreground area
+ * factor (saturating at 60,000 px^2 = 2.4 cm^2 at 500 dpi) and M the minutia count factor (saturating at
+ * 25). Meaning: >= 60 good (clear ridges over a full fingertip), 30..60 usable, < 30 poor (dry/wet/partial
+ * prints: expect more false non-matches); a template is still produced for any quality.
  */
-export function imageQuality(meanCoherence: number, foregroundAreaPx: number, minutiaCount: number): number {
-  const coherence = Math.min(1, Math.max(0, (meanCoherence - 0.25) / 0.5));
+export function imageQuality(ridgeEvidence: number, foregroundAreaPx: number, minutiaCount: number): number {
+  const coherence = Math.min(1, Math.max(0, (ridgeEvidence - 0.1) / 0.7));
   const area = Math.min(1, foregroundAreaPx / 60_000);
   const count = Math.min(1, minutiaCount / 25);
   return Math.round(100 * coherence * Math.sqrt(area) * Math.sqrt(count));
@@ -102,6 +107,11 @@ export function extractFeatures(input: GrayImage, dpi: number, transparency?: Tr
   if (meanCoherence < Parameters.minMeanCoherence) {
     throw new BiostationError('NO_FINGERPRINT', 'The image has no coherent ridge pattern', { meanCoherence });
   }
+  const ridgeScore = ridgeness(equalized, mask, width, height, field);
+  transparency?.('ridgeness', ridgeScore);
+  if (ridgeScore < Parameters.minRidgeness) {
+    throw new BiostationError('NO_FINGERPRINT', 'The image has no fingerprint ridge pattern', { ridgeness: ridgeScore });
+  }
   const raw = smoothAndBinarize(equalized, field.pixelBins, field.bins, mask, width, height);
   const binary = voteCleanup(raw, mask, width, height);
   transparency?.('binarized', binary);
@@ -120,6 +130,6 @@ export function extractFeatures(input: GrayImage, dpi: number, transparency?: Tr
   if (minutiae.length < Parameters.minMinutiae) {
     throw new BiostationError('NO_FINGERPRINT', `Only ${minutiae.length} minutiae were found`, { minutiaCount: minutiae.length });
   }
-  const quality = imageQuality(meanCoherence, foregroundAreaPx, minutiae.length);
-  return { width, height, minutiae, quality, foregroundAreaPx, meanCoherence };
+  const quality = imageQuality(ridgeScore, foregroundAreaPx, minutiae.length);
+  return { width, height, minutiae, quality, foregroundAreaPx, meanCoherence, ridgeness: ridgeScore };
 }

@@ -1,17 +1,16 @@
 import { Parameters } from '../configuration/parameters.js';
 
-/** Integer pixel offsets along a line through the origin, one list per orientation bin. */
-function lineOffsets(bins: number, radius: number, angleShift: number, stride: number): Int32Array[] {
-  const lists: Int32Array[] = [];
+/** Integer pixel offsets along a line through the origin, `2r+1` per orientation bin, flat. */
+function lineOffsets(bins: number, radius: number, angleShift: number, stride: number): Int32Array {
+  const n = 2 * radius + 1;
+  const flat = new Int32Array(bins * n);
   for (let k = 0; k < bins; k++) {
     const angle = (k * Math.PI) / bins + angleShift;
     const c = Math.cos(angle);
     const s = Math.sin(angle);
-    const list = new Int32Array(2 * radius + 1);
-    for (let t = -radius; t <= radius; t++) list[t + radius] = Math.round(t * c) + Math.round(t * s) * stride;
-    lists.push(list);
+    for (let t = -radius; t <= radius; t++) flat[k * n + t + radius] = Math.round(t * c) + Math.round(t * s) * stride;
   }
-  return lists;
+  return flat;
 }
 
 /**
@@ -38,16 +37,35 @@ export function smoothAndBinarize(
   const smoothed = new Float32Array(pw * ph);
   const pn = 2 * Parameters.parallelSmoothingRadius + 1;
   // parallel pass needs the orthogonal radius margin around the mask too; compute it on a dilated box
+  // the parallel pass is needed within the orthogonal radius of the mask: use a row-wise dilated box
   const margin = Parameters.orthogonalSmoothingRadius;
-  for (let y = -margin; y < height + margin; y++) {
-    const yc = Math.min(height - 1, Math.max(0, y));
-    for (let x = -margin; x < width + margin; x++) {
-      const xc = Math.min(width - 1, Math.max(0, x));
-      const offsets = parallel[pixelBins[yc * width + xc]];
-      const p = (y + pad) * pw + x + pad;
+  let minX = width;
+  let maxX = -1;
+  let minY = height;
+  let maxY = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (!mask[y * width + x]) continue;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+  }
+  const x0 = Math.max(-margin, minX - margin);
+  const x1 = Math.min(width + margin - 1, maxX + margin);
+  const y0 = Math.max(-margin, minY - margin);
+  const y1 = Math.min(height + margin - 1, maxY + margin);
+  for (let y = y0; y <= y1; y++) {
+    const yc = y < 0 ? 0 : y >= height ? height - 1 : y;
+    const row = (y + pad) * pw + pad;
+    for (let x = x0; x <= x1; x++) {
+      const xc = x < 0 ? 0 : x >= width ? width - 1 : x;
+      const base = pixelBins[yc * width + xc] * pn;
+      const p = row + x;
       let sum = 0;
-      for (let t = 0; t < pn; t++) sum += padded[p + offsets[t]];
-      smoothed[p] = sum / pn;
+      for (let t = 0; t < pn; t++) sum += padded[p + parallel[base + t]];
+      smoothed[p] = sum;
     }
   }
   const on = 2 * Parameters.orthogonalSmoothingRadius + 1;
@@ -56,11 +74,11 @@ export function smoothAndBinarize(
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       if (!mask[i]) continue;
-      const offsets = orthogonal[pixelBins[i]];
+      const base = pixelBins[i] * on;
       const p = (y + pad) * pw + x + pad;
       let sum = 0;
-      for (let t = 0; t < on; t++) sum += smoothed[p + offsets[t]];
-      binary[i] = smoothed[p] < sum / on ? 1 : 0;
+      for (let t = 0; t < on; t++) sum += smoothed[p + orthogonal[base + t]];
+      binary[i] = smoothed[p] * on < sum ? 1 : 0;
     }
   }
   return binary;
