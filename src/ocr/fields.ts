@@ -64,7 +64,8 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.data_validade = read('validade', normalizeDate);
   d.data_emissao = read('emissao', normalizeDate);
   d.data_primeira_habilitacao = read('primeira', normalizeDate);
-  d.observacoes = read('observacoes', (s) => single(s.toUpperCase()));
+  // Restriction codes are plain letters: a lone "À" is the recogniser's reading of "A".
+  d.observacoes = read('observacoes', (s) => single(s.toUpperCase()).split(' ').map((t) => (t === 'À' ? 'A' : t)).join(' '));
 
   // Birth: field 3 of the 2022 model "DD/MM/AAAA, CIDADE, UF"; the older model prints the date alone.
   d.local_nascimento = none;

@@ -20,6 +20,7 @@ interface LabelDef {
 }
 
 const LABELS: LabelDef[] = [
+  { id: 'nome', all: ['SOBRENOME'] },
   { id: 'nome', all: ['NOME'], none: ['CARTEIRA'] },
   { id: 'nascimento3', all: ['NASCIMENTO', 'LOCAL'] },
   { id: 'nascimento', all: ['DATA', 'NASCIMENTO'], none: ['LOCAL'] },

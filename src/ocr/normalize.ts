@@ -52,11 +52,17 @@ export function normalizeName(s: string): string {
   return parts.join(' ');
 }
 
-/** Licence category: letters A-E (e.g. B, AB, AE) or ACC. */
+const CATEGORIES = new Set(['ACC', 'A', 'B', 'C', 'D', 'E', 'AB', 'AC', 'AD', 'AE']);
+
+/**
+ * Licence category as printed (A, B, C, D, E, AB, AC, AD, AE or ACC). Prefers the capitals as read
+ * (a stray lowercase mark is noise), then all letters uppercased, then the first category-like run.
+ */
 export function normalizeCategory(s: string): string {
-  const t = s.toUpperCase().replace(/[^A-Z]/g, '');
-  if (/^ACC$/.test(t)) return t;
-  const m = /[A-E]{1,2}/.exec(t);
+  const caps = s.replace(/[^A-Z]/g, '');
+  const all = s.toUpperCase().replace(/[^A-Z]/g, '');
+  for (const c of [caps, all]) if (CATEGORIES.has(c)) return c;
+  const m = /ACC|A[B-E]|[A-E]/.exec(caps || all);
   return m ? m[0] : '';
 }
 

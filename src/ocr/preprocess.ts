@@ -115,8 +115,9 @@ function estimateSkew(g: Gray, range: number): { deg: number; quarter: boolean }
 }
 
 /**
- * Contrast stretch [a, b] for sharp.linear: the darkest 1% (ink) to 0 and the most frequent level
- * (the card's paper) to 255, so security print lighter than the paper's mode fades.
+ * Contrast stretch [a, b] for sharp.linear: the darkest 1% (ink) to 0 and 75% of the way to the most
+ * frequent level (the card's paper) to 255, so the pale security print (guilloche) turns white while ink
+ * stays dark.
  */
 function stretch(data: Uint8Array): [number, number] {
   const hist = new Float64Array(256);
@@ -126,9 +127,12 @@ function stretch(data: Uint8Array): [number, number] {
   let acc = 0, lo = 0;
   while (lo < 255 && (acc += hist[lo]) < 0.01 * data.length) lo++;
   if (mode - lo < 30) return [1, 0];
-  const a = 255 / (mode - lo);
+  const a = 255 / (PAPER_CLIP * (mode - lo));
   return [a, -a * lo];
 }
+
+/** Fraction of the ink-to-paper range kept; lighter levels become white. */
+const PAPER_CLIP = 0.75;
 
 async function toAnalysis(buf: Buffer): Promise<{ g: Gray; scale: number }> {
   const meta = await sharp(buf).metadata();
