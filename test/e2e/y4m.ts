@@ -1,0 +1,62 @@
+import { writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
+
+/**
+ * Writes a YUV4MPEG2 (4:2:0) video for Chromium's fake camera (`--use-file-for-fake-video-capture`):
+ * each photo is letterboxed onto a 640x480 frame (upscaled to 480 px high, grey-blurred edges) and
+ * repeated `framesPerImage` times at 10 fps. Chromium loops the file.
+ */
+export async function writeY4m(file: string, photos: string[], framesPerImage = 10): Promise<void> {
+  const W = 640;
+  const H = 480;
+  const chunks: Buffer[] = [Buffer.from(`YUV4MPEG2 W${W} H${H} F10:1 Ip A1:1 C420jpeg\n`, 'ascii')];
+  for (const photo of photos) {
+    const face = await sharp(photo).resize(H, H).toBuffer();
+    const background = await sharp(photo).resize(W, H, { fit: 'cover' }).blur(20).toBuffer();
+    const { data } = await sharp(background)
+      .composite([{ input: face, left: (W - H) / 2, top: 0 }])
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const frame = rgbToI420(data, W, H);
+    for (let i = 0; i < framesPerImage; i++) chunks.push(Buffer.from('FRAME\n', 'ascii'), frame);
+  }
+  await writeFile(file, Buffer.concat(chunks));
+}
+
+/** RGB (3 bytes per pixel) -> planar I420 with BT.601 full-range (JPEG) coefficients. */
+export function rgbToI420(rgb: Buffer, w: number, h: number): Buffer {
+  const ySize = w * h;
+  const cw = w / 2;
+  const ch = h / 2;
+  const out = Buffer.alloc(ySize + 2 * cw * ch);
+  for (let i = 0; i < ySize; i++) {
+    const r = rgb[i * 3]!;
+    const g = rgb[i * 3 + 1]!;
+    const b = rgb[i * 3 + 2]!;
+    out[i] = clamp(0.299 * r + 0.587 * g + 0.114 * b);
+  }
+  for (let y = 0; y < ch; y++) {
+    for (let x = 0; x < cw; x++) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+        const p = ((y * 2 + dy) * w + x * 2 + dx) * 3;
+        r += rgb[p]!;
+        g += rgb[p + 1]!;
+        b += rgb[p + 2]!;
+      }
+      r /= 4;
+      g /= 4;
+      b /= 4;
+      out[ySize + y * cw + x] = clamp(128 - 0.168736 * r - 0.331264 * g + 0.5 * b);
+      out[ySize + cw * ch + y * cw + x] = clamp(128 + 0.5 * r - 0.418688 * g - 0.081312 * b);
+    }
+  }
+  return out;
+}
+
+function clamp(v: number): number {
+  return v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
+}
