@@ -95,7 +95,7 @@ export class FaceService extends PersonDirectory<FaceGallery> {
     const engine = await this.engine.get();
     const probe = (await engine.extract(image, 'probe')).template;
     const gallery = await this.galleries.get(tenant.applicationId);
-    const [best] = gallery.search(probe, 1);
+    const [best] = await gallery.searchAsync(probe, 1);
     const decision = this.decide(tenant, engine, best ? best.score : -1);
     return { ...decision, extId: decision.matched && best ? best.extId : null };
   }

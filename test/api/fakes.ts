@@ -58,7 +58,13 @@ export const fakeFaceEngine = async (): Promise<FaceEngine> => ({
   },
   createGallery(): FaceGallery {
     const g = new MapGallery();
-    return { upsert: (e, t) => g.upsert(e, t), remove: (e) => g.remove(e), get size() { return g.size; }, search: (p, k) => g.searchSync(p, k) };
+    return {
+      upsert: (e, t) => g.upsert(e, t),
+      remove: (e) => g.remove(e),
+      get size() { return g.size; },
+      search: (p, k) => g.searchSync(p, k),
+      searchAsync: async (p, k) => g.searchSync(p, k),
+    };
   },
 });
 
