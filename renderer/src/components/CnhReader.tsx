@@ -116,7 +116,7 @@ export function CnhReader({ onRead }: { onRead?: (values: Record<string, string>
                 return (
                   <tr key={f} className={`band-${band}`} data-testid={`cnh-${f}`}>
                     <th scope="row"><label htmlFor={`cnh-input-${f}`}>{FIELD_LABELS[f]![lang === 'en' ? 1 : 0]}</label></th>
-                    <td>
+                    <td className="value">
                       <input id={`cnh-input-${f}`} value={values[f] ?? ''} onChange={(e) => edit(f, e.target.value)} />
                       {validity !== undefined && <span className={`badge ${validity ? 'ok' : 'bad'}`}>{validity ? t('doc.valid') : t('doc.invalid')}</span>}
                     </td>

@@ -78,18 +78,20 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
 
   if (value) {
     return (
-      <div className="capture" data-testid={`${testId}-captured`}>
+      <div className="capture face-capture" data-testid={`${testId}-captured`}>
         <img className="capture-preview" src={value.dataUrl} alt={t('face.captured')} />
-        <p className="ok-text">✓ {t('face.captured')}</p>
-        <button type="button" className="btn" onClick={() => { onChange(null); setLive(true); }}>
-          {t('face.retake')}
-        </button>
+        <div className="capture-controls">
+          <p className="ok-text">✓ {t('face.captured')}</p>
+          <button type="button" className="btn" onClick={() => { onChange(null); setLive(true); }}>
+            {t('face.retake')}
+          </button>
+        </div>
       </div>
     );
   }
   const tone = feedback === 'good' ? 'good' : feedback === 'loading' || feedback === 'manual' ? 'neutral' : 'bad';
   return (
-    <div className="capture">
+    <div className="capture face-capture">
       <div className={`camera camera-${tone}`} hidden={!live}>
         <video ref={video} data-testid={`${testId}-video`} aria-label={t('face.title')} />
         <svg className="oval" viewBox="0 0 100 75" preserveAspectRatio="none" aria-hidden="true">
@@ -99,6 +101,7 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
           {feedback === 'loading' ? t('face.loadingDetector') : t(`feedback.${feedback}` as MessageKey)}
         </p>
       </div>
+      <div className="capture-controls">
       {cameraError && <p className="warn-text">{cameraError}</p>}
       <div className="row">
         {!live && (
@@ -115,6 +118,7 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
           {t('face.upload')}
           <input type="file" accept="image/jpeg,image/png" onChange={(e) => void upload(e.target.files?.[0])} data-testid={`${testId}-file`} />
         </label>
+      </div>
       </div>
     </div>
   );

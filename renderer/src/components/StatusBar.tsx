@@ -60,8 +60,8 @@ export function StatusBar({ refreshKey }: { refreshKey: number }) {
           <dt>{t('status.engines')}</dt>
           <dd>
             {(['face', 'finger', 'ocr'] as const).map((e) => (
-              <span key={e} className={`engine engine-${snap.ready!.engines[e]}`} title={e}>
-                {e} {t(`engine.${snap.ready!.engines[e]}` as MessageKey)}
+              <span key={e} className={`engine engine-${snap.ready!.engines[e]}`}>
+                {t(`engine.name.${e}` as MessageKey)} {t(`engine.${snap.ready!.engines[e]}` as MessageKey)}
               </span>
             ))}
           </dd>

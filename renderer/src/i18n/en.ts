@@ -27,6 +27,9 @@ export const en: Record<MessageKey, string> = {
   'engine.loading': 'loading',
   'engine.failed': 'failed',
   'engine.disabled': 'off',
+  'engine.name.face': 'Face',
+  'engine.name.finger': 'Finger',
+  'engine.name.ocr': 'OCR',
 
   'login.title': 'Sign in to the station',
   'login.hint': "Enter the application's key and secret (once per session).",

@@ -25,6 +25,9 @@ export const ptBR = {
   'engine.loading': 'carregando',
   'engine.failed': 'falhou',
   'engine.disabled': 'desligado',
+  'engine.name.face': 'Rosto',
+  'engine.name.finger': 'Digital',
+  'engine.name.ocr': 'OCR',
 
   'login.title': 'Entrar na estação',
   'login.hint': 'Informe a chave e o segredo da aplicação (uma vez por sessão).',

@@ -66,7 +66,7 @@ export function Admin({ onBack }: { onBack: () => void }) {
             <ul className="plain">
               <li>{t('admin.process')}: <b className={health.process === 'ok' ? 'ok-text' : 'bad-text'}>{health.process}</b></li>
               {health.ready && (['face', 'finger', 'ocr'] as const).map((e) => (
-                <li key={e}>{e}: <b className={`engine-${health.ready!.engines[e]}`}>{t(`engine.${health.ready!.engines[e]}` as MessageKey)}</b></li>
+                <li key={e}>{t(`engine.name.${e}` as MessageKey)}: <b className={`engine-${health.ready!.engines[e]}`}>{t(`engine.${health.ready!.engines[e]}` as MessageKey)}</b></li>
               ))}
             </ul>
           )}

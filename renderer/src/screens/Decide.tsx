@@ -22,24 +22,30 @@ export function Verify({ onBack }: { onBack: () => void }) {
   const ready = EXT_ID.test(extId) && sampleImage(sample, modality) !== null;
   return (
     <Screen title={t('verify.title')} onBack={onBack}>
-      <label className="field">
-        <span>{t('enroll.extId')}</span>
-        <input value={extId} onChange={(e) => setExtId(e.target.value)} data-testid="verify-extid" autoFocus />
-      </label>
-      <ModalitySwitch value={modality} onChange={(m) => { setModality(m); setResult(null); }} />
-      <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); setResult(null); }} testId="verify" />
-      {modality === 'face' && <LivenessToggle value={liveness} onChange={setLiveness} />}
-      <button type="button" className="btn btn-primary btn-large" disabled={!ready || action.busy} onClick={() => void action.run()} data-testid="verify-submit">
-        {t('verify.submit')}
-      </button>
-      {action.busy && <Busy />}
-      <ErrorNotice error={action.error} />
-      {result && (
-        <Notice kind={result.matched ? 'success' : 'warn'} title={result.matched ? t('verify.yes') : t('verify.no')} testId="verify-result">
-          <p>{extId}</p>
-          <ScoreLine score={result.score} threshold={result.threshold} />
-        </Notice>
-      )}
+      <div className="decide">
+        <div className="stack">
+          <label className="field">
+            <span>{t('enroll.extId')}</span>
+            <input value={extId} onChange={(e) => setExtId(e.target.value)} data-testid="verify-extid" autoFocus />
+          </label>
+          <ModalitySwitch value={modality} onChange={(m) => { setModality(m); setResult(null); }} />
+          <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); setResult(null); }} testId="verify" />
+        </div>
+        <div className="decide-side">
+          {modality === 'face' && <LivenessToggle value={liveness} onChange={setLiveness} />}
+          <button type="button" className="btn btn-primary btn-large" disabled={!ready || action.busy} onClick={() => void action.run()} data-testid="verify-submit">
+            {t('verify.submit')}
+          </button>
+          {action.busy && <Busy />}
+          <ErrorNotice error={action.error} />
+          {result && (
+            <Notice kind={result.matched ? 'success' : 'warn'} title={result.matched ? t('verify.yes') : t('verify.no')} testId="verify-result">
+              <p className="big-id">{extId}</p>
+              <ScoreLine score={result.score} threshold={result.threshold} />
+            </Notice>
+          )}
+        </div>
+      </div>
     </Screen>
   );
 }
@@ -58,20 +64,26 @@ export function Identify({ onBack }: { onBack: () => void }) {
   });
   return (
     <Screen title={t('identify.title')} onBack={onBack}>
-      <ModalitySwitch value={modality} onChange={(m) => { setModality(m); setResult(null); }} />
-      <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); setResult(null); }} testId="identify" />
-      {modality === 'face' && <LivenessToggle value={liveness} onChange={setLiveness} />}
-      <button type="button" className="btn btn-primary btn-large" disabled={!sampleImage(sample, modality) || action.busy} onClick={() => void action.run()} data-testid="identify-submit">
-        {t('identify.submit')}
-      </button>
-      {action.busy && <Busy />}
-      <ErrorNotice error={action.error} />
-      {result && (
-        <Notice kind={result.extId ? 'success' : 'warn'} title={result.extId ? t('identify.found') : t('identify.nobody')} testId="identify-result">
-          {result.extId && <p className="big-id" data-testid="identify-extid">{result.extId}</p>}
-          <ScoreLine score={result.score} threshold={result.threshold} />
-        </Notice>
-      )}
+      <div className="decide">
+        <div className="stack">
+          <ModalitySwitch value={modality} onChange={(m) => { setModality(m); setResult(null); }} />
+          <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); setResult(null); }} testId="identify" />
+        </div>
+        <div className="decide-side">
+          {modality === 'face' && <LivenessToggle value={liveness} onChange={setLiveness} />}
+          <button type="button" className="btn btn-primary btn-large" disabled={!sampleImage(sample, modality) || action.busy} onClick={() => void action.run()} data-testid="identify-submit">
+            {t('identify.submit')}
+          </button>
+          {action.busy && <Busy />}
+          <ErrorNotice error={action.error} />
+          {result && (
+            <Notice kind={result.extId ? 'success' : 'warn'} title={result.extId ? t('identify.found') : t('identify.nobody')} testId="identify-result">
+              {result.extId && <p className="big-id" data-testid="identify-extid">{result.extId}</p>}
+              <ScoreLine score={result.score} threshold={result.threshold} />
+            </Notice>
+          )}
+        </div>
+      </div>
     </Screen>
   );
 }

@@ -3,7 +3,7 @@ import { useI18n, type MessageKey } from '../i18n/index.js';
 export type Route = 'home' | 'enroll' | 'verify' | 'identify' | 'compare' | 'document' | 'admin';
 
 const TILES: Array<{ route: Route; icon: string }> = [
-  { route: 'enroll', icon: '＋' },
+  { route: 'enroll', icon: '+' },
   { route: 'verify', icon: '✓' },
   { route: 'identify', icon: '?' },
   { route: 'compare', icon: '⇄' },
