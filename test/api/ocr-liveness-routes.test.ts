@@ -1,16 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CNH_FIELD_NAMES, type CnhReader } from '../../src/ocr/engine.js';
+import { CNH_FIELD_NAMES, type CnhReadResult, type CnhReader } from '../../src/ocr/engine.js';
 import { startTestStation, type TestStation } from './harness.js';
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** A reader that answers fixed fields: the route's envelope, metadata and errors are under test here. */
 const fakeReader = async (): Promise<CnhReader> => ({
-  async read() {
+  async read(): Promise<CnhReadResult> {
     const campos = Object.fromEntries(CNH_FIELD_NAMES.map((n) => [n, { valor: '', confianca: 0 }])) as any;
     campos.nome_completo = { valor: 'MARIA DA SILVA', confianca: 0.95 };
     campos.cpf = { valor: '123.456.789-09', confianca: 0.7, valido: true };
-    return { documento_tipo: 'CNH', campos, qualidade_imagem: 'boa', texto_completo_ocr: 'NOME\nMARIA DA SILVA' };
+    return {
+      documento_tipo: 'CNH', campos, qualidade_imagem: 'boa', texto_completo_ocr: 'NOME\nMARIA DA SILVA',
+      tipo_arquivo: 'image/png', modelo: 'CNH_2022', origem_texto: 'ocr',
+    };
   },
   async close() {},
 });
@@ -21,7 +24,7 @@ describe('OCR route: envelope and the spec error table', () => {
   const upload = (form: FormData, auth = true) => t.request('POST', '/api/v1/services/ocr/process-cnh', { token: auth ? token : undefined, body: form });
   const fileForm = (bytes: Buffer, name = 'cnh.png', field = 'file') => {
     const form = new FormData();
-    form.append(field, new Blob([bytes]), name);
+    form.append(field, new Blob([new Uint8Array(bytes)]), name);
     return form;
   };
 

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { CNH_FIELD_NAMES, OcrError } from '../../ocr/engine.js';
+import { sniffMime } from '../../ocr/input.js';
 import type { Authenticate, StationServices } from '../context.js';
 
 /** The spec's OCR upload limit. */
@@ -32,17 +33,6 @@ const OcrResponse = Type.Object({
   }),
   texto_completo_ocr: Type.String(),
 });
-
-const MIME_BY_MAGIC: Array<[number[], string]> = [
-  [[0xff, 0xd8, 0xff], 'image/jpeg'],
-  [[0x89, 0x50, 0x4e, 0x47], 'image/png'],
-  [[0x25, 0x50, 0x44, 0x46], 'application/pdf'],
-];
-
-/** MIME type from the file's first bytes (never from its name or the client's header). */
-export function sniffMime(bytes: Uint8Array): string | undefined {
-  return MIME_BY_MAGIC.find(([magic]) => magic.every((b, i) => bytes[i] === b))?.[1];
-}
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
@@ -79,12 +69,12 @@ export function ocrRoutes(services: StationServices, authenticate: Authenticate)
         }
       }
       if (!upload || upload.bytes.length === 0) return fail(400, 'Arquivo não enviado');
-      const mime = sniffMime(upload.bytes);
-      if (!mime) throw new OcrError('UNSUPPORTED_TYPE', 'Tipo de arquivo não suportado. Use PNG, JPG ou PDF');
+      const bytes = new Uint8Array(upload.bytes.buffer, upload.bytes.byteOffset, upload.bytes.byteLength);
+      sniffMime(bytes); // refuses anything but JPEG, PNG and PDF before the recogniser is involved
       const reader = await services.engines.ocr.get().catch(() => {
         throw new OcrError('UNAVAILABLE', 'OCR API unavailable');
       });
-      const read = await reader.read(new Uint8Array(upload.bytes.buffer, upload.bytes.byteOffset, upload.bytes.byteLength));
+      const read = await reader.read(bytes);
       const fields = Object.entries(read.campos);
       const extracted = fields.filter(([, f]) => f.valor !== '');
       const meanConfidence = extracted.length ? extracted.reduce((s, [, f]) => s + f.confianca, 0) / extracted.length : 0;
@@ -99,7 +89,7 @@ export function ocrRoutes(services: StationServices, authenticate: Authenticate)
           tempo_processamento: round(Number(process.hrtime.bigint() - started) / 1e9, 3),
           campos_com_baixa_confianca: fields.filter(([, f]) => f.confianca < LOW_CONFIDENCE).map(([name]) => name),
           tamanho_arquivo_bytes: upload.bytes.length,
-          tipo_arquivo: mime,
+          tipo_arquivo: read.tipo_arquivo,
           nome_arquivo: upload.filename,
         },
         texto_completo_ocr: read.texto_completo_ocr,
