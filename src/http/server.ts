@@ -30,7 +30,7 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
     },
     bodyLimit: services.config.jsonBodyLimitBytes,
     // Longer than any valid ext_id, so an over-long one meets the schema (400), not a missing route (404).
-    maxParamLength: 1024,
+    routerOptions: { maxParamLength: 1024 },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     return503OnClosing: true,
   });
