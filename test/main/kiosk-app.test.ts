@@ -142,3 +142,25 @@ describe('kiosk app', () => {
     expect(decodeURIComponent(failurePage('<script>x</script>'))).not.toContain('<script>x');
   });
 });
+
+describe('kiosk app after a restart on another port', () => {
+  it('follows the station to its new origin', async () => {
+    const t = setup();
+    let port = 45000;
+    t.deps.loadStation = async () => async (config) => {
+      t.configs.push(config);
+      let crash!: () => void;
+      const closed = new Promise<void>((r) => (crash = r));
+      const handle = { url: `http://127.0.0.1:${port++}`, closes: 0, closed, crash, close: async () => void (handle.closes += 1) };
+      t.handles.push(handle);
+      return handle;
+    };
+    const kiosk = await runKiosk(t.deps);
+    t.handles[0]!.crash();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.windows[0]!.loaded).toEqual(['http://127.0.0.1:45000', 'http://127.0.0.1:45001']);
+    expect(t.session.headersFor('http://127.0.0.1:45001/').responseHeaders['Content-Security-Policy']).toBeDefined();
+    expect(t.session.headersFor('http://127.0.0.1:45000/')).toEqual({});
+    await kiosk!.shutdown();
+  });
+});

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { grabBlob, startCamera, stopCamera } from '../../capture/index.js';
 import { api, type OcrResult } from '../api.js';
+import { confidenceBand } from '../cnh-bands.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
 import { Busy, ErrorNotice, Notice, useAction } from './ui.js';
 
@@ -28,10 +29,6 @@ const FIELD_LABELS: Record<string, [string, string]> = {
   orgao_expedidor: ['Órgão expedidor', 'Issuing body'],
 };
 
-/** The spec's confidence bands: >= 0.9 very high, >= 0.8 high, >= 0.7 medium, else low. */
-export function confidenceBand(c: number): 'veryHigh' | 'high' | 'medium' | 'low' {
-  return c >= 0.9 ? 'veryHigh' : c >= 0.8 ? 'high' : c >= 0.7 ? 'medium' : 'low';
-}
 
 const MAX_BYTES = 20 * 1024 * 1024;
 const TYPES = ['image/jpeg', 'image/png', 'application/pdf'];
