@@ -64,7 +64,9 @@ export function buildCli(): Command {
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean }) =>
       withApplications(dataDir(), async (service) => {
-        const list = (await service.list()).map((a) => ({ name: a.name, key: a.key, createdAt: a.createdAt, disabledAt: a.disabledAt }));
+        const list = (await service.list()).map((a) => ({
+          name: a.name, key: a.key, createdAt: a.createdAt, disabledAt: a.disabledAt, faceThreshold: a.faceThreshold, fingerThreshold: a.fingerThreshold,
+        }));
         print(opts.json, { applications: list }, list.map((a) => `${a.key}  ${a.name}  created ${a.createdAt}${a.disabledAt ? `  DISABLED ${a.disabledAt}` : ''}`).join('\n') || '(no applications)');
       }),
     );
@@ -90,6 +92,23 @@ export function buildCli(): Command {
       withApplications(dataDir(), async (service) => {
         const credential = await service.rotateSecret(key);
         print(opts.json, credential, `application ${credential.name}\n  key:    ${credential.key}\n  secret: ${credential.secret}`);
+      }),
+    );
+
+  apps
+    .command('set-threshold')
+    .description("set an application's decision thresholds ('default' restores the engine's calibrated one)")
+    .argument('<key>', 'application key')
+    .option('--face <similarity>', 'face threshold (cosine similarity)')
+    .option('--finger <score>', 'fingerprint threshold (matcher score)')
+    .option('--json', 'print one JSON object')
+    .action(async (key: string, opts: { face?: string; finger?: string; json?: boolean }) =>
+      withApplications(dataDir(), async (service) => {
+        const parse = (v: string | undefined) => (v === undefined ? undefined : v === 'default' ? null : Number(v));
+        await service.setThresholds(key, { faceThreshold: parse(opts.face), fingerThreshold: parse(opts.finger) });
+        const app = (await service.list()).find((a) => a.key === key)!;
+        const value = { key, faceThreshold: app.faceThreshold, fingerThreshold: app.fingerThreshold };
+        print(opts.json, value, `application ${key}: face threshold ${app.faceThreshold ?? 'default'}, finger threshold ${app.fingerThreshold ?? 'default'}`);
       }),
     );
 

@@ -17,7 +17,7 @@ export interface IssuedCredential {
 
 export class ApplicationError extends Error {
   constructor(
-    readonly code: 'APPLICATION_NOT_FOUND' | 'INVALID_NAME',
+    readonly code: 'APPLICATION_NOT_FOUND' | 'INVALID_NAME' | 'INVALID_THRESHOLD',
     message: string,
   ) {
     super(message);
@@ -50,6 +50,8 @@ export class ApplicationService {
       secretHash: await hash(secret, ARGON2_OPTIONS),
       createdAt: this.now().toISOString(),
       disabledAt: null,
+      faceThreshold: null,
+      fingerThreshold: null,
     };
     await this.repository.insert(record);
     return { name: record.name, key: record.key, secret };
@@ -71,6 +73,17 @@ export class ApplicationService {
     const secret = newSecret();
     await this.repository.updateSecretHash(key, await hash(secret, ARGON2_OPTIONS));
     return { name: app.name, key, secret };
+  }
+
+  /**
+   * Sets the application's decision thresholds (similarity units of each engine; null restores the
+   * engine's calibrated default). @throws ApplicationError APPLICATION_NOT_FOUND, INVALID_THRESHOLD
+   */
+  async setThresholds(key: string, thresholds: { faceThreshold?: number | null; fingerThreshold?: number | null }): Promise<void> {
+    for (const value of Object.values(thresholds)) {
+      if (value !== null && value !== undefined && !Number.isFinite(value)) throw new ApplicationError('INVALID_THRESHOLD', 'thresholds must be numbers');
+    }
+    if (!(await this.repository.updateThresholds(key, thresholds))) throw notFound(key);
   }
 
   /**

@@ -35,8 +35,6 @@ export class FaceService extends PersonDirectory<FaceGallery> {
   constructor(
     private readonly engine: EngineSlot<FaceEngine>,
     stores: TenantStoreProvider,
-    /** Decision threshold of an application, or undefined for the engine default. */
-    private readonly thresholdOf: (applicationId: string) => number | undefined = () => undefined,
   ) {
     super((store) => store.faces, async () => (await engine.get()).createGallery(), (id) => stores.forApplication(id));
   }
@@ -115,7 +113,7 @@ export class FaceService extends PersonDirectory<FaceGallery> {
   }
 
   private decide(tenant: Tenant, engine: FaceEngine, score: number): FaceDecision {
-    const threshold = this.thresholdOf(tenant.applicationId) ?? engine.defaultThreshold;
+    const threshold = tenant.thresholds.face ?? engine.defaultThreshold;
     return { matched: score >= threshold, score: round(score), threshold };
   }
 }

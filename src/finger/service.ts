@@ -35,7 +35,6 @@ export class FingerService extends PersonDirectory<FingerGallery> {
   constructor(
     private readonly engine: EngineSlot<FingerEngine>,
     stores: TenantStoreProvider,
-    private readonly thresholdOf: (applicationId: string) => number | undefined = () => undefined,
   ) {
     super((store) => store.fingers, async () => (await engine.get()).createGallery(), (id) => stores.forApplication(id));
   }
@@ -100,7 +99,7 @@ export class FingerService extends PersonDirectory<FingerGallery> {
   }
 
   private decide(tenant: Tenant, engine: FingerEngine, score: number): FingerDecision {
-    const threshold = this.thresholdOf(tenant.applicationId) ?? engine.defaultThreshold;
+    const threshold = tenant.thresholds.finger ?? engine.defaultThreshold;
     return { matched: score >= threshold, score: Math.round(score * 1e4) / 1e4, threshold };
   }
 }

@@ -28,7 +28,12 @@ export function bearerAuth(tokens: TokenService, applications: ApplicationServic
     if (!claims) throw new BiostationError('UNAUTHORIZED', 'Invalid or expired token');
     const app = await applications.findActive(claims.applicationId);
     if (!app) throw new BiostationError('UNAUTHORIZED', 'The application of this token is unknown or disabled');
-    request.tenant = { applicationId: app.id, applicationName: app.name, store: await stores.forApplication(app.id) };
+    request.tenant = {
+      applicationId: app.id,
+      applicationName: app.name,
+      store: await stores.forApplication(app.id),
+      thresholds: { face: app.faceThreshold ?? undefined, finger: app.fingerThreshold ?? undefined },
+    };
   };
 }
 

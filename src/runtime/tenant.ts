@@ -8,4 +8,6 @@ export interface Tenant {
   applicationId: string;
   applicationName: string;
   store: TenantStore;
+  /** The application's decision thresholds; undefined = the engine's calibrated default. */
+  thresholds: { face?: number; finger?: number };
 }

@@ -14,6 +14,9 @@ export interface ApplicationRecord {
   secretHash: string;
   createdAt: string;
   disabledAt: string | null;
+  /** Decision thresholds of this application; null = the engine's calibrated default. */
+  faceThreshold: number | null;
+  fingerThreshold: number | null;
 }
 
 export interface ApplicationRepository {
@@ -25,6 +28,8 @@ export interface ApplicationRepository {
   disable(key: string, at: string): Promise<boolean>;
   /** Replaces the secret hash; returns false when no application has that key. */
   updateSecretHash(key: string, secretHash: string): Promise<boolean>;
+  /** Sets (or with null clears) the decision thresholds; returns false when no application has that key. */
+  updateThresholds(key: string, thresholds: { faceThreshold?: number | null; fingerThreshold?: number | null }): Promise<boolean>;
 }
 
 /** One stored biometric template. `data` is the engine's template bytes, never an image. */

@@ -68,6 +68,18 @@ describe('face routes contract', () => {
     expect((await t.request('DELETE', '/api/v1/services/face/bob', { token })).status).toBe(404);
   });
 
+  it("an application's own threshold decides, and only for that application", async () => {
+    const strict = await t.application('strict');
+    await t.station.services.applications.setThresholds(strict.key, { faceThreshold: 1.5 });
+    await t.request('POST', '/api/v1/services/face/enroll/sam', { token: strict.token, json: faceBody('sam') });
+    const res = await t.request('POST', '/api/v1/services/face/sam/verify', { token: strict.token, json: faceBody('sam') });
+    expect(res.body).toEqual({ result: { code: 1003, message: 'NOT_VERIFIED' }, score: 1, threshold: 1.5 });
+    expect((await post('/alice/verify', faceBody('alice'))).body.threshold).toBe(0.5);
+    await t.station.services.applications.setThresholds(strict.key, { faceThreshold: null });
+    const back = await t.request('POST', '/api/v1/services/face/sam/verify', { token: strict.token, json: faceBody('sam') });
+    expect(back.body.result.code).toBe(1002);
+  });
+
   it('doLivenessCheck does not pretend: the response says it was not evaluated', async () => {
     const res = await post('/alice/verify', { ...faceBody('alice'), doLivenessCheck: true });
     expect(res.body.livenessEvaluated).toBe(false);

@@ -39,12 +39,22 @@ describe('biostation apps CLI', () => {
     const created = JSON.parse((await cli('apps', 'create', '--name', 'second', '--json')).stdout);
     const list = JSON.parse((await cli('apps', 'list', '--json')).stdout);
     expect(list.applications.map((a: { name: string }) => a.name)).toEqual(['kiosk-1', 'second']);
+    expect(list.applications[0]).toMatchObject({ faceThreshold: null, fingerThreshold: null });
     expect(JSON.stringify(list)).not.toContain(created.secret);
     const rotated = JSON.parse((await cli('apps', 'rotate-secret', created.key, '--json')).stdout);
     expect(rotated.secret).not.toBe(created.secret);
     expect(JSON.parse((await cli('apps', 'disable', created.key, '--json')).stdout)).toEqual({ key: created.key, disabled: true });
     const after = JSON.parse((await cli('apps', 'list', '--json')).stdout);
     expect(after.applications[1].disabledAt).toEqual(expect.any(String));
+  });
+
+  it('set-threshold sets and restores per-application thresholds', async () => {
+    const created = JSON.parse((await cli('apps', 'create', '--name', 'thresholds', '--json')).stdout);
+    const set = JSON.parse((await cli('apps', 'set-threshold', created.key, '--face', '0.72', '--json')).stdout);
+    expect(set).toEqual({ key: created.key, faceThreshold: 0.72, fingerThreshold: null });
+    const reset = JSON.parse((await cli('apps', 'set-threshold', created.key, '--face', 'default', '--finger', '40', '--json')).stdout);
+    expect(reset).toEqual({ key: created.key, faceThreshold: null, fingerThreshold: 40 });
+    expect((await cli('apps', 'set-threshold', created.key, '--face', 'high', '--json')).code).toBe(1);
   });
 
   it('an unknown key exits 1 with a JSON error', async () => {

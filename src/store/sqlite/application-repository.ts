@@ -11,6 +11,7 @@ const MIGRATIONS: Migration[] = [
       created_at TEXT NOT NULL,
       disabled_at TEXT
     )`),
+  (db) => db.exec('ALTER TABLE applications ADD COLUMN face_threshold REAL; ALTER TABLE applications ADD COLUMN finger_threshold REAL;'),
 ];
 
 interface Row {
@@ -20,6 +21,8 @@ interface Row {
   secret_hash: string;
   created_at: string;
   disabled_at: string | null;
+  face_threshold: number | null;
+  finger_threshold: number | null;
 }
 
 const toRecord = (r: Row): ApplicationRecord => ({
@@ -29,6 +32,8 @@ const toRecord = (r: Row): ApplicationRecord => ({
   secretHash: r.secret_hash,
   createdAt: r.created_at,
   disabledAt: r.disabled_at,
+  faceThreshold: r.face_threshold,
+  fingerThreshold: r.finger_threshold,
 });
 
 /** The station registry of applications, in `<dataDir>/station.db`. */
@@ -41,8 +46,11 @@ export class SqliteApplicationRepository implements ApplicationRepository {
 
   async insert(app: ApplicationRecord): Promise<void> {
     this.db
-      .prepare('INSERT INTO applications (id, name, key, secret_hash, created_at, disabled_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt);
+      .prepare(
+        `INSERT INTO applications (id, name, key, secret_hash, created_at, disabled_at, face_threshold, finger_threshold)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt, app.faceThreshold, app.fingerThreshold);
   }
 
   async findByKey(key: string): Promise<ApplicationRecord | undefined> {
@@ -65,6 +73,15 @@ export class SqliteApplicationRepository implements ApplicationRepository {
 
   async updateSecretHash(key: string, secretHash: string): Promise<boolean> {
     return this.db.prepare('UPDATE applications SET secret_hash = ? WHERE key = ?').run(secretHash, key).changes > 0;
+  }
+
+  async updateThresholds(key: string, t: { faceThreshold?: number | null; fingerThreshold?: number | null }): Promise<boolean> {
+    const app = await this.findByKey(key);
+    if (!app) return false;
+    this.db
+      .prepare('UPDATE applications SET face_threshold = ?, finger_threshold = ? WHERE key = ?')
+      .run(t.faceThreshold === undefined ? app.faceThreshold : t.faceThreshold, t.fingerThreshold === undefined ? app.fingerThreshold : t.fingerThreshold, key);
+    return true;
   }
 
   close(): void {
