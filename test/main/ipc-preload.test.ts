@@ -7,16 +7,27 @@ import { IPC, type ReaderEvent, type StationStatus } from '../../main/types.js';
 import { FakeIpcMain } from './fake-electron.js';
 
 /**
- * Loads main/preload.cts the way a sandboxed preload runs: transpiled to CommonJS and evaluated with
- * a `require` that knows only `electron` (here a fake), so a stray local import fails the test.
+ * Runs main/preload.cts the way Electron runs a sandboxed preload: compiled to CommonJS as the build
+ * does, then called as `(require, process, exports, module)` with a `require` that knows only
+ * `electron` (here a fake), so a stray import of a local or Node module fails the test. Returns
+ * what it exposed and the IPC calls it made.
  */
-function loadPreload() {
+function runPreload() {
   const source = readFileSync(fileURLToPath(new URL('../../main/preload.cts', import.meta.url)), 'utf8');
-  const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
-  const exposed: Record<string, unknown> = {};
+  const { outputText } = ts.transpileModule(source, {
+    fileName: 'preload.cts',
+    compilerOptions: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022 },
+  });
+  const exposed: Record<string, any> = {};
+  const invoked: unknown[][] = [];
+  const listeners = new Map<string, (event: unknown, payload: unknown) => void>();
   const fakeElectron = {
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => void (exposed[key] = api) },
-    ipcRenderer: { invoke: async () => undefined, on: () => undefined, removeListener: () => undefined },
+    ipcRenderer: {
+      invoke: async (...a: unknown[]) => (invoked.push(a), 'ok'),
+      on: (channel: string, l: (event: unknown, payload: unknown) => void) => listeners.set(channel, l),
+      removeListener: (channel: string) => listeners.delete(channel),
+    },
   };
   const required: string[] = [];
   const sandboxRequire = (name: string) => {
@@ -24,9 +35,9 @@ function loadPreload() {
     if (name !== 'electron') throw new Error(`sandboxed preload cannot require ${name}`);
     return fakeElectron;
   };
-  const module = { exports: {} as Record<string, any> };
-  new Function('exports', 'require', 'module', outputText)(module.exports, sandboxRequire, module);
-  return { exports: module.exports, exposed, required };
+  const exports = {};
+  new Function('require', 'process', 'exports', 'module', outputText)(sandboxRequire, { env: {} }, exports, { exports });
+  return { bridge: exposed.biostation, exposedKeys: Object.keys(exposed), invoked, listeners, required };
 }
 
 const ORIGIN = 'http://127.0.0.1:4567';
@@ -96,33 +107,28 @@ describe('IPC handlers', () => {
 });
 
 describe('preload bridge', () => {
-  it('exposes window.biostation with the same channel names as main', async () => {
-    const { exports: preload, exposed, required } = loadPreload();
+  it('requires only electron and exposes only window.biostation, frozen', () => {
+    const { bridge, exposedKeys, required } = runPreload();
     expect(required).toEqual(['electron']);
-    expect(preload.CHANNELS).toEqual(IPC);
-    expect(exposed.biostation).toBeDefined();
-    expect(Object.isFrozen(exposed.biostation)).toBe(true);
+    expect(exposedKeys).toEqual(['biostation']);
+    expect(Object.isFrozen(bridge)).toBe(true);
+    expect(bridge.isKiosk).toBe(true);
   });
 
-  it('invokes the right channels and hands listeners only the payload', async () => {
-    const { createBridge } = loadPreload().exports;
-    const calls: unknown[][] = [];
-    const listeners = new Map<string, (event: unknown, payload: unknown) => void>();
-    const bridge = createBridge({
-      invoke: async (...a: unknown[]) => (calls.push(a), 'ok'),
-      on: (channel: string, l: (event: unknown, payload: unknown) => void) => listeners.set(channel, l),
-      removeListener: (channel: string) => listeners.delete(channel),
-    });
-    expect(bridge.isKiosk).toBe(true);
+  it('invokes the same channels as main and hands listeners only the payload', async () => {
+    const { bridge, invoked, listeners } = runPreload();
     await bridge.stationStatus();
     await bridge.listReaders();
     await bridge.capture('virtual:a');
-    expect(calls).toEqual([[IPC.stationStatus], [IPC.readersList], [IPC.readersCapture, 'virtual:a']]);
+    expect(invoked).toEqual([[IPC.stationStatus], [IPC.readersList], [IPC.readersCapture, 'virtual:a']]);
     const got: unknown[] = [];
     const off = bridge.onReaderEvent((e: unknown) => got.push(e));
+    const offStatus = bridge.onStationStatus((s: unknown) => got.push(s));
+    expect([...listeners.keys()].sort()).toEqual([IPC.readerEvent, IPC.stationStatusChanged].sort());
     listeners.get(IPC.readerEvent)!({ sender: 'secret' }, { type: 'detached', readerId: 'x' });
     expect(got).toEqual([{ type: 'detached', readerId: 'x' }]);
     off();
-    expect(listeners.has(IPC.readerEvent)).toBe(false);
+    offStatus();
+    expect(listeners.size).toBe(0);
   });
 });
