@@ -14,6 +14,14 @@ const Credential = Type.Object({
  * application }` or 401; token answers `{ token }` (plus `expires_in` seconds and `token_type`).
  */
 export function credentialRoutes(services: StationServices): FastifyPluginAsync {
+  /** The enabled application of the body's key and secret. @throws UNAUTHORIZED */
+  const authenticated = async (body: unknown) => {
+    const { key, secret } = body as { key: string; secret: string };
+    const application = await services.applications.authenticate(key, secret);
+    if (!application) throw new BiostationError('UNAUTHORIZED', 'Invalid key or secret');
+    return application;
+  };
+
   return async (app) => {
     app.post(
       '/api/v1/app-credentials/validate',
@@ -29,12 +37,7 @@ export function credentialRoutes(services: StationServices): FastifyPluginAsync 
           },
         },
       },
-      async (request) => {
-        const { key, secret } = request.body as { key: string; secret: string };
-        const application = await services.applications.authenticate(key, secret);
-        if (!application) throw new BiostationError('UNAUTHORIZED', 'Invalid key or secret');
-        return { valid: true as const, application: application.name };
-      },
+      async (request) => ({ valid: true as const, application: (await authenticated(request.body)).name }),
     );
 
     app.post(
@@ -56,10 +59,7 @@ export function credentialRoutes(services: StationServices): FastifyPluginAsync 
         },
       },
       async (request) => {
-        const { key, secret } = request.body as { key: string; secret: string };
-        const application = await services.applications.authenticate(key, secret);
-        if (!application) throw new BiostationError('UNAUTHORIZED', 'Invalid key or secret');
-        const { token } = await services.tokens.issue(application.id);
+        const { token } = await services.tokens.issue((await authenticated(request.body)).id);
         return { token, token_type: 'Bearer' as const, expires_in: services.tokens.lifetimeSeconds };
       },
     );
