@@ -75,7 +75,7 @@ export const Parameters = {
   /** Matcher: neighbours kept per minutia in the edge table. */
   edgeTableNeighbors: 9,
   /** Longest edge indexed in the probe's edge hash (px). */
-  maxEdgeHashLengthPx: 300,
+  maxEdgeHashLengthPx: 180,
   /** Shortest edge used to enumerate root pairs (px). */
   minRootEdgeLengthPx: 20,
   maxDistanceErrorPx: 13,

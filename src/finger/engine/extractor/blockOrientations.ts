@@ -69,17 +69,16 @@ export function orientations(equalized: Float32Array, mask: Uint8Array, width: n
     }
   }
   const bins = Parameters.orientationBins;
-  // interpolate the vector field at the centre of each 2x2 pixel cell, quantise, and fill the cell
   const pixelBins = new Uint8Array(width * height);
   const binScale = bins / Math.PI;
-  for (let y = 0; y < height; y += 2) {
-    let fy = (y + 1) / blockSize - 0.5;
+  for (let y = 0; y < height; y++) {
+    let fy = (y + 0.5) / blockSize - 0.5;
     if (fy < 0) fy = 0;
     const y0 = Math.min(rows - 1, fy | 0);
     const y1 = Math.min(rows - 1, y0 + 1);
     const wy = Math.min(1, fy - y0);
-    for (let x = 0; x < width; x += 2) {
-      let fx = (x + 1) / blockSize - 0.5;
+    for (let x = 0; x < width; x++) {
+      let fx = (x + 0.5) / blockSize - 0.5;
       if (fx < 0) fx = 0;
       const x0 = Math.min(columns - 1, fx | 0);
       const x1 = Math.min(columns - 1, x0 + 1);
@@ -90,14 +89,7 @@ export function orientations(equalized: Float32Array, mask: Uint8Array, width: n
       const py = (vy[a + x0] * (1 - wx) + vy[a + x1] * wx) * (1 - wy) + (vy[c + x0] * (1 - wx) + vy[c + x1] * wx) * wy;
       let angle = Math.atan2(py, px) / 2;
       if (angle < 0) angle += Math.PI;
-      const bin = Math.round(angle * binScale) % bins;
-      const i = y * width + x;
-      pixelBins[i] = bin;
-      if (x + 1 < width) pixelBins[i + 1] = bin;
-      if (y + 1 < height) {
-        pixelBins[i + width] = bin;
-        if (x + 1 < width) pixelBins[i + width + 1] = bin;
-      }
+      pixelBins[y * width + x] = Math.round(angle * binScale) % bins;
     }
   }
   return { blockSize, columns, rows, vx, vy, coherence, pixelBins, bins };

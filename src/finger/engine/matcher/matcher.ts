@@ -1,5 +1,5 @@
 import { Parameters } from '../configuration/parameters.js';
-import { angleDistance, buildEdgeHash, lengthBin, angleBin, type EdgeHash, type PreparedTemplate } from './preparedTemplate.js';
+import { angleDistance, buildEdgeHash, type EdgeHash, type PreparedTemplate } from './preparedTemplate.js';
 import { scorePairing, type PairingStats } from './scoring.js';
 
 /**
@@ -29,6 +29,7 @@ export class ProbeMatcher {
   private heapFrom = new Int32Array(256);
   private heapSize = 0;
   private rootList = new Int32Array(0);
+  private rootKeys = new Float64Array(64);
 
   constructor(readonly probe: PreparedTemplate) {
     this.hash = buildEdgeHash(probe);
@@ -47,7 +48,7 @@ export class ProbeMatcher {
     if (this.votes.length < cells) {
       this.votes = new Uint16Array(cells);
       this.tried = new Uint8Array(cells);
-      this.rootList = new Int32Array(cells);
+      this.rootList = new Int32Array(2 * cells);
     }
     if (this.candidateToProbe.length < nc) this.candidateToProbe = new Int32Array(nc);
     const votes = this.votes;
@@ -56,41 +57,41 @@ export class ProbeMatcher {
     const h = this.hash;
     const dTol = Parameters.maxDistanceErrorPx;
     const aTol = Parameters.maxAngleError;
-    const K = Parameters.edgeTableNeighbors;
-    const A = h.angleBins;
-    const minRoot = Parameters.minRootEdgeLengthPx;
-    const maxLengthBin = h.lengthBins - 1;
-    for (let c = 0; c < nc; c++) {
-      const count = candidate.neighborCount[c];
-      for (let k = 0; k < count; k++) {
-        const slot = c * K + k;
-        const len = candidate.edgeLength[slot];
-        if (len < minRoot) continue;
-        const lb = lengthBin(len);
-        if (lb > maxLengthBin) break;
-        const ref = candidate.edgeReferenceAngle[slot];
-        const nb = candidate.edgeNeighborAngle[slot];
-        const cell = (lb * A + angleBin(ref, A)) * A + angleBin(nb, A);
-        const end = h.cellStart[cell + 1];
-        const d = candidate.neighbor[slot];
-        for (let q = h.cellStart[cell]; q < end; q++) {
-          const e = h.edges[q];
-          const dl = h.length[e] - len;
-          if (dl > dTol || dl < -dTol) continue;
-          if (angleDistance(h.referenceAngle[e], ref) > aTol || angleDistance(h.neighborAngle[e], nb) > aTol) continue;
-          votes[h.from[e] * nc + c]++;
-          votes[h.to[e] * nc + d]++;
-        }
+    const rootList = this.rootList;
+    let roots = 0;
+    const total = nc * Parameters.edgeTableNeighbors;
+    const edgeCell = candidate.edgeCell;
+    for (let slot = 0; slot < total; slot++) {
+      const cell = edgeCell[slot];
+      if (cell < 0) continue;
+      const end = h.cellStart[cell + 1];
+      const start = h.cellStart[cell];
+      if (start === end) continue;
+      const len = candidate.edgeLength[slot];
+      const ref = candidate.edgeReferenceAngle[slot];
+      const nb = candidate.edgeNeighborAngle[slot];
+      const c = (slot / Parameters.edgeTableNeighbors) | 0;
+      const d = candidate.neighbor[slot];
+      for (let e = start; e < end; e++) {
+        const dl = h.length[e] - len;
+        if (dl > dTol || dl < -dTol) continue;
+        if (angleDistance(h.referenceAngle[e], ref) > aTol || angleDistance(h.neighborAngle[e], nb) > aTol) continue;
+        const a = h.from[e] * nc + c;
+        if (++votes[a] === 2) rootList[roots++] = a;
+        const b = h.to[e] * nc + d;
+        if (++votes[b] === 2) rootList[roots++] = b;
       }
     }
-    let roots = 0;
-    const rootList = this.rootList;
-    for (let i = 0; i < cells; i++) if (votes[i] >= 2) rootList[roots++] = i;
-    const ordered = Array.from(rootList.subarray(0, roots)).sort((a, b) => votes[b] - votes[a]);
+    // order roots by votes (desc), then by index, with one native sort of packed keys
+    if (this.rootKeys.length < roots) this.rootKeys = new Float64Array(Math.max(roots, 2 * this.rootKeys.length));
+    const keys = this.rootKeys.subarray(0, roots);
+    for (let i = 0; i < roots; i++) keys[i] = votes[rootList[i]] * 1_048_576 + (1_048_575 - rootList[i]);
+    keys.sort();
     let best = 0;
     let tries = 0;
-    for (const root of ordered) {
+    for (let i = roots - 1; i >= 0; i--) {
       if (tries >= Parameters.maxTriedRoots) break;
+      const root = 1_048_575 - (keys[i] % 1_048_576);
       if (this.tried[root]) continue;
       tries++;
       const p = (root / nc) | 0;
@@ -101,18 +102,7 @@ export class ProbeMatcher {
   }
 
   private push(key: number, probe: number, candidate: number, angle: number, from: number): void {
-    if (this.heapSize === this.heapKey.length) {
-      const grow = <T extends Float32Array | Int32Array>(a: T): T => {
-        const b = new (a.constructor as { new (n: number): T })(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.heapKey = grow(this.heapKey);
-      this.heapProbe = grow(this.heapProbe);
-      this.heapCandidate = grow(this.heapCandidate);
-      this.heapAngle = grow(this.heapAngle);
-      this.heapFrom = grow(this.heapFrom);
-    }
+    if (this.heapSize === this.heapKey.length) this.growHeap();
     let i = this.heapSize++;
     const hk = this.heapKey;
     while (i > 0) {
@@ -130,6 +120,21 @@ export class ProbeMatcher {
     this.heapCandidate[i] = candidate;
     this.heapAngle[i] = angle;
     this.heapFrom[i] = from;
+  }
+
+  private growHeap(): void {
+    const n = this.heapKey.length * 2;
+    const key = new Float32Array(n);
+    key.set(this.heapKey);
+    this.heapKey = key;
+    const angle = new Float32Array(n);
+    angle.set(this.heapAngle);
+    this.heapAngle = angle;
+    for (const name of ['heapProbe', 'heapCandidate', 'heapFrom'] as const) {
+      const next = new Int32Array(n);
+      next.set(this[name]);
+      this[name] = next;
+    }
   }
 
   /** Removes the heap top (values must be read before calling). */
@@ -192,6 +197,30 @@ export class ProbeMatcher {
     }
   }
 
+  private readonly stats: PairingStats = {
+    probeCount: 0,
+    candidateCount: 0,
+    pairCount: 0,
+    supportedCount: 0,
+    typeHits: 0,
+    supportingEdges: 0,
+    distanceErrorSum: 0,
+    angleErrorSum: 0,
+  };
+
+  private addPair(candidate: PreparedTemplate, p: number, c: number): void {
+    const stats = this.stats;
+    const index = stats.pairCount++;
+    this.probeToCandidate[p] = c;
+    this.candidateToProbe[c] = p;
+    this.pairProbe[index] = p;
+    this.pairSupport[index] = 0;
+    this.probeToPair[p] = index;
+    if (this.probe.types[p] === candidate.types[c]) stats.typeHits++;
+    this.tried[p * candidate.count + c] = 1;
+    this.expand(candidate, p, c, index);
+  }
+
   private grow(candidate: PreparedTemplate, rootProbe: number, rootCandidate: number): number {
     const np = this.probe.count;
     const nc = candidate.count;
@@ -202,28 +231,16 @@ export class ProbeMatcher {
     this.heapSize = 0;
     const innerDistance = Parameters.distanceErrorFlatness * Parameters.maxDistanceErrorPx;
     const innerAngle = Parameters.angleErrorFlatness * Parameters.maxAngleError;
-    const stats: PairingStats = {
-      probeCount: np,
-      candidateCount: nc,
-      pairCount: 0,
-      supportedCount: 0,
-      typeHits: 0,
-      supportingEdges: 0,
-      distanceErrorSum: 0,
-      angleErrorSum: 0,
-    };
-    const add = (p: number, c: number) => {
-      const index = stats.pairCount++;
-      p2c[p] = c;
-      c2p[c] = p;
-      this.pairProbe[index] = p;
-      this.pairSupport[index] = 0;
-      this.probeToPair[p] = index;
-      if (this.probe.types[p] === candidate.types[c]) stats.typeHits++;
-      this.tried[p * nc + c] = 1;
-      this.expand(candidate, p, c, index);
-    };
-    add(rootProbe, rootCandidate);
+    const stats = this.stats;
+    stats.probeCount = np;
+    stats.candidateCount = nc;
+    stats.pairCount = 0;
+    stats.supportedCount = 0;
+    stats.typeHits = 0;
+    stats.supportingEdges = 0;
+    stats.distanceErrorSum = 0;
+    stats.angleErrorSum = 0;
+    this.addPair(candidate, rootProbe, rootCandidate);
     while (this.heapSize > 0) {
       const key = this.heapKey[0];
       const p = this.heapProbe[0];
@@ -232,16 +249,17 @@ export class ProbeMatcher {
       const from = this.heapFrom[0];
       this.pop();
       if (p2c[p] < 0 && c2p[c] < 0) {
-        stats.distanceErrorSum += Math.max(innerDistance, key);
-        stats.angleErrorSum += Math.max(innerAngle, angle);
-        add(p, c);
+        stats.distanceErrorSum += key > innerDistance ? key : innerDistance;
+        stats.angleErrorSum += angle > innerAngle ? angle : innerAngle;
+        this.addPair(candidate, p, c);
       } else if (p2c[p] === c) {
         stats.supportingEdges++;
         this.pairSupport[this.probeToPair[p]]++;
         this.pairSupport[from]++;
       }
     }
-    for (let i = 0; i < stats.pairCount; i++) if (this.pairSupport[i] >= Parameters.minSupportingEdges) stats.supportedCount++;
+    const minSupport = Parameters.minSupportingEdges;
+    for (let i = 0; i < stats.pairCount; i++) if (this.pairSupport[i] >= minSupport) stats.supportedCount++;
     return scorePairing(stats);
   }
 }

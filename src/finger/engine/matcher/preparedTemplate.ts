@@ -22,6 +22,8 @@ export interface PreparedTemplate {
   edgeLength: Float32Array;
   edgeReferenceAngle: Float32Array;
   edgeNeighborAngle: Float32Array;
+  /** Edge-hash cell of each edge-table edge (-1 when too short or too long to seed a root). */
+  edgeCell: Int32Array;
 }
 
 export function normalizeRadians(a: number): number {
@@ -77,21 +79,37 @@ export function prepareTemplate(minutiae: Minutia[]): PreparedTemplate {
     }
     neighborCount[i] = k;
   }
-  return { count: n, xs, ys, directions, types, neighborCount, neighbor, edgeLength, edgeReferenceAngle, edgeNeighborAngle };
+  const edgeCell = new Int32Array(n * K).fill(-1);
+  const angleBins = hashAngleBins();
+  const lengthBins = hashLengthBins();
+  for (let i = 0; i < n * K; i++) {
+    if (i % K >= neighborCount[(i / K) | 0]) continue;
+    const len = edgeLength[i];
+    const lb = lengthBin(len);
+    if (len < Parameters.minRootEdgeLengthPx || lb >= lengthBins) continue;
+    edgeCell[i] = (lb * angleBins + angleBin(edgeReferenceAngle[i], angleBins)) * angleBins + angleBin(edgeNeighborAngle[i], angleBins);
+  }
+  return { count: n, xs, ys, directions, types, neighborCount, neighbor, edgeLength, edgeReferenceAngle, edgeNeighborAngle, edgeCell };
+}
+
+export function hashAngleBins(): number {
+  return Math.floor(TWO_PI / Parameters.maxAngleError);
+}
+export function hashLengthBins(): number {
+  return lengthBin(Parameters.maxEdgeHashLengthPx + Parameters.maxDistanceErrorPx) + 2;
 }
 
 /**
  * Hash of every probe edge (all ordered minutia pairs up to `maxEdgeHashLengthPx`) on a dense grid of
  * (length, reference angle, neighbour angle) cells one tolerance wide; each edge is stored in every
  * cell its tolerance box touches, so a candidate edge needs one cell lookup (SourceAFIS `EdgeHash`).
- * CSR layout: entries of cell c are `edges[cellStart[c] .. cellStart[c+1])`, each an index into
- * `from`, `to`, `length`, `referenceAngle`, `neighborAngle`.
+ * CSR layout: entries of cell c are `cellStart[c] .. cellStart[c+1]` of the entry arrays `from`, `to`,
+ * `length`, `referenceAngle`, `neighborAngle` (an edge is copied into each of its cells, for locality).
  */
 export interface EdgeHash {
   lengthBins: number;
   angleBins: number;
   cellStart: Int32Array;
-  edges: Int32Array;
   from: Int32Array;
   to: Int32Array;
   length: Float32Array;
@@ -111,8 +129,8 @@ export function buildEdgeHash(t: PreparedTemplate): EdgeHash {
   const dTol = Parameters.maxDistanceErrorPx;
   const aTol = Parameters.maxAngleError;
   const maxLength = Parameters.maxEdgeHashLengthPx;
-  const lengthBins = lengthBin(maxLength + dTol) + 2;
-  const angleBins = Math.floor(TWO_PI / aTol);
+  const lengthBins = hashLengthBins();
+  const angleBins = hashAngleBins();
   const n = t.count;
   const from: number[] = [];
   const to: number[] = [];
@@ -154,17 +172,26 @@ export function buildEdgeHash(t: PreparedTemplate): EdgeHash {
   for (let e = 0; e < from.length; e++) cellsOf(e, (c) => counts[c + 1]++);
   for (let c = 0; c < cellCount; c++) counts[c + 1] += counts[c];
   const fill = counts.slice(0, cellCount);
-  const edges = new Int32Array(counts[cellCount]);
-  for (let e = 0; e < from.length; e++) cellsOf(e, (c) => (edges[fill[c]++] = e));
-  return {
+  const total = counts[cellCount];
+  const hash: EdgeHash = {
     lengthBins,
     angleBins,
     cellStart: counts,
-    edges,
-    from: Int32Array.from(from),
-    to: Int32Array.from(to),
-    length: Float32Array.from(len),
-    referenceAngle: Float32Array.from(ref),
-    neighborAngle: Float32Array.from(nb),
+    from: new Int32Array(total),
+    to: new Int32Array(total),
+    length: new Float32Array(total),
+    referenceAngle: new Float32Array(total),
+    neighborAngle: new Float32Array(total),
   };
+  for (let e = 0; e < from.length; e++) {
+    cellsOf(e, (c) => {
+      const slot = fill[c]++;
+      hash.from[slot] = from[e];
+      hash.to[slot] = to[e];
+      hash.length[slot] = len[e];
+      hash.referenceAngle[slot] = ref[e];
+      hash.neighborAngle[slot] = nb[e];
+    });
+  }
+  return hash;
 }
