@@ -58,6 +58,14 @@ export function iou(a: Box, b: Box): number {
   return inter / (a.width * a.height + b.width * b.height - inter);
 }
 
+/** Greedy non-maximum suppression, best score first. */
+export function nms(dets: Detection[], iouThreshold: number): Detection[] {
+  const sorted = [...dets].sort((p, q) => q.score - p.score);
+  const kept: Detection[] = [];
+  for (const d of sorted) if (kept.every((k) => iou(k.box, d.box) <= iouThreshold)) kept.push(d);
+  return kept;
+}
+
 export class TinyFaceDetector {
   constructor(
     private readonly session: ort.InferenceSession,
@@ -68,10 +76,10 @@ export class TinyFaceDetector {
    * Detects faces.
    * @returns detections in source pixel coordinates, best score first, after NMS.
    */
-  async detect(img: RgbImage): Promise<Detection[]> {
+  async detect(img: RgbImage, inputSidePx?: number): Promise<Detection[]> {
     const { maxInputSidePx, minInputSidePx } = this.options;
     const longest = Math.max(img.width, img.height);
-    const target = Math.min(maxInputSidePx, Math.max(minInputSidePx, Math.ceil(longest / 32) * 32));
+    const target = inputSidePx ?? Math.min(maxInputSidePx, Math.max(minInputSidePx, Math.ceil(longest / 32) * 32));
     const scale = target / longest; // input px per source px
     const inW = Math.ceil((img.width * scale) / 32) * 32;
     const inH = Math.ceil((img.height * scale) / 32) * 32;
@@ -97,11 +105,12 @@ export class TinyFaceDetector {
         }
       }
     }
-    raw.sort((p, q) => q.score - p.score);
-    const kept: Detection[] = [];
-    for (const d of raw) {
-      if (kept.every((k) => iou(k.box, d.box) <= this.options.iouThreshold)) kept.push(d);
-    }
-    return kept;
+    return nms(raw, this.options.iouThreshold);
+  }
+
+  /** The default input side for an image (px, multiple of 32). */
+  defaultInputSide(img: RgbImage): number {
+    const longest = Math.max(img.width, img.height);
+    return Math.min(this.options.maxInputSidePx, Math.max(this.options.minInputSidePx, Math.ceil(longest / 32) * 32));
   }
 }

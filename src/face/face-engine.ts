@@ -7,7 +7,7 @@ import type * as ort from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
 import { BiostationError } from '../runtime/errors.js';
 import { CHIP_SIZE, chipTransform, LandmarkNet, type Landmarks68 } from './align.js';
-import { TinyFaceDetector, type Box, type Detection } from './detector.js';
+import { nms, TinyFaceDetector, type Box, type Detection } from './detector.js';
 import type { FaceEngine, FaceExtractMode, FaceExtraction, FaceGallery, FaceQuality } from './engine.js';
 import { Int8FaceGallery } from './gallery.js';
 import { decodeImage, DEFAULT_DECODE_LIMITS, type DecodeLimits, type RgbImage } from './image.js';
@@ -73,12 +73,19 @@ export class OnnxFaceEngine implements FaceEngine {
   }
 
   /**
-   * Detects faces; when none is found, retries once on the image with a 25 % black border
-   * (tight crops whose face touches the edges).
+   * Detects faces. The tiny detector's confidence varies a lot with the input scale, so when the
+   * first pass finds no face scoring >= 0.5, it also runs at 0.625x and 1.6x that scale (and, as a
+   * last resort, on the image with a 25 % black border, for tight crops) and merges by NMS.
    * @returns detections in working-image pixels, largest box first.
    */
   async detect(img: RgbImage): Promise<Detection[]> {
-    let dets = await this.detector.detect(img);
+    const side = this.detector.defaultInputSide(img);
+    let dets = await this.detector.detect(img, side);
+    if (!dets.some((d) => d.score >= 0.5)) {
+      const sizes = [Math.round((side * 0.625) / 32) * 32, Math.round((side * 1.6) / 32) * 32].filter((s) => s >= 128 && s <= 800);
+      for (const s of sizes) dets = dets.concat(await this.detector.detect(img, s));
+      dets = nms(dets, this.detector.options.iouThreshold);
+    }
     if (dets.length === 0) {
       const padX = Math.round(img.width * 0.25);
       const padY = Math.round(img.height * 0.25);
@@ -88,7 +95,8 @@ export class OnnxFaceEngine implements FaceEngine {
       }
       dets = (await this.detector.detect(padded)).map((d) => ({ score: d.score, box: { ...d.box, x: d.box.x - padX, y: d.box.y - padY } }));
     }
-    return dets.sort((a, b) => area(b.box) - area(a.box));
+    // Confident detections (>= 0.5) first, each group largest first.
+    return dets.sort((a, b) => Number(b.score >= 0.5) - Number(a.score >= 0.5) || area(b.box) - area(a.box));
   }
 
   /** Landmarks, aligned chip, quality and embedding of one detected face (coordinates in source px). */

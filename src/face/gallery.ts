@@ -159,28 +159,46 @@ export class Int8FaceGallery implements FaceGallery {
     return this.rank(out.Y.data as Int32Array, scale, topK);
   }
 
+  /**
+   * Top-K persons from per-row integer dot products. The K best persons are the first K distinct
+   * persons among the rows sorted by score, so only the best m rows are kept (m grows when a few
+   * persons own all of them); no per-person array is touched.
+   */
   private rank(dots: Int32Array, scale: number, topK: number): GalleryHit[] {
     const n = this.count;
-    const best = new Float64Array(this.personIds.length).fill(-Infinity);
+    for (let m = Math.min(n, 4 * topK + 16); ; m = Math.min(n, m * 4)) {
+      const rows = this.topRows(dots, scale, m);
+      const seen = new Set<number>();
+      const hits: GalleryHit[] = [];
+      for (const [score, r] of rows) {
+        const p = this.rowPerson[r];
+        if (seen.has(p)) continue;
+        seen.add(p);
+        hits.push({ extId: this.personIds[p] as string, score });
+        if (hits.length === topK) return hits;
+      }
+      if (m >= n) return hits;
+    }
+  }
+
+  /** The m best rows as [score, row], best first. */
+  private topRows(dots: Int32Array, scale: number, m: number): Array<[number, number]> {
+    const n = this.count;
     const scales = this.scales;
-    const rp = this.rowPerson;
+    let buf: Array<[number, number]> = [];
+    let floor = -Infinity;
     for (let r = 0; r < n; r++) {
       const s = dots[r] * (scale * scales[r]);
-      const p = rp[r];
-      if (s > best[p]) best[p] = s;
-    }
-    const hits: GalleryHit[] = [];
-    let floor = -Infinity;
-    for (let p = 0; p < best.length; p++) {
-      const s = best[p];
-      if (s === -Infinity || (hits.length >= topK && s <= floor)) continue;
-      hits.push({ extId: this.personIds[p] as string, score: s });
-      if (hits.length > topK) {
-        hits.sort((a, b) => b.score - a.score);
-        hits.length = topK;
-        floor = hits[topK - 1].score;
+      if (s <= floor && buf.length >= m) continue;
+      buf.push([s, r]);
+      if (buf.length >= 2 * m + 64) {
+        buf.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+        buf.length = m;
+        floor = buf[m - 1][0];
       }
     }
-    return hits.sort((a, b) => b.score - a.score);
+    buf.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+    if (buf.length > m) buf = buf.slice(0, m);
+    return buf;
   }
 }
