@@ -83,6 +83,7 @@ interface DbResult {
   matchesPerSecond: number;
   maxImpostor: number;
   genuine: number[];
+  impostor: number[];
   templates: Map<string, Uint8Array>;
   sizes: Map<string, { width: number; height: number }>;
 }
@@ -151,6 +152,7 @@ async function runDb(db: string): Promise<DbResult | undefined> {
     matchesPerSecond,
     maxImpostor: Math.max(...allImpostor),
     genuine,
+    impostor: allImpostor,
     templates,
     sizes,
   };
@@ -171,6 +173,14 @@ if (results.length) {
   const mean = (k: (r: DbResult) => number) => results.reduce((a, r) => a + k(r), 0) / results.length;
   console.log(`| mean | EER ${mean((r) => r.fvc.eer).toFixed(2)} | EER ${mean((r) => r.all.eer).toFixed(2)} | | ${mean((r) => r.medianMs).toFixed(1)} | ${Math.round(mean((r) => r.matchesPerSecond))} |`);
   const maxImpostor = Math.max(...results.map((r) => r.maxImpostor));
+  console.log('\nAt the default threshold, per database: genuine accepted (FVC pairs), false matches (all impostor pairs), highest impostor score');
+  for (const r of results) {
+    const acc = r.genuine.filter((s) => s >= DEFAULT_THRESHOLD).length;
+    const fm = r.impostor.filter((s) => s >= DEFAULT_THRESHOLD).length;
+    console.log(`  ${r.db}: ${acc}/${r.genuine.length} (${((100 * acc) / r.genuine.length).toFixed(1)} %), ${fm}/${r.impostor.length}, ${r.maxImpostor.toFixed(2)}`);
+  }
+  const impostorsDesc = results.flatMap((r) => r.impostor).sort((a, b) => b - a);
+  console.log(`  impostor score quantiles (all DBs, ${impostorsDesc.length} pairs): top ${impostorsDesc.slice(0, 5).map((v) => v.toFixed(2)).join(', ')}`);
   const genuineAll = results.flatMap((r) => r.genuine);
   const accepted = genuineAll.filter((s) => s >= DEFAULT_THRESHOLD).length;
   console.log(
@@ -179,7 +189,71 @@ if (results.length) {
   );
 }
 
+/**
+ * Interoperability: a foreign template of impression i (matched as the probe) against our template of
+ * impression j. Genuine: same finger, i != j; impostor: every impression of every other finger.
+ * SecuGen templates are in a 300x400 frame of the resized image: scaled back to the image size.
+ */
+function interopRow(source: string, pairs: Array<{ foreign: Uint8Array; frame?: { scaleX: number; scaleY: number }; finger: string; name: string }>, ours: Map<string, { finger: string; template: PreparedTemplate }>) {
+  const genuine: number[] = [];
+  const impostor: number[] = [];
+  let unreadable = 0;
+  for (const p of pairs) {
+    let matcher: ProbeMatcher;
+    try {
+      matcher = new ProbeMatcher(prepareRecord(p.foreign, p.frame).views[0]);
+    } catch {
+      unreadable++;
+      continue;
+    }
+    for (const [name, o] of ours) {
+      if (name === p.name) continue;
+      (o.finger === p.finger ? genuine : impostor).push(matcher.match(o.template));
+    }
+  }
+  const r = rates(genuine, impostor);
+  console.log(`| ${source} | ${pairs.length - unreadable} | ${genuine.length} / ${impostor.length} | ${fmt(r)} |`);
+}
+
 if (interop) {
-  const { interopTable } = await import('./fingerInterop.js');
-  await interopTable(root, results, engine);
+  console.log('\nInteroperability: foreign template (probe) vs our template of another impression (EER / FMR100 / FMR1000 / ZeroFMR in %)');
+  console.log('| source | templates read | genuine / impostor pairs | rates |');
+  console.log('|---|---|---|---|');
+  const ours = new Map<string, { finger: string; template: PreparedTemplate }>();
+  const sourceAfis: Record<string, Array<{ foreign: Uint8Array; finger: string; name: string }>> = { iso2005: [], ansi2004: [], iso2011: [] };
+  const secugen: Array<{ foreign: Uint8Array; frame: { scaleX: number; scaleY: number }; finger: string; name: string }> = [];
+  for (const r of results) {
+    for (const [name, template] of r.templates) ours.set(`${r.db}/${name}`, { finger: `${r.db}/${name.split('_')[0]}`, template: prepareRecord(template).views[0] });
+    for (const name of names) {
+      const key = `${r.db}/${name}`;
+      const finger = `${r.db}/${name.split('_')[0]}`;
+      for (const kind of Object.keys(sourceAfis)) {
+        const file = path.join(root, 'fingerprint-templates', 'sourceafis-3.18.1', r.db, `${name}.${kind}.fmr`);
+        if (existsSync(file)) sourceAfis[kind].push({ foreign: readFileSync(file), finger, name: key });
+      }
+      const sg = path.join(root, 'fingerprint-templates', 'secugen-sdk', r.db, `${name}.iso`);
+      const size = r.sizes.get(name)!;
+      if (existsSync(sg)) secugen.push({ foreign: readFileSync(sg), frame: { scaleX: size.width / 300, scaleY: size.height / 400 }, finger, name: key });
+    }
+  }
+  for (const [kind, pairs] of Object.entries(sourceAfis)) if (pairs.length) interopRow(`SourceAFIS 3.18.1 ${kind}`, pairs, ours);
+  if (secugen.length) interopRow('SecuGen SDK ISO 2005 (300x400 frame)', secugen, ours);
+  const fj = path.join(root, 'fingerprint-templates', 'fingerjet-fx-ose-samples');
+  if (existsSync(fj)) {
+    const fjOurs = new Map<string, { finger: string; template: PreparedTemplate }>();
+    // MINEX names: set letter, subject, finger position, p(lain): a001_04p and b001_04p are one finger
+    const fjPairs: Array<{ foreign: Uint8Array; finger: string; name: string }> = [];
+    for (const file of readdirSync(path.join(fj, 'images-pgm'))) {
+      const name = file.replace(/\.pgm$/, '');
+      try {
+        const t = await engine.extract(readFileSync(path.join(fj, 'images-pgm', file)), { dpi: 500 });
+        fjOurs.set(name, { finger: name.slice(1), template: prepareRecord(t.template).views[0] });
+      } catch (e) {
+        console.log(`  fingerjet ${name}: ${(e as Error).message}`);
+      }
+      const ist = path.join(fj, 'templates-iso', `${name}.ist`);
+      if (existsSync(ist)) fjPairs.push({ foreign: readFileSync(ist), finger: name.slice(1), name });
+    }
+    interopRow('FingerJet FX OSE ISO 2005 (MINEX prints)', fjPairs, fjOurs);
+  }
 }

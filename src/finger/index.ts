@@ -21,7 +21,7 @@ export type { TemplateFormat } from './engine/templates/formats.js';
  * false matches there, which bounds the FMR at about 1.7e-4 (95 % upper bound 3/17,280). Re-run
  * `npm run bench:finger` after any change to the extractor or matcher and update it from its output.
  */
-export const DEFAULT_THRESHOLD = 40;
+export const DEFAULT_THRESHOLD = 17.25;
 
 /** Best score over all pairs of views of two prepared records. */
 function bestOfViews(a: ReturnType<typeof prepareRecord>, b: ReturnType<typeof prepareRecord>): number {

@@ -92,6 +92,8 @@ export const Parameters = {
   edgeScore: 0.265,
   distanceAccuracyScore: 9.9,
   angleAccuracyScore: 2.79,
+  /** 1: accuracy scores are per pairing-tree edge (so few-pair chance pairings gain little); 0: per pairing. */
+  accuracyPerEdge: 0,
   /** Errors below these fractions of the tolerance count as perfect. */
   distanceErrorFlatness: 0.69,
   angleErrorFlatness: 0.27,

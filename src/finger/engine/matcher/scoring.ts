@@ -31,8 +31,9 @@ export function scorePairing(s: PairingStats): number {
   if (treeEdges > 0) {
     const distancePotential = P.maxDistanceErrorPx * treeEdges;
     const anglePotential = 2 * P.maxAngleError * treeEdges;
-    score += (P.distanceAccuracyScore * (distancePotential - s.distanceErrorSum)) / distancePotential;
-    score += (P.angleAccuracyScore * (anglePotential - s.angleErrorSum)) / anglePotential;
+    const scale = P.accuracyPerEdge ? treeEdges : 1;
+    score += (scale * P.distanceAccuracyScore * (distancePotential - s.distanceErrorSum)) / distancePotential;
+    score += (scale * P.angleAccuracyScore * (anglePotential - s.angleErrorSum)) / anglePotential;
   }
   return score;
 }

@@ -3,8 +3,8 @@ export type MinutiaType = 'ending' | 'bifurcation' | 'other';
 
 /**
  * One minutia. `x`, `y` in pixels of the template's frame (`resolutionDpi`); `direction` in radians
- * in image coordinates (x right, y down, angle measured from +x towards +y), pointing away from the
- * ridge (ending) or valley (bifurcation) the minutia ends; `quality` 0..100 (0 = not reported).
+ * in image coordinates (x right, y down, angle measured from +x towards +y), pointing from the minutia
+ * along the ridge (ending) or valley (bifurcation) it ends, as ISO 19794-2 and SourceAFIS orient it; `quality` 0..100 (0 = not reported).
  */
 export interface Minutia {
   x: number;

@@ -9,7 +9,7 @@ import {
   type SkeletonNode,
 } from './skeletonGraph.js';
 
-/** Direction (radians, image coordinates) pointing out of the ridge at an ending. */
+/** Direction (radians, image coordinates) at an ending, pointing from the ending into its ridge (ISO 19794-2 convention). */
 export function endingDirection(graph: SkeletonGraph, node: SkeletonNode): number {
   const points = pointsFrom(node.ridges[0], node);
   const k = Math.min(points.length - 1, Parameters.ridgeDirectionSamplePx);
@@ -19,7 +19,7 @@ export function endingDirection(graph: SkeletonGraph, node: SkeletonNode): numbe
   const ay = (points[s] / w) | 0;
   const bx = points[k] % w;
   const by = (points[k] / w) | 0;
-  return Math.atan2(ay - by, ax - bx);
+  return Math.atan2(by - ay, bx - ax);
 }
 
 function angleBetween(a: number, b: number): number {
@@ -62,8 +62,9 @@ function removeGaps(graph: SkeletonGraph): void {
       const d = Math.sqrt(d2);
       if (d > Parameters.shortestJoinedGapPx) {
         const line = Math.atan2(dy, dx);
-        if (angleBetween(directions[i], line) > Parameters.maxGapAngle) continue;
-        if (angleBetween(directions[j], line + Math.PI) > Parameters.maxGapAngle) continue;
+        // directions point into the ridges: a joinable gap has each ridge pointing away from the other ending
+        if (angleBetween(directions[i] + Math.PI, line) > Parameters.maxGapAngle) continue;
+        if (angleBetween(directions[j], line) > Parameters.maxGapAngle) continue;
       } else if (angleBetween(directions[i], directions[j] + Math.PI) > Math.PI / 2) continue;
       candidates.push([d, i, j]);
     }
