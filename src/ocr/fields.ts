@@ -103,10 +103,13 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.nome_mae = fil.length ? fil[fil.length - 1] : none;
 
   // Issuing state: "DETRAN - UF"; the older model's front alone only shows the identity's state.
-  const detran = /DETRAN\s*[-–—.]?\s*([A-Z]{2})\b/.exec(fold(fullText));
+  // (The identity document itself may be issued by a DETRAN: its line is skipped.)
+  const detranRe = /DETRAN\s*[-–—.]?\s*([A-Z]{2})\b/;
+  const detranPhrase = phrases.find((p) => !idp.includes(p) && UFS.has(detranRe.exec(fold(p.text))?.[1] ?? ''));
+  const idText = fold(idp.map((p) => p.text).join(' '));
+  const detran = detranPhrase ? detranRe.exec(fold(detranPhrase.text)) : detranRe.exec(fold(fullText).replace(idText || '\u0000', ''));
   if (detran && UFS.has(detran[1])) {
-    const w = phrases.find((p) => fold(p.text).includes('DETRAN'));
-    d.uf = { valor: detran[1], conf: w ? meanConf([w]) : 0.8 };
+    d.uf = { valor: detran[1], conf: detranPhrase ? meanConf([detranPhrase]) : 0.8 * 0.85 };
   } else if (model === 'old' && rgUf) {
     d.uf = { valor: rgUf, conf: d.rg.conf * 0.9 };
   } else {

@@ -4,6 +4,7 @@
  */
 import { OcrError, type CnhReader, type CnhReadResult } from './engine.js';
 import { extractFields } from './fields.js';
+import { emptyValueRegions } from './layout.js';
 import { readPdf, sniffMime, type DocumentMime } from './input.js';
 import { RecognizerPool, SEGMENTATION, type Recognizer } from './pool.js';
 import { prepareImage } from './preprocess.js';
@@ -33,7 +34,7 @@ async function recognizeImage(rec: Recognizer, bytes: Uint8Array): Promise<PageT
   let words = await rec.words(prep.png, SEGMENTATION.sparse);
   let fields = extractFields(groupPhrases(words), words.map((w) => w.text).join(' '));
   if (fields.labelsFound < MIN_LABELS) {
-    const turned = await prepareImage(bytes, 180);
+    const turned = await prepareImage(bytes, { extraTurnDeg: 180 });
     const words2 = await rec.words(turned.png, SEGMENTATION.sparse);
     const fields2 = extractFields(groupPhrases(words2), words2.map((w) => w.text).join(' '));
     if (fields2.labelsFound > fields.labelsFound) {
@@ -42,7 +43,19 @@ async function recognizeImage(rec: Recognizer, bytes: Uint8Array): Promise<PageT
       fields = fields2;
     }
   }
+  words = await rereadEmptyValues(rec, prep.png, words, prep.width, prep.height);
   return { words, grade: prep.quality.grade, heightPx: prep.height };
+}
+
+/** Second look, one text line at a time, under labels whose value the page pass missed. */
+async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[], widthPx: number, heightPx: number): Promise<OcrWord[]> {
+  const regions = emptyValueRegions(groupPhrases(words), widthPx, heightPx);
+  const extra: OcrWord[] = [];
+  for (const r of regions) {
+    const found = await rec.words(png, SEGMENTATION.line, { left: r.left, top: r.top, width: r.width, height: r.height });
+    extra.push(...found.filter((w) => /[A-Za-z0-9À-ÿ]/.test(w.text) && w.conf > 0.3));
+  }
+  return extra.length ? [...words, ...extra] : words;
 }
 
 /** Pages stacked top to bottom into one word list (front and back on one page or on two). */

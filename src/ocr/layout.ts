@@ -113,3 +113,30 @@ export function labelHeight(labels: Map<LabelId, FoundLabel>): number {
   const hs = [...labels.values()].map((l) => l.phrase.h).sort((a, b) => a - b);
   return hs.length ? hs[Math.floor(hs.length / 2)] : 0;
 }
+
+/** Labels whose value is a single line (re-read on their own when the page pass found nothing). */
+const SINGLE_LINE_VALUES: LabelId[] = ['nome', 'nascimento3', 'nascimento', 'emissao', 'validade', 'identidade', 'cpf', 'registro', 'categoria', 'primeira', 'observacoes'];
+
+/**
+ * Regions (px) under found labels where no value phrase was found: from 0.2 label heights under the
+ * label, 3.2 label heights tall, from one label height left of it to the next label on its row (at most
+ * 40 label heights). Single letters (category B, remark A) are often dropped by sparse page reading.
+ */
+export function emptyValueRegions(phrases: Phrase[], imageWidthPx: number, imageHeightPx: number): Array<{ id: LabelId; left: number; top: number; width: number; height: number }> {
+  const labels = findLabels(phrases);
+  const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
+  const h = labelHeight(labels);
+  const out: Array<{ id: LabelId; left: number; top: number; width: number; height: number }> = [];
+  for (const id of SINGLE_LINE_VALUES) {
+    const l = labels.get(id);
+    if (!l || valueBelow(l, phrases, labelPhrases, 1, h).length) continue;
+    const L = l.phrase;
+    const nextRight = [...labelPhrases].filter((p) => p !== L && p.x0 > L.x1 && Math.abs((p.y0 + p.y1) / 2 - (L.y0 + L.y1) / 2) < h).map((p) => p.x0);
+    const left = Math.max(0, Math.round(L.x0 - h));
+    const right = Math.min(imageWidthPx, Math.round(Math.min(L.x0 + 40 * h, ...nextRight) - 0.5 * h));
+    const top = Math.round(L.y1 + 0.2 * h);
+    const height = Math.min(imageHeightPx - top, Math.round(3.2 * h));
+    if (right - left > 10 && height > 8) out.push({ id, left, top, width: right - left, height });
+  }
+  return out;
+}

@@ -102,7 +102,14 @@ function profileScore(pts: Int32Array, deg: number, transpose = false): number {
 function estimateSkew(g: Gray, range: number): { deg: number; quarter: boolean } {
   const t = otsu(g.data);
   const pts: number[] = [];
-  for (let y = 0; y < g.h; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] < t - 10) pts.push(x, y);
+  // Ink only: dark pixels between a row's first and last light (card) pixel, so dark background
+  // corners left by a rotated photo do not vote.
+  for (let y = 0; y < g.h; y++) {
+    let lo = 0, hi = g.w - 1;
+    while (lo < g.w && g.data[y * g.w + lo] <= t) lo++;
+    while (hi > lo && g.data[y * g.w + hi] <= t) hi--;
+    for (let x = lo + 2; x < hi - 2; x++) if (g.data[y * g.w + x] < t - 10) pts.push(x, y);
+  }
   if (pts.length < 50) return { deg: 0, quarter: false };
   const p = Int32Array.from(pts);
   let best = 0, bestScore = -1;
@@ -117,9 +124,9 @@ function estimateSkew(g: Gray, range: number): { deg: number; quarter: boolean }
 /**
  * Contrast stretch [a, b] for sharp.linear: the darkest 1% (ink) to 0 and 75% of the way to the most
  * frequent level (the card's paper) to 255, so the pale security print (guilloche) turns white while ink
- * stays dark.
+ * stays dark (0.95: keeps thin blurred label strokes; the guilloche, at ~0.88 of the range, stays pale).
  */
-function stretch(data: Uint8Array): [number, number] {
+function stretch(data: Uint8Array, clip: number): [number, number] {
   const hist = new Float64Array(256);
   for (const v of data) hist[v]++;
   let mode = 0;
@@ -127,12 +134,26 @@ function stretch(data: Uint8Array): [number, number] {
   let acc = 0, lo = 0;
   while (lo < 255 && (acc += hist[lo]) < 0.01 * data.length) lo++;
   if (mode - lo < 30) return [1, 0];
-  const a = 255 / (PAPER_CLIP * (mode - lo));
+  const a = 255 / (clip * (mode - lo));
   return [a, -a * lo];
 }
 
+/** Inputs whose measured sharpness (quality.ts) is below this get an unsharp mask (sigma 1 px). */
+const SHARPEN_BELOW = 50;
 /** Fraction of the ink-to-paper range kept; lighter levels become white. */
-const PAPER_CLIP = 0.75;
+const PAPER_CLIP = 0.95;
+
+/** Crops uniform light margins (top-left pixel's green level > 160), leaving at least 100 x 60 px. */
+async function trimLight(rgb: Buffer): Promise<Buffer> {
+  const corner = await sharp(rgb).extract({ left: 0, top: 0, width: 1, height: 1 }).raw().toBuffer();
+  if (corner[1] <= 160) return rgb;
+  try {
+    const trimmed = await sharp(rgb).trim({ threshold: 30 }).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
+    return trimmed.info.width > 100 && trimmed.info.height > 60 ? trimmed.data : rgb;
+  } catch {
+    return rgb;
+  }
+}
 
 async function toAnalysis(buf: Buffer): Promise<{ g: Gray; scale: number }> {
   const meta = await sharp(buf).metadata();
@@ -143,18 +164,23 @@ async function toAnalysis(buf: Buffer): Promise<{ g: Gray; scale: number }> {
 
 /**
  * File bytes (JPEG/PNG) -> grayscale card image for the recogniser, plus quality metrics.
- * `extraTurnDeg` adds a rotation first (the reader retries at 180 degrees when labels are missing).
  * Errors: sharp's decode errors propagate (the reader maps them to PROCESSING_FAILED).
  */
-export async function prepareImage(bytes: Uint8Array, extraTurnDeg = 0): Promise<PreparedImage> {
+export interface PrepareOptions {
+  /** Extra clockwise turn first, degrees (the reader retries at 180 when labels are missing). */
+  extraTurnDeg?: number;
+  /** Ink-to-paper fraction kept by the contrast stretch (see PAPER_CLIP). */
+  clip?: number;
+  /** Unsharp-mask sigma applied before the stretch; 0: none; default 1 for blurred inputs (SHARPEN_BELOW). */
+  sharpenSigma?: number;
+}
+
+export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
+  const extraTurnDeg = options.extraTurnDeg ?? 0;
   let rgb = await sharp(bytes).rotate().rotate(extraTurnDeg).removeAlpha().png({ compressionLevel: 1 }).toBuffer();
-  // Uniform margins (paper around a scan or a PDF page's card images) go first.
-  try {
-    const trimmed = await sharp(rgb).trim({ threshold: 30 }).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
-    if (trimmed.info.width > 100 && trimmed.info.height > 60) rgb = trimmed.data;
-  } catch {
-    // Nothing to trim.
-  }
+  // Uniform light margins (paper around a scan or a PDF page's card images) go first; dark ones are
+  // left for the card finder, which also straightens by the card's edges.
+  rgb = await trimLight(rgb);
   let turned = extraTurnDeg;
   let { g, scale } = await toAnalysis(rgb);
   const t = otsu(g.data);
@@ -192,6 +218,7 @@ export async function prepareImage(bytes: Uint8Array, extraTurnDeg = 0): Promise
   if (Math.abs(skew.deg) >= 0.5) {
     rgb = await sharp(rgb).rotate(-skew.deg, { background: { r: 255, g: 255, b: 255 } }).png({ compressionLevel: 1 }).toBuffer();
     turned -= skew.deg;
+    rgb = await trimLight(rgb);
   }
   void bg;
   const m = await sharp(rgb).metadata();
@@ -202,6 +229,9 @@ export async function prepareImage(bytes: Uint8Array, extraTurnDeg = 0): Promise
   const gray = sharp(rgb).extractChannel('green').resize({ width: outW, kernel: factor > 1 ? 'cubic' : 'lanczos3' });
   const { data, info } = await gray.raw().toBuffer({ resolveWithObject: true });
   const quality = await measureQuality(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, Math.min(srcW, srcH));
-  const png = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).linear(...stretch(data)).png({ compressionLevel: 1 }).toBuffer();
+  let img = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } });
+  const sigma = options.sharpenSigma ?? (quality.sharpness < SHARPEN_BELOW ? 1 : 0);
+  if (sigma > 0) img = img.sharpen({ sigma });
+  const png = await img.linear(...stretch(data, options.clip ?? PAPER_CLIP)).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
   return { png, width: info.width, height: info.height, quality, rotationDeg: turned };
 }
