@@ -96,10 +96,21 @@ async function call<T>(method: string, path: string, body?: unknown, init: { raw
   return json as T;
 }
 
+/** The OCR group's error texts (spec: OCR errors) as stable codes the UI translates. */
+const OCR_MESSAGE_CODES: Record<string, string> = {
+  'Arquivo não enviado': 'OCR_NO_FILE',
+  'Tipo de arquivo não suportado. Use PNG, JPG ou PDF': 'OCR_UNSUPPORTED_TYPE',
+  'Arquivo muito grande. Tamanho máximo: 20MB': 'OCR_TOO_LARGE',
+  'Erro ao processar documento': 'OCR_PROCESSING_FAILED',
+  'OCR API unavailable': 'OCR_UNAVAILABLE',
+  Unauthorized: 'UNAUTHORIZED',
+};
+
 /** Reads a stable code out of any of the spec's error bodies. */
 function errorOf(status: number, json: any): ApiError {
   const result = json?.result;
   if (result && typeof result.message === 'string') return new ApiError(status, result.message, result.detail ?? result.message);
+  if (json && typeof json.message === 'string' && OCR_MESSAGE_CODES[json.message]) return new ApiError(status, OCR_MESSAGE_CODES[json.message]!, json.message);
   if (json && typeof json.code === 'string') return new ApiError(status, json.code, json.message ?? json.code);
   if (json && typeof json.error_code === 'string') return new ApiError(status, json.error_code, json.message ?? '');
   if (status === 401) return new ApiError(status, 'UNAUTHORIZED', 'Unauthorized');
@@ -107,8 +118,13 @@ function errorOf(status: number, json: any): ApiError {
   return new ApiError(status, json?.message ? String(json.message) : `HTTP_${status}`, json?.message ?? `HTTP ${status}`);
 }
 
+/** Outcomes that are answers, not failures (the spec's non-match codes). */
+const NEGATIVE = new Set(['NOT_VERIFIED', 'NOT_IDENTIFIED', 'NOT_MATCHED']);
+
+/** A decision body -> Decision; a failure carried with HTTP 200 (e.g. 1013 LIVENESS_CHECK_FAILED) throws ApiError. */
 function decision(json: any, successCode: number): Decision {
   const r = json.result ?? json;
+  if (r.code !== successCode && !NEGATIVE.has(r.message)) throw new ApiError(200, r.message, r.detail ?? r.message);
   return { matched: r.code === successCode, code: r.code, message: r.message, score: json.score, threshold: json.threshold, extId: json.ExternalID };
 }
 

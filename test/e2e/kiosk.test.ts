@@ -66,7 +66,12 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
     files.cnhName = cnh.truth.nome_completo;
 
     const y4m = path.join(tmp, 'camera.y4m');
-    await writeY4m(y4m, [lfw(PERSON, 18)], 20);
+    const camera = lfw(PERSON, 18);
+    await writeY4m(y4m, [
+      { photo: camera, frames: 20, kind: 'dark' },
+      { photo: camera, frames: 40, kind: 'empty' },
+      { photo: camera, frames: 40, kind: 'face' },
+    ]);
 
     station = await startStationProcess(path.join(tmp, 'data'), uiDir);
     bridge = await startReaderBridgeProcess(path.dirname(readerDir));
@@ -114,15 +119,24 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
     await shot('03-enroll-id');
     await page.getByTestId('enroll-next').click();
 
+    // Record every feedback the clerk sees while the fake camera plays dark -> no face -> face.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { feedbackSeen: string[] }).feedbackSeen = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="enroll-face-feedback"]')?.textContent ?? '';
+        if (text && seen[seen.length - 1] !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await page.getByTestId('enroll-face-start').click();
-    const feedback = page.getByTestId('enroll-face-feedback');
-    await feedback.waitFor();
-    await page.waitForFunction(() => {
-      const el = document.querySelector('[data-testid="enroll-face-feedback"]');
-      return el && !/Preparando/.test(el.textContent ?? '');
-    }, undefined, { timeout: 90_000 });
+    await page.getByTestId('enroll-face-feedback').waitFor();
+    await page.waitForFunction(() => /Ótimo/.test(document.querySelector('[data-testid="enroll-face-feedback"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
     await shot('04-enroll-face-camera');
     await page.getByTestId('enroll-face-captured').waitFor({ timeout: 90_000 });
+    const seen = await page.evaluate(() => (window as unknown as { feedbackSeen: string[] }).feedbackSeen);
+    console.log(`[e2e] face guide feedback seen: ${seen.join(' | ')}`);
+    expect(seen.join(' | ')).toMatch(/Pouca luz/);
+    expect(seen.join(' | ')).toMatch(/Nenhum rosto/);
     await shot('05-enroll-face-captured');
     await page.getByTestId('enroll-next').click();
 

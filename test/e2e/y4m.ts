@@ -1,25 +1,35 @@
 import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 
+/** One stretch of the fake camera video. */
+export interface Segment {
+  photo: string;
+  /** Frames at 10 fps. */
+  frames: number;
+  /** face: the photo; empty: a plain grey wall (no face); dark: the photo at 15% brightness. */
+  kind?: 'face' | 'empty' | 'dark';
+}
+
 /**
  * Writes a YUV4MPEG2 (4:2:0) video for Chromium's fake camera (`--use-file-for-fake-video-capture`):
- * each photo is letterboxed onto a 640x480 frame (upscaled to 480 px high, grey-blurred edges) and
- * repeated `framesPerImage` times at 10 fps. Chromium loops the file.
+ * each photo is upscaled to 480 px high and centred on a 640x480 frame over a blurred copy of
+ * itself, repeated for its segment's frames at 10 fps. Chromium loops the file.
+ * Format: the `YUV4MPEG2 W H F A C420jpeg` header line, then per frame `FRAME\n` + Y, U, V planes.
  */
-export async function writeY4m(file: string, photos: string[], framesPerImage = 10): Promise<void> {
+export async function writeY4m(file: string, segments: Segment[]): Promise<void> {
   const W = 640;
   const H = 480;
   const chunks: Buffer[] = [Buffer.from(`YUV4MPEG2 W${W} H${H} F10:1 Ip A1:1 C420jpeg\n`, 'ascii')];
-  for (const photo of photos) {
-    const face = await sharp(photo).resize(H, H).toBuffer();
-    const background = await sharp(photo).resize(W, H, { fit: 'cover' }).blur(20).toBuffer();
-    const { data } = await sharp(background)
-      .composite([{ input: face, left: (W - H) / 2, top: 0 }])
-      .removeAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const frame = rgbToI420(data, W, H);
-    for (let i = 0; i < framesPerImage; i++) chunks.push(Buffer.from('FRAME\n', 'ascii'), frame);
+  for (const { photo, frames, kind = 'face' } of segments) {
+    const background = kind === 'empty'
+      ? await sharp({ create: { width: W, height: H, channels: 3, background: { r: 150, g: 146, b: 140 } } }).png().toBuffer()
+      : await sharp(photo).resize(W, H, { fit: 'cover' }).blur(20).toBuffer();
+    let image = sharp(background);
+    if (kind !== 'empty') image = image.composite([{ input: await sharp(photo).resize(H, H).toBuffer(), left: (W - H) / 2, top: 0 }]);
+    let rgb = await image.removeAlpha().raw().toBuffer();
+    if (kind === 'dark') rgb = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).linear(0.15, 0).raw().toBuffer();
+    const frame = rgbToI420(rgb, W, H);
+    for (let i = 0; i < frames; i++) chunks.push(Buffer.from('FRAME\n', 'ascii'), frame);
   }
   await writeFile(file, Buffer.concat(chunks));
 }

@@ -189,4 +189,9 @@ export const enErrors: Record<string, string> = {
   ROUTE_NOT_FOUND: 'Function not available on this station.',
   TEMPLATE_LIMIT_REACHED: 'The person already holds the most templates allowed.',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported upload format.',
+  OCR_NO_FILE: 'No file was sent.',
+  OCR_UNSUPPORTED_TYPE: 'Unsupported file type. Use PNG, JPG or PDF.',
+  OCR_TOO_LARGE: 'File too large. Maximum size: 20MB.',
+  OCR_PROCESSING_FAILED: 'The document could not be processed. Try another image.',
+  OCR_UNAVAILABLE: 'Document reading is unavailable right now. Try again.',
 };

@@ -189,4 +189,9 @@ export const ptBRErrors: Record<string, string> = {
   ROUTE_NOT_FOUND: 'Função não disponível nesta estação.',
   TEMPLATE_LIMIT_REACHED: 'A pessoa já tem o máximo de modelos permitido.',
   UNSUPPORTED_MEDIA_TYPE: 'Formato de envio não suportado.',
+  OCR_NO_FILE: 'Nenhum arquivo enviado.',
+  OCR_UNSUPPORTED_TYPE: 'Tipo de arquivo não suportado. Use PNG, JPG ou PDF.',
+  OCR_TOO_LARGE: 'Arquivo muito grande. Tamanho máximo: 20MB.',
+  OCR_PROCESSING_FAILED: 'Erro ao processar o documento. Tente outra imagem.',
+  OCR_UNAVAILABLE: 'Leitura de documentos indisponível no momento. Tente de novo.',
 };
