@@ -257,6 +257,26 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
     await shot('16-admin');
   }, 120_000);
 
+  it('works from the keyboard alone and keeps every control a large touch target', async () => {
+    await home();
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      if ((await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))) === 'tile-verify') break;
+    }
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('tile-verify');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('verify-extid').waitFor();
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll('button, input:not([type=file]):not([type=checkbox]), select, label.file-btn')]
+        .filter((el) => (el as HTMLElement).offsetParent !== null)
+        .map((el) => ({ what: el.outerHTML.slice(0, 80), h: el.getBoundingClientRect().height }))
+        .filter((c) => c.h < 44),
+    );
+    expect(small).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('tile-enroll').waitFor();
+  }, 60_000);
+
   it('switches to English and keeps its layout at 1920x1080', async () => {
     await home();
     await page.getByTestId('lang').click();
