@@ -110,7 +110,7 @@ export async function runKiosk(deps: KioskDeps): Promise<Kiosk | null> {
       if (status.state !== 'running' || !status.url || !win || win.isDestroyed()) return;
       if (new URL(status.url).origin === origin) return;
       origin = new URL(status.url).origin;
-      void win.loadURL(status.url);
+      win.loadURL(status.url).catch((e: unknown) => log(`reload on ${status.url} failed: ${String(e)}`));
     }),
   );
   return { supervisor, window: () => win, shutdown };

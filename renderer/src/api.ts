@@ -26,6 +26,8 @@ export interface Decision {
   score?: number;
   threshold?: number;
   extId?: string | null;
+  /** false when liveness was asked but the station did not evaluate it. */
+  livenessEvaluated?: boolean;
 }
 
 export interface OcrField {
@@ -125,7 +127,15 @@ const NEGATIVE = new Set(['NOT_VERIFIED', 'NOT_IDENTIFIED', 'NOT_MATCHED']);
 function decision(json: any, successCode: number): Decision {
   const r = json.result ?? json;
   if (r.code !== successCode && !NEGATIVE.has(r.message)) throw new ApiError(200, r.message, r.detail ?? r.message);
-  return { matched: r.code === successCode, code: r.code, message: r.message, score: json.score, threshold: json.threshold, extId: json.ExternalID };
+  return {
+    matched: r.code === successCode,
+    code: r.code,
+    message: r.message,
+    score: json.score,
+    threshold: json.threshold,
+    extId: json.ExternalID,
+    livenessEvaluated: json.livenessEvaluated,
+  };
 }
 
 const FACE = '/api/v1/services/face';

@@ -88,14 +88,18 @@ export function Screen({ title, onBack, children }: { title: string; onBack: () 
   );
 }
 
-/** Score and threshold of a decision, when the API gave them. */
-export function ScoreLine({ score, threshold }: { score?: number; threshold?: number }) {
+/** Score and threshold of a decision, when the API gave them, and a note when liveness was not evaluated. */
+export function ScoreLine({ score, threshold, livenessEvaluated }: { score?: number; threshold?: number; livenessEvaluated?: boolean }) {
   const { t } = useI18n();
-  if (score === undefined) return null;
   return (
-    <p className="score" data-testid="score">
-      {t('result.score')}: <b>{score.toFixed(3)}</b>
-      {threshold !== undefined && ` (${t('result.threshold')} ${threshold.toFixed(3)})`}
-    </p>
+    <>
+      {score !== undefined && (
+        <p className="score" data-testid="score">
+          {t('result.score')}: <b>{score.toFixed(3)}</b>
+          {threshold !== undefined && ` (${t('result.threshold')} ${threshold.toFixed(3)})`}
+        </p>
+      )}
+      {livenessEvaluated === false && <p className="muted">{t('liveness.notEvaluated')}</p>}
+    </>
   );
 }

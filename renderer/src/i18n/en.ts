@@ -90,6 +90,7 @@ export const en: Record<MessageKey, string> = {
   'feedback.good': 'Great, hold still…',
   'feedback.manual': 'Place the face in the oval and press Capture',
   'liveness.check': 'Check liveness',
+  'liveness.notEvaluated': 'Liveness was not evaluated on this station.',
 
   'finger.title': 'Fingerprints',
   'finger.reader': 'Reader',

@@ -88,6 +88,7 @@ export const ptBR = {
   'feedback.good': 'Ótimo, fique parado…',
   'feedback.manual': 'Posicione o rosto no oval e toque em Capturar',
   'liveness.check': 'Verificar vivacidade (liveness)',
+  'liveness.notEvaluated': 'Vivacidade não avaliada nesta estação.',
 
   'finger.title': 'Digitais',
   'finger.reader': 'Leitor',

@@ -41,7 +41,7 @@ export function Verify({ onBack }: { onBack: () => void }) {
           {result && (
             <Notice kind={result.matched ? 'success' : 'warn'} title={result.matched ? t('verify.yes') : t('verify.no')} testId="verify-result">
               <p className="big-id">{extId}</p>
-              <ScoreLine score={result.score} threshold={result.threshold} />
+              <ScoreLine score={result.score} threshold={result.threshold} livenessEvaluated={result.livenessEvaluated} />
             </Notice>
           )}
         </div>
@@ -79,7 +79,7 @@ export function Identify({ onBack }: { onBack: () => void }) {
           {result && (
             <Notice kind={result.extId ? 'success' : 'warn'} title={result.extId ? t('identify.found') : t('identify.nobody')} testId="identify-result">
               {result.extId && <p className="big-id" data-testid="identify-extid">{result.extId}</p>}
-              <ScoreLine score={result.score} threshold={result.threshold} />
+              <ScoreLine score={result.score} threshold={result.threshold} livenessEvaluated={result.livenessEvaluated} />
             </Notice>
           )}
         </div>
@@ -122,7 +122,7 @@ export function Compare({ onBack }: { onBack: () => void }) {
       <ErrorNotice error={action.error} />
       {result && (
         <Notice kind={result.matched ? 'success' : 'warn'} title={result.matched ? t('compare.same') : t('compare.different')} testId="compare-result">
-          <ScoreLine score={result.score} threshold={result.threshold} />
+          <ScoreLine score={result.score} threshold={result.threshold} livenessEvaluated={result.livenessEvaluated} />
         </Notice>
       )}
     </Screen>
