@@ -267,7 +267,7 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
     await page.keyboard.press('Enter');
     await page.getByTestId('verify-extid').waitFor();
     const small = await page.evaluate(() =>
-      [...document.querySelectorAll('button, input:not([type=file]):not([type=checkbox]), select, label.file-btn')]
+      Array.from(document.querySelectorAll('button, input:not([type=file]):not([type=checkbox]), select, label.file-btn'))
         .filter((el) => (el as HTMLElement).offsetParent !== null)
         .map((el) => ({ what: el.outerHTML.slice(0, 80), h: el.getBoundingClientRect().height }))
         .filter((c) => c.h < 44),
