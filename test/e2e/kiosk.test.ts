@@ -128,6 +128,8 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
         if (text && seen[seen.length - 1] !== text) seen.push(text);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
+    // The detector loads when the step opens; the camera then starts at the video's first (dark) frame.
+    await page.locator('[data-testid="enroll-face-start"][data-detector="ready"]').waitFor({ timeout: 60_000 });
     await page.getByTestId('enroll-face-start').click();
     await page.getByTestId('enroll-face-feedback').waitFor();
     await page.waitForFunction(() => /Ótimo/.test(document.querySelector('[data-testid="enroll-face-feedback"]')?.textContent ?? ''), undefined, { timeout: 120_000 });

@@ -31,6 +31,16 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
   const [cameraError, setCameraError] = useState<string | null>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
+  const [detectorReady, setDetectorReady] = useState(false);
+
+  // Load the detector as soon as the step shows, so guidance starts with the first camera frame.
+  useEffect(() => {
+    let alive = true;
+    void loadDetector().then(() => alive && setDetectorReady(true));
+    return () => {
+      alive = false;
+    };
+  }, []);
 
   useEffect(() => {
     if (value || !live) return;
@@ -105,7 +115,7 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
       {cameraError && <p className="warn-text">{cameraError}</p>}
       <div className="row">
         {!live && (
-          <button type="button" className="btn btn-primary" onClick={() => { setCameraError(null); setLive(true); }} data-testid={`${testId}-start`}>
+          <button type="button" className="btn btn-primary" onClick={() => { setCameraError(null); setLive(true); }} data-testid={`${testId}-start`} data-detector={detectorReady ? 'ready' : 'loading'}>
             {t('face.start')}
           </button>
         )}
