@@ -3,7 +3,7 @@ import { Parameters } from './engine/configuration/parameters.js';
 import { extractFeatures } from './engine/extractor/featureExtractor.js';
 import { prepareRecord } from './engine/fingerprintTemplate.js';
 import { toStoredTemplate } from './engine/fingerprintTemplate.js';
-import { InMemoryFingerGallery } from './engine/gallery.js';
+import { WorkerFingerGallery } from './engine/gallery.js';
 import { decodeImage } from './engine/images/decodeImage.js';
 import { ProbeMatcher } from './engine/matcher/matcher.js';
 import { BiostationError } from '../runtime/errors.js';
@@ -58,7 +58,7 @@ export async function createFingerEngine(): Promise<FingerEngine> {
       return bestOfViews(prepareRecord(a), prepareRecord(b));
     },
     createGallery() {
-      return new InMemoryFingerGallery();
+      return new WorkerFingerGallery();
     },
   };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FingerEngine } from '../../src/finger/engine.js';
 import { createFingerEngine } from '../../src/finger/index.js';
+import { WorkerFingerGallery } from '../../src/finger/engine/gallery.js';
 import { fvcDir, hasFvc } from './datasets.js';
 
 describe.skipIf(!hasFvc)('fvc2002/DB1_B at the default threshold', () => {
@@ -64,5 +65,25 @@ describe.skipIf(!hasFvc)('fvc2002/DB1_B at the default threshold', () => {
     expect(correct).toBeGreaterThanOrEqual(9);
     gallery.remove('finger-101');
     expect(gallery.size).toBe(9);
+  });
+
+  it('identify over worker threads gives the same ranking as in-process search', async () => {
+    const threaded = new WorkerFingerGallery(2, 0);
+    const local = new WorkerFingerGallery(1, Infinity);
+    try {
+      for (let f = 101; f <= 110; f++) {
+        for (const g of [threaded, local]) g.upsert(`finger-${f}`, [templates.get(`${f}_1`)!, templates.get(`${f}_3`)!]);
+      }
+      threaded.remove('finger-110');
+      threaded.upsert('finger-110', [templates.get('110_1')!, templates.get('110_3')!]);
+      for (const f of [101, 105, 110]) {
+        const a = await threaded.search(templates.get(`${f}_6`)!, 4);
+        const b = await local.search(templates.get(`${f}_6`)!, 4);
+        expect(a).toEqual(b);
+      }
+    } finally {
+      await threaded.close();
+      await local.close();
+    }
   });
 });

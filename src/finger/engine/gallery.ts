@@ -1,38 +1,119 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { BiostationError, type ErrorCode } from '../../runtime/errors.js';
 import type { FingerGallery, FingerGalleryHit } from '../engine.js';
-import { ProbeMatcher } from './matcher/matcher.js';
-import type { PreparedTemplate } from './matcher/preparedTemplate.js';
-import { prepareRecord } from './fingerprintTemplate.js';
+import { invalidTemplate } from './templates/byteIo.js';
+import { parseTemplate } from './templates/formats.js';
+import { GalleryShard, type ShardHit } from './galleryShard.js';
+import type { ShardRequest } from './galleryWorker.js';
+
+/** Galleries with fewer templates than this are searched in-process (worker round trips cost more). */
+const IN_PROCESS_TEMPLATES = 2_000;
 
 /**
- * In-memory 1:N gallery: templates are parsed and prepared (edge tables) once at `upsert`; `search`
- * prepares the probe once (edge hash) and matches it against every view of every template; a person's
- * score is their best template score. Throws INVALID_TEMPLATE from `upsert`/`search` for bad records.
+ * 1:N gallery over worker threads: persons are spread round-robin over `workers` shards (default: one
+ * per core, at most 8), each holding its persons' prepared templates; `search` asks every shard for its
+ * top K in parallel and merges. Small galleries are also mirrored in-process and searched there.
+ * `upsert` validates every record synchronously (throws INVALID_TEMPLATE) before routing it.
+ * Memory: about 6 KB per prepared template of 40 minutiae.
  */
-export class InMemoryFingerGallery implements FingerGallery {
-  private readonly persons = new Map<string, PreparedTemplate[]>();
+export class WorkerFingerGallery implements FingerGallery {
+  private readonly workers: Worker[] = [];
+  private readonly shardOf = new Map<string, number>();
+  private readonly templateCount = new Map<string, number>();
+  private readonly local = new GalleryShard();
+  private totalTemplates = 0;
+  private next = 0;
+  private requestId = 0;
+  private readonly pending = new Map<number, { resolve: (h: ShardHit[]) => void; reject: (e: Error) => void }>();
+
+  /**
+   * @param workerCount shard threads (default: cores, at most 8)
+   * @param inProcessTemplates galleries up to this many templates are also searched in-process
+   */
+  constructor(
+    workerCount = Math.max(1, Math.min(8, availableParallelism())),
+    private readonly inProcessTemplates = IN_PROCESS_TEMPLATES,
+  ) {
+    const here = import.meta.url;
+    const url = here.endsWith('.ts') ? new URL('./galleryWorkerBootstrap.mjs', here) : new URL('./galleryWorker.js', here);
+    for (let i = 0; i < workerCount; i++) {
+      const worker = new Worker(url);
+      worker.unref();
+      worker.on('message', (m: { id: number; hits?: ShardHit[]; error?: { message: string; code?: string } }) => {
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        if (m.error) p.reject(m.error.code ? new BiostationError(m.error.code as ErrorCode, m.error.message) : new Error(m.error.message));
+        else p.resolve(m.hits ?? []);
+      });
+      worker.on('error', (e) => {
+        for (const p of this.pending.values()) p.reject(e);
+        this.pending.clear();
+      });
+      this.workers.push(worker);
+    }
+  }
 
   upsert(extId: string, templates: Uint8Array[]): void {
-    const prepared = templates.flatMap((t) => prepareRecord(t).views);
-    this.persons.set(extId, prepared);
+    for (const t of templates) {
+      const { template } = parseTemplate(t);
+      if (!template.views.some((v) => v.minutiae.length > 0)) invalidTemplate('Template holds no minutiae');
+    }
+    let shard = this.shardOf.get(extId);
+    if (shard === undefined) {
+      shard = this.next++ % this.workers.length;
+      this.shardOf.set(extId, shard);
+    }
+    this.totalTemplates += templates.length - (this.templateCount.get(extId) ?? 0);
+    this.templateCount.set(extId, templates.length);
+    const copies = templates.map((t) => t.slice());
+    this.post(shard, { type: 'upsert', extId, templates: copies });
+    if (this.totalTemplates <= this.inProcessTemplates) this.local.upsert(extId, copies);
+    else if (this.local.size) this.local.clear();
   }
 
   remove(extId: string): void {
-    this.persons.delete(extId);
+    const shard = this.shardOf.get(extId);
+    if (shard === undefined) return;
+    this.shardOf.delete(extId);
+    this.totalTemplates -= this.templateCount.get(extId) ?? 0;
+    this.templateCount.delete(extId);
+    this.post(shard, { type: 'remove', extId });
+    this.local.remove(extId);
   }
 
   get size(): number {
-    return this.persons.size;
+    return this.shardOf.size;
   }
 
   async search(probe: Uint8Array, topK: number): Promise<FingerGalleryHit[]> {
-    const matchers = prepareRecord(probe).views.map((v) => new ProbeMatcher(v));
-    const hits: FingerGalleryHit[] = [];
-    for (const [extId, templates] of this.persons) {
-      let best = 0;
-      for (const m of matchers) for (const t of templates) best = Math.max(best, m.match(t));
-      hits.push({ extId, score: best });
-    }
-    hits.sort((a, b) => b.score - a.score);
-    return hits.slice(0, Math.max(0, topK));
+    parseTemplate(probe);
+    const k = Math.max(0, Math.floor(topK));
+    if (k === 0 || this.size === 0) return [];
+    if (this.local.size === this.size) return this.local.search(probe, k);
+    const parts = await Promise.all(
+      this.workers.map(
+        (_, shard) =>
+          new Promise<ShardHit[]>((resolve, reject) => {
+            const id = ++this.requestId;
+            this.pending.set(id, { resolve, reject });
+            this.post(shard, { type: 'search', id, probe, topK: k });
+          }),
+      ),
+    );
+    return parts
+      .flat()
+      .sort((a, b) => b.score - a.score)
+      .slice(0, k);
+  }
+
+  /** Stops the worker threads (the gallery is unusable afterwards). */
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+
+  private post(shard: number, message: ShardRequest): void {
+    this.workers[shard].postMessage(message);
   }
 }

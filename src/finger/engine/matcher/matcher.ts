@@ -31,12 +31,30 @@ export class ProbeMatcher {
   private rootList = new Int32Array(0);
   private rootKeys = new Float64Array(64);
 
+  /** 1 for every edge-hash cell holding at least one probe edge; `occupancy` = their share. */
+  private readonly occupied: Uint8Array;
+  private readonly occupancy: number;
+
   constructor(readonly probe: PreparedTemplate) {
     this.hash = buildEdgeHash(probe);
+    const cells = this.hash.cellStart.length - 1;
+    this.occupied = new Uint8Array(cells);
+    let used = 0;
+    for (let c = 0; c < cells; c++) if (this.hash.cellStart[c + 1] > this.hash.cellStart[c]) used += this.occupied[c] = 1;
+    this.occupancy = used / cells;
     this.probeToCandidate = new Int32Array(probe.count);
     this.pairProbe = new Int32Array(probe.count);
     this.pairSupport = new Int32Array(probe.count);
     this.probeToPair = new Int32Array(probe.count);
+  }
+
+  /**
+   * Pre-filter for 1:N search (root voting only, no pairing growth; about 4x faster than `match`):
+   * the highest number of edge votes any minutia pair received. Used only to rank candidates.
+   */
+  quickScore(candidate: PreparedTemplate): number {
+    this.vote(candidate);
+    return this.lastMaxVotes;
   }
 
   /** Similarity of the probe to `candidate` (>= 0, higher = more alike). */
@@ -44,6 +62,34 @@ export class ProbeMatcher {
     const np = this.probe.count;
     const nc = candidate.count;
     if (np < 2 || nc < 2) return 0;
+    const roots = this.vote(candidate);
+    const votes = this.votes;
+    // order roots by votes (desc), then by index, with one native sort of packed keys
+    if (this.rootKeys.length < roots) this.rootKeys = new Float64Array(Math.max(roots, 2 * this.rootKeys.length));
+    const keys = this.rootKeys.subarray(0, roots);
+    const rootList = this.rootList;
+    for (let i = 0; i < roots; i++) keys[i] = votes[rootList[i]] * 1_048_576 + (1_048_575 - rootList[i]);
+    keys.sort();
+    let best = 0;
+    let tries = 0;
+    for (let i = roots - 1; i >= 0; i--) {
+      if (tries >= Parameters.maxTriedRoots) break;
+      const root = 1_048_575 - (keys[i] % 1_048_576);
+      if (this.tried[root]) continue;
+      tries++;
+      const p = (root / nc) | 0;
+      const score = this.grow(candidate, p, root - p * nc);
+      if (score > best) best = score;
+    }
+    return best;
+  }
+
+  private lastMaxVotes = 0;
+
+  /** Root voting: fills `votes` and `rootList` (pairs with >= 2 votes); returns the root count. */
+  private vote(candidate: PreparedTemplate): number {
+    const np = this.probe.count;
+    const nc = candidate.count;
     const cells = np * nc;
     if (this.votes.length < cells) {
       this.votes = new Uint16Array(cells);
@@ -54,6 +100,7 @@ export class ProbeMatcher {
     const votes = this.votes;
     votes.fill(0, 0, cells);
     this.tried.fill(0, 0, cells);
+    let maxVotes = 0;
     const h = this.hash;
     const dTol = Parameters.maxDistanceErrorPx;
     const aTol = Parameters.maxAngleError;
@@ -77,28 +124,17 @@ export class ProbeMatcher {
         if (dl > dTol || dl < -dTol) continue;
         if (angleDistance(h.referenceAngle[e], ref) > aTol || angleDistance(h.neighborAngle[e], nb) > aTol) continue;
         const a = h.from[e] * nc + c;
-        if (++votes[a] === 2) rootList[roots++] = a;
+        const va = ++votes[a];
+        if (va === 2) rootList[roots++] = a;
+        if (va > maxVotes) maxVotes = va;
         const b = h.to[e] * nc + d;
-        if (++votes[b] === 2) rootList[roots++] = b;
+        const vb = ++votes[b];
+        if (vb === 2) rootList[roots++] = b;
+        if (vb > maxVotes) maxVotes = vb;
       }
     }
-    // order roots by votes (desc), then by index, with one native sort of packed keys
-    if (this.rootKeys.length < roots) this.rootKeys = new Float64Array(Math.max(roots, 2 * this.rootKeys.length));
-    const keys = this.rootKeys.subarray(0, roots);
-    for (let i = 0; i < roots; i++) keys[i] = votes[rootList[i]] * 1_048_576 + (1_048_575 - rootList[i]);
-    keys.sort();
-    let best = 0;
-    let tries = 0;
-    for (let i = roots - 1; i >= 0; i--) {
-      if (tries >= Parameters.maxTriedRoots) break;
-      const root = 1_048_575 - (keys[i] % 1_048_576);
-      if (this.tried[root]) continue;
-      tries++;
-      const p = (root / nc) | 0;
-      const score = this.grow(candidate, p, root - p * nc);
-      if (score > best) best = score;
-    }
-    return best;
+    this.lastMaxVotes = maxVotes;
+    return roots;
   }
 
   private push(key: number, probe: number, candidate: number, angle: number, from: number): void {
