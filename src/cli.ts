@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { ApplicationError } from './auth/applications.js';
-import { ConfigError, loadConfig } from './runtime/config.js';
+import { ApplicationError, type ApplicationService } from './auth/applications.js';
+import { ConfigError, loadConfig, type StationConfig } from './runtime/config.js';
 import { openApplications, startStation, stationPaths } from './station.js';
 
 /**
@@ -15,7 +15,7 @@ export function buildCli(): Command {
     .addOption(new Option('--data-dir <dir>', 'data directory (default: $BIOSTATION_DATA_DIR or ./data)'))
     .showHelpAfterError();
 
-  const dataDir = () => loadConfig(process.env, program.opts().dataDir ? { dataDir: program.opts().dataDir } : {}).dataDir;
+  const config = () => loadConfig(process.env, program.opts().dataDir ? { dataDir: program.opts().dataDir } : {});
 
   program
     .command('serve')
@@ -52,7 +52,7 @@ export function buildCli(): Command {
     .requiredOption('--name <name>', 'application name')
     .option('--json', 'print one JSON object')
     .action(async (opts: { name: string; json?: boolean }) =>
-      withApplications(dataDir(), async (service) => {
+      withApplications(config(), async (service) => {
         const credential = await service.create(opts.name);
         print(opts.json, credential, `application ${credential.name}\n  key:    ${credential.key}\n  secret: ${credential.secret}\n(the secret is not stored and cannot be shown again)`);
       }),
@@ -63,7 +63,7 @@ export function buildCli(): Command {
     .description('list applications')
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean }) =>
-      withApplications(dataDir(), async (service) => {
+      withApplications(config(), async (service) => {
         const list = (await service.list()).map((a) => ({
           name: a.name, key: a.key, createdAt: a.createdAt, disabledAt: a.disabledAt, faceThreshold: a.faceThreshold, fingerThreshold: a.fingerThreshold,
         }));
@@ -77,7 +77,7 @@ export function buildCli(): Command {
     .argument('<key>', 'application key')
     .option('--json', 'print one JSON object')
     .action(async (key: string, opts: { json?: boolean }) =>
-      withApplications(dataDir(), async (service) => {
+      withApplications(config(), async (service) => {
         await service.disable(key);
         print(opts.json, { key, disabled: true }, `application ${key} disabled`);
       }),
@@ -89,7 +89,7 @@ export function buildCli(): Command {
     .argument('<key>', 'application key')
     .option('--json', 'print one JSON object')
     .action(async (key: string, opts: { json?: boolean }) =>
-      withApplications(dataDir(), async (service) => {
+      withApplications(config(), async (service) => {
         const credential = await service.rotateSecret(key);
         print(opts.json, credential, `application ${credential.name}\n  key:    ${credential.key}\n  secret: ${credential.secret}`);
       }),
@@ -103,7 +103,7 @@ export function buildCli(): Command {
     .option('--finger <score>', 'fingerprint threshold (matcher score)')
     .option('--json', 'print one JSON object')
     .action(async (key: string, opts: { face?: string; finger?: string; json?: boolean }) =>
-      withApplications(dataDir(), async (service) => {
+      withApplications(config(), async (service) => {
         const parse = (v: string | undefined) => (v === undefined ? undefined : v === 'default' ? null : Number(v));
         await service.setThresholds(key, { faceThreshold: parse(opts.face), fingerThreshold: parse(opts.finger) });
         const app = (await service.list()).find((a) => a.key === key)!;
@@ -115,12 +115,12 @@ export function buildCli(): Command {
   return program;
 }
 
-async function withApplications(dir: string, run: (service: ReturnType<typeof openApplications>['applications']) => Promise<void>) {
-  const registry = openApplications(dir);
+async function withApplications(config: StationConfig, run: (service: ApplicationService) => Promise<void>) {
+  const registry = await openApplications(config);
   try {
     await run(registry.applications);
   } finally {
-    registry.close();
+    await registry.close();
   }
 }
 

@@ -17,8 +17,7 @@ import { createCnhReader } from './ocr/index.js';
 import type { StationConfig } from './runtime/config.js';
 import { EngineSlot } from './runtime/engine-slot.js';
 import { createLogger, type Logger } from './runtime/logger.js';
-import { SqliteApplicationRepository } from './store/sqlite/application-repository.js';
-import { SqliteTenantStoreProvider } from './store/sqlite/tenant-store-provider.js';
+import { openStore, type StoreSettings } from './store/index.js';
 
 export interface Station {
   /** Base URL the API listens on, e.g. http://127.0.0.1:8080. */
@@ -36,17 +35,23 @@ export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
 /** Paths inside the data directory. */
 export function stationPaths(dataDir: string) {
   return {
-    registry: path.join(dataDir, 'station.db'),
     signingKey: path.join(dataDir, 'station-key.jwk'),
     demoCredentials: path.join(dataDir, DEMO_CREDENTIALS_FILE),
   };
 }
 
-/** Opens the station registry (the CLI shares it with the running station). */
-export function openApplications(dataDir: string): { applications: ApplicationService; close(): void } {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const repository = new SqliteApplicationRepository(stationPaths(dataDir).registry);
-  return { applications: new ApplicationService(repository), close: () => repository.close() };
+const storeSettings = (config: Pick<StationConfig, 'store' | 'dataDir' | 'databaseUrl'>): StoreSettings => ({
+  kind: config.store,
+  dataDir: config.dataDir,
+  databaseUrl: config.databaseUrl,
+});
+
+/** Opens the station registry of applications (the CLI shares it with the running station). */
+export async function openApplications(
+  config: Pick<StationConfig, 'store' | 'dataDir' | 'databaseUrl'>,
+): Promise<{ applications: ApplicationService; close(): Promise<void> }> {
+  const store = await openStore(storeSettings(config));
+  return { applications: new ApplicationService(store.applications), close: () => store.close() };
 }
 
 /** What a caller may swap: the logger, and engine factories (tests inject fakes; Electron may share one). */
@@ -65,10 +70,11 @@ export interface StationOptions {
 export async function startStation(config: StationConfig, options: StationOptions = {}): Promise<Station> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const paths = stationPaths(config.dataDir);
-  const registry = openApplications(config.dataDir);
-  const applications = registry.applications;
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const store = await openStore(storeSettings(config));
+  const applications = new ApplicationService(store.applications);
+  const stores = store.tenants;
   const tokens = await TokenService.open(paths.signingKey, config.tokenTtlSeconds);
-  const stores = new SqliteTenantStoreProvider(config.dataDir);
 
   let demoCredential: IssuedCredential | undefined;
   if (config.createDemoApplication && (await applications.list()).length === 0) {
@@ -109,8 +115,7 @@ export async function startStation(config: StationConfig, options: StationOption
       await server.close();
       const reader = await engines.ocr.settled();
       await reader?.close();
-      await stores.close();
-      registry.close();
+      await store.close();
     })());
 
   return { url: `http://${host}:${port}`, server, services, demoCredential, close };

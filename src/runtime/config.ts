@@ -9,8 +9,12 @@ import { Value } from '@sinclair/typebox/value';
  * Validated once at start; an invalid value stops the station with a message naming the key.
  */
 export const StationConfigSchema = Type.Object({
-  /** Folder of the station registry, the signing key and one SQLite file per application. */
+  /** Folder of the signing key and, with the SQLite store, the registry and one file per application. */
   dataDir: Type.String({ minLength: 1 }),
+  /** `sqlite` (embedded default) or `postgres` (several API nodes over one server). */
+  store: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
+  /** PostgreSQL connection string, for store `postgres`. */
+  databaseUrl: Type.Optional(Type.String({ minLength: 1 })),
   host: Type.String({ minLength: 1 }),
   /** 0 picks a free port (tests). */
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
@@ -44,6 +48,7 @@ export class ConfigError extends Error {
 export function defaultConfig(cwd = process.cwd()): StationConfig {
   return {
     dataDir: path.resolve(cwd, 'data'),
+    store: 'sqlite',
     host: '127.0.0.1',
     port: 8080,
     tokenTtlSeconds: 3600,
@@ -61,6 +66,8 @@ export function defaultConfig(cwd = process.cwd()): StationConfig {
 /** Environment variable -> config key, with the parser applied to the raw string. */
 const ENV_KEYS: Array<[string, keyof StationConfig, (raw: string) => unknown]> = [
   ['BIOSTATION_DATA_DIR', 'dataDir', (v) => path.resolve(v)],
+  ['BIOSTATION_STORE', 'store', String],
+  ['BIOSTATION_DATABASE_URL', 'databaseUrl', String],
   ['BIOSTATION_HOST', 'host', String],
   ['BIOSTATION_PORT', 'port', Number],
   ['BIOSTATION_TOKEN_TTL_SECONDS', 'tokenTtlSeconds', Number],
@@ -110,6 +117,7 @@ export function loadConfig(
     if (raw !== undefined && raw !== '') merged[key] = parse(raw);
   }
   merged = { ...merged, ...overrides };
+  if (merged.store === 'postgres' && !merged.databaseUrl) throw new ConfigError('invalid configuration: /databaseUrl: required with store "postgres" (BIOSTATION_DATABASE_URL)');
   if (!Value.Check(StationConfigSchema, merged)) {
     const problems = [...Value.Errors(StationConfigSchema, merged)]
       .slice(0, 5)

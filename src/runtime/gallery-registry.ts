@@ -4,43 +4,64 @@ export interface MutableGallery {
   remove(extId: string): void;
 }
 
+/** Where a registry reads an application's templates and the revision of its store. */
+export interface GallerySource {
+  allTemplates(applicationId: string): Promise<Array<{ extId: string; templates: Uint8Array[] }>>;
+  revision(applicationId: string): Promise<number>;
+}
+
+interface Entry<G> {
+  gallery: Promise<G>;
+  /** Store revision this gallery reflects: the one read before loading, plus the writes applied since. */
+  revision: number;
+}
+
 /**
- * One lazily built gallery per application. The first search of an application loads it from the
- * store; every later write is applied to it after the store has committed. A write that lands while
- * the gallery loads is applied once loading ends (upsert and remove are idempotent, so a write the
- * load already saw is harmless).
+ * One lazily built gallery per application, kept in step with the store. Writes made through this
+ * process are applied to the gallery after the store commits (each raises the store's revision by
+ * one, and so the gallery's). Before each search the store's revision is compared with the
+ * gallery's: a difference means a write made elsewhere (another API node, another process), and
+ * the gallery is rebuilt from the store. upsert and remove are idempotent, so a write both loaded
+ * and applied is harmless.
  */
 export class GalleryRegistry<G extends MutableGallery> {
-  private readonly galleries = new Map<string, Promise<G>>();
+  private readonly entries = new Map<string, Entry<G>>();
 
   constructor(
     private readonly build: () => Promise<G>,
-    private readonly load: (applicationId: string) => Promise<Array<{ extId: string; templates: Uint8Array[] }>>,
+    private readonly source: GallerySource,
   ) {}
 
-  /** The application's gallery, loading it on first use. A failed load is retried next time. */
-  get(applicationId: string): Promise<G> {
-    let gallery = this.galleries.get(applicationId);
-    if (!gallery) {
-      gallery = (async () => {
-        const g = await this.build();
-        for (const person of await this.load(applicationId)) g.upsert(person.extId, person.templates);
-        return g;
-      })();
-      gallery.catch(() => this.galleries.delete(applicationId));
-      this.galleries.set(applicationId, gallery);
-    }
+  /** The application's up-to-date gallery, (re)loading it when needed. A failed load is retried next time. */
+  async get(applicationId: string): Promise<G> {
+    const revision = await this.source.revision(applicationId);
+    const entry = this.entries.get(applicationId);
+    if (entry && entry.revision === revision) return entry.gallery;
+    const gallery = (async () => {
+      const g = await this.build();
+      for (const person of await this.source.allTemplates(applicationId)) g.upsert(person.extId, person.templates);
+      return g;
+    })();
+    const fresh: Entry<G> = { gallery, revision };
+    gallery.catch(() => {
+      if (this.entries.get(applicationId) === fresh) this.entries.delete(applicationId);
+    });
+    this.entries.set(applicationId, fresh);
     return gallery;
   }
 
-  /** Applies a committed write to the gallery, if it is loaded or loading. */
+  /** Applies a committed write (one revision) to the gallery, if it is loaded or loading. */
   async applyUpsert(applicationId: string, extId: string, templates: Uint8Array[]): Promise<void> {
-    const gallery = this.galleries.get(applicationId);
-    if (gallery) (await gallery).upsert(extId, templates);
+    const entry = this.entries.get(applicationId);
+    if (!entry) return;
+    entry.revision++;
+    (await entry.gallery).upsert(extId, templates);
   }
 
   async applyRemove(applicationId: string, extId: string): Promise<void> {
-    const gallery = this.galleries.get(applicationId);
-    if (gallery) (await gallery).remove(extId);
+    const entry = this.entries.get(applicationId);
+    if (!entry) return;
+    entry.revision++;
+    (await entry.gallery).remove(extId);
   }
 }

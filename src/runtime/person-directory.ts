@@ -16,7 +16,11 @@ export abstract class PersonDirectory<G extends MutableGallery> {
     buildGallery: () => Promise<G>,
     openStore: (applicationId: string) => Promise<TenantStore>,
   ) {
-    this.galleries = new GalleryRegistry(buildGallery, async (applicationId) => this.pick(await openStore(applicationId)).allTemplates());
+    const repositoryOf = async (applicationId: string) => this.pick(await openStore(applicationId));
+    this.galleries = new GalleryRegistry(buildGallery, {
+      allTemplates: async (applicationId) => (await repositoryOf(applicationId)).allTemplates(),
+      revision: async (applicationId) => (await repositoryOf(applicationId)).revision(),
+    });
   }
 
   /** The tenant's repository of this modality. */

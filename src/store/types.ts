@@ -77,6 +77,12 @@ export interface PersonRepository {
   page(offset: number, limit: number): Promise<PersonRecord[]>;
   /** Every person's templates, for loading a 1:N gallery. */
   allTemplates(): Promise<Array<{ extId: string; templates: Uint8Array[] }>>;
+  /**
+   * A counter every successful write of this modality raises by exactly one. A 1:N gallery held in
+   * memory compares it with the writes it has seen, to notice writes made elsewhere (another API
+   * node on the same PostgreSQL server, another process on the same SQLite file).
+   */
+  revision(): Promise<number>;
 }
 
 /** The stores of one application. */

@@ -26,11 +26,11 @@ describe('biostation apps CLI', () => {
     expect(res.code).toBe(0);
     const created = JSON.parse(res.stdout);
     expect(created).toEqual({ name: 'kiosk-1', key: expect.stringMatching(/^bs_/), secret: expect.any(String) });
-    const registry = openApplications(dataDir);
+    const registry = await openApplications({ store: 'sqlite', dataDir });
     try {
       expect(await registry.applications.authenticate(created.key, created.secret)).toBeDefined();
     } finally {
-      registry.close();
+      await registry.close();
     }
     expect(statSync(path.join(dataDir, 'station.db')).isFile()).toBe(true);
   });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import { TENANT_MIGRATIONS } from '../../src/store/sqlite/person-repository.js';
 import { SqliteTenantStoreProvider } from '../../src/store/sqlite/tenant-store-provider.js';
 
 const now = () => new Date().toISOString();
@@ -17,7 +18,7 @@ describe('SQLite per-application store', () => {
     await provider.close();
     const db = new Database(path.join(dir, 'applications', `${id}.db`));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(TENANT_MIGRATIONS.length);
     expect(db.prepare('SELECT count(*) AS n FROM templates').get()).toEqual({ n: 1 });
     db.close();
   });

@@ -25,6 +25,11 @@ export const TENANT_MIGRATIONS: Migration[] = [
       );
       CREATE INDEX templates_by_person ON templates (modality, ext_id);
     `),
+  (db) =>
+    db.exec(`
+      CREATE TABLE revisions (modality TEXT PRIMARY KEY, value INTEGER NOT NULL);
+      INSERT INTO revisions VALUES ('face', 0), ('finger', 0);
+    `),
 ];
 
 interface PersonRow {
@@ -84,6 +89,7 @@ export class SqlitePersonRepository implements PersonRepository {
       if (this.exists(extId)) return false;
       this.db.prepare('INSERT INTO persons (modality, ext_id, created_at, updated_at) VALUES (?, ?, ?, ?)').run(this.modality, extId, now, now);
       this.insertTemplates(extId, templates, now);
+      this.bump();
       return true;
     }).immediate();
   }
@@ -94,6 +100,7 @@ export class SqlitePersonRepository implements PersonRepository {
       this.db.prepare('DELETE FROM templates WHERE modality = ? AND ext_id = ?').run(this.modality, extId);
       this.insertTemplates(extId, templates, now);
       this.db.prepare('UPDATE persons SET updated_at = ? WHERE modality = ? AND ext_id = ?').run(now, this.modality, extId);
+      this.bump();
       return true;
     }).immediate();
   }
@@ -107,6 +114,7 @@ export class SqlitePersonRepository implements PersonRepository {
         )
         .run(this.modality, extId, now, now);
       this.insertTemplates(extId, templates, now);
+      this.bump();
       return (
         this.db.prepare('SELECT count(*) AS n FROM templates WHERE modality = ? AND ext_id = ?').get(this.modality, extId) as {
           n: number;
@@ -116,7 +124,19 @@ export class SqlitePersonRepository implements PersonRepository {
   }
 
   async delete(extId: string): Promise<boolean> {
-    return this.db.prepare('DELETE FROM persons WHERE modality = ? AND ext_id = ?').run(this.modality, extId).changes > 0;
+    return this.db.transaction(() => {
+      if (this.db.prepare('DELETE FROM persons WHERE modality = ? AND ext_id = ?').run(this.modality, extId).changes === 0) return false;
+      this.bump();
+      return true;
+    }).immediate();
+  }
+
+  async revision(): Promise<number> {
+    return (this.db.prepare('SELECT value FROM revisions WHERE modality = ?').get(this.modality) as { value: number }).value;
+  }
+
+  private bump(): void {
+    this.db.prepare('UPDATE revisions SET value = value + 1 WHERE modality = ?').run(this.modality);
   }
 
   async page(offset: number, limit: number): Promise<PersonRecord[]> {

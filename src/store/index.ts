@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import type { ApplicationRepository, TenantStoreProvider } from './types.js';
+import { SqliteApplicationRepository } from './sqlite/application-repository.js';
+import { SqliteTenantStoreProvider } from './sqlite/tenant-store-provider.js';
+import { PgApplicationRepository } from './postgres/application-repository.js';
+import { PgTenantStoreProvider } from './postgres/tenant-store-provider.js';
+import { REGISTRY_MIGRATIONS, REGISTRY_SCHEMA, migrateSchema } from './postgres/schema.js';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export interface StoreSettings {
+  kind: StoreKind;
+  /** SQLite: the data directory (registry `station.db`, `applications/<id>.db`). */
+  dataDir: string;
+  /** PostgreSQL: connection string, e.g. postgres://user:pass@host:5432/biostation. */
+  databaseUrl?: string;
+}
+
+/** The station's storage: the registry of applications and the per-application stores. */
+export interface Store {
+  applications: ApplicationRepository;
+  tenants: TenantStoreProvider;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the configured store, creating and migrating what is missing. SQLite is the embedded
+ * default (one file per application); PostgreSQL serves several stateless API nodes (one schema
+ * per application). @throws Error when PostgreSQL is chosen without a URL or cannot be reached.
+ */
+export async function openStore(settings: StoreSettings): Promise<Store> {
+  if (settings.kind === 'sqlite') {
+    mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
+    const applications = new SqliteApplicationRepository(path.join(settings.dataDir, 'station.db'));
+    const tenants = new SqliteTenantStoreProvider(settings.dataDir);
+    return {
+      applications,
+      tenants,
+      async close() {
+        await tenants.close();
+        applications.close();
+      },
+    };
+  }
+  if (!settings.databaseUrl) throw new Error('the postgres store needs a database URL (BIOSTATION_DATABASE_URL)');
+  const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 10 });
+  try {
+    const client = await pool.connect();
+    try {
+      await migrateSchema(client, REGISTRY_SCHEMA, REGISTRY_MIGRATIONS);
+    } finally {
+      client.release();
+    }
+  } catch (e) {
+    await pool.end();
+    throw e;
+  }
+  const tenants = new PgTenantStoreProvider(pool);
+  return {
+    applications: new PgApplicationRepository(pool),
+    tenants,
+    async close() {
+      await tenants.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type { Pool } from 'pg';
+import type { ApplicationRecord, ApplicationRepository } from '../types.js';
+import { REGISTRY_SCHEMA as S } from './schema.js';
+
+interface Row {
+  id: string;
+  name: string;
+  key: string;
+  secret_hash: string;
+  created_at: string;
+  disabled_at: string | null;
+  face_threshold: number | null;
+  finger_threshold: number | null;
+}
+
+const toRecord = (r: Row): ApplicationRecord => ({
+  id: r.id,
+  name: r.name,
+  key: r.key,
+  secretHash: r.secret_hash,
+  createdAt: r.created_at,
+  disabledAt: r.disabled_at,
+  faceThreshold: r.face_threshold,
+  fingerThreshold: r.finger_threshold,
+});
+
+/** The station registry of applications in PostgreSQL (schema `biostation`), shared by every API node. */
+export class PgApplicationRepository implements ApplicationRepository {
+  constructor(private readonly pool: Pool) {}
+
+  async insert(app: ApplicationRecord): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO ${S}.applications (id, name, key, secret_hash, created_at, disabled_at, face_threshold, finger_threshold)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt, app.faceThreshold, app.fingerThreshold],
+    );
+  }
+
+  async findByKey(key: string): Promise<ApplicationRecord | undefined> {
+    const { rows } = await this.pool.query<Row>(`SELECT * FROM ${S}.applications WHERE key = $1`, [key]);
+    return rows[0] && toRecord(rows[0]);
+  }
+
+  async findById(id: string): Promise<ApplicationRecord | undefined> {
+    const { rows } = await this.pool.query<Row>(`SELECT * FROM ${S}.applications WHERE id = $1`, [id]);
+    return rows[0] && toRecord(rows[0]);
+  }
+
+  async list(): Promise<ApplicationRecord[]> {
+    const { rows } = await this.pool.query<Row>(`SELECT * FROM ${S}.applications ORDER BY created_at, name`);
+    return rows.map(toRecord);
+  }
+
+  async disable(key: string, at: string): Promise<boolean> {
+    const res = await this.pool.query(`UPDATE ${S}.applications SET disabled_at = coalesce(disabled_at, $1) WHERE key = $2`, [at, key]);
+    return (res.rowCount ?? 0) > 0;
+  }
+
+  async updateSecretHash(key: string, secretHash: string): Promise<boolean> {
+    const res = await this.pool.query(`UPDATE ${S}.applications SET secret_hash = $1 WHERE key = $2`, [secretHash, key]);
+    return (res.rowCount ?? 0) > 0;
+  }
+
+  async updateThresholds(key: string, t: { faceThreshold?: number | null; fingerThreshold?: number | null }): Promise<boolean> {
+    const res = await this.pool.query(
+      `UPDATE ${S}.applications SET
+         face_threshold = CASE WHEN $2 THEN $3::double precision ELSE face_threshold END,
+         finger_threshold = CASE WHEN $4 THEN $5::double precision ELSE finger_threshold END
+       WHERE key = $1`,
+      [key, t.faceThreshold !== undefined, t.faceThreshold ?? null, t.fingerThreshold !== undefined, t.fingerThreshold ?? null],
+    );
+    return (res.rowCount ?? 0) > 0;
+  }
+}

@@ -1,0 +1,170 @@
+import type { Pool, PoolClient } from 'pg';
+import type { NewTemplate, PersonRecord, PersonRepository, PersonSummary, StoredTemplate } from '../types.js';
+import type { Modality } from '../sqlite/person-repository.js';
+import { inTransaction } from './schema.js';
+
+interface PersonRow {
+  ext_id: string;
+  created_at: string;
+  updated_at: string;
+}
+interface TemplateRow {
+  ext_id: string;
+  position: string | null;
+  data: Buffer;
+  created_at: string;
+}
+
+const toBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+
+/**
+ * Persons of one modality in an application's PostgreSQL schema. Same contract as the SQLite
+ * repository: every write is one transaction and bumps the modality's revision.
+ */
+export class PgPersonRepository implements PersonRepository {
+  private readonly persons: string;
+  private readonly templates: string;
+  private readonly revisions: string;
+
+  constructor(
+    private readonly pool: Pool,
+    schema: string,
+    private readonly modality: Modality,
+  ) {
+    this.persons = `${schema}.persons`;
+    this.templates = `${schema}.templates`;
+    this.revisions = `${schema}.revisions`;
+  }
+
+  async count(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.persons} WHERE modality = $1`, [this.modality]);
+    return Number(rows[0].n);
+  }
+
+  async list(): Promise<PersonSummary[]> {
+    const { rows } = await this.pool.query<PersonRow>(`SELECT ext_id, created_at FROM ${this.persons} WHERE modality = $1 ORDER BY seq`, [this.modality]);
+    return rows.map((r) => ({ extId: r.ext_id, createdAt: r.created_at }));
+  }
+
+  async find(extId: string): Promise<PersonRecord | undefined> {
+    const { rows } = await this.pool.query<PersonRow>(
+      `SELECT ext_id, created_at, updated_at FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`,
+      [this.modality, extId],
+    );
+    if (!rows[0]) return undefined;
+    const templates = await this.templatesOf([extId]);
+    return { extId, createdAt: rows[0].created_at, updatedAt: rows[0].updated_at, templates: templates.get(extId) ?? [] };
+  }
+
+  async templateCount(extId: string): Promise<number | undefined> {
+    const { rows } = await this.pool.query<{ exists: boolean; n: string }>(
+      `SELECT EXISTS (SELECT 1 FROM ${this.persons} WHERE modality = $1 AND ext_id = $2) AS exists,
+              (SELECT count(*) FROM ${this.templates} WHERE modality = $1 AND ext_id = $2) AS n`,
+      [this.modality, extId],
+    );
+    return rows[0].exists ? Number(rows[0].n) : undefined;
+  }
+
+  async create(extId: string, templates: NewTemplate[], now: string): Promise<boolean> {
+    return inTransaction(this.pool, async (c) => {
+      const res = await c.query(
+        `INSERT INTO ${this.persons} (modality, ext_id, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING`,
+        [this.modality, extId, now],
+      );
+      if (res.rowCount === 0) return false;
+      await this.insertTemplates(c, extId, templates, now);
+      await this.bump(c);
+      return true;
+    });
+  }
+
+  async replaceTemplates(extId: string, templates: NewTemplate[], now: string): Promise<boolean> {
+    return inTransaction(this.pool, async (c) => {
+      const res = await c.query(`UPDATE ${this.persons} SET updated_at = $3 WHERE modality = $1 AND ext_id = $2`, [this.modality, extId, now]);
+      if (res.rowCount === 0) return false;
+      await c.query(`DELETE FROM ${this.templates} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
+      await this.insertTemplates(c, extId, templates, now);
+      await this.bump(c);
+      return true;
+    });
+  }
+
+  async appendTemplates(extId: string, templates: NewTemplate[], now: string): Promise<number> {
+    return inTransaction(this.pool, async (c) => {
+      await c.query(
+        `INSERT INTO ${this.persons} (modality, ext_id, created_at, updated_at) VALUES ($1, $2, $3, $3)
+         ON CONFLICT (modality, ext_id) DO UPDATE SET updated_at = excluded.updated_at`,
+        [this.modality, extId, now],
+      );
+      await this.insertTemplates(c, extId, templates, now);
+      await this.bump(c);
+      const { rows } = await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.templates} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
+      return Number(rows[0].n);
+    });
+  }
+
+  async delete(extId: string): Promise<boolean> {
+    return inTransaction(this.pool, async (c) => {
+      const res = await c.query(`DELETE FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
+      if (res.rowCount === 0) return false;
+      await this.bump(c);
+      return true;
+    });
+  }
+
+  async page(offset: number, limit: number): Promise<PersonRecord[]> {
+    const { rows } = await this.pool.query<PersonRow>(
+      `SELECT ext_id, created_at, updated_at FROM ${this.persons} WHERE modality = $1 ORDER BY seq LIMIT $2 OFFSET $3`,
+      [this.modality, limit, offset],
+    );
+    const templates = await this.templatesOf(rows.map((r) => r.ext_id));
+    return rows.map((r) => ({ extId: r.ext_id, createdAt: r.created_at, updatedAt: r.updated_at, templates: templates.get(r.ext_id) ?? [] }));
+  }
+
+  async allTemplates(): Promise<Array<{ extId: string; templates: Uint8Array[] }>> {
+    const { rows } = await this.pool.query<{ ext_id: string; data: Buffer }>(
+      `SELECT ext_id, data FROM ${this.templates} WHERE modality = $1 ORDER BY id`,
+      [this.modality],
+    );
+    const byPerson = new Map<string, Uint8Array[]>();
+    for (const r of rows) {
+      let list = byPerson.get(r.ext_id);
+      if (!list) byPerson.set(r.ext_id, (list = []));
+      list.push(toBytes(r.data));
+    }
+    return [...byPerson].map(([extId, templates]) => ({ extId, templates }));
+  }
+
+  async revision(): Promise<number> {
+    const { rows } = await this.pool.query<{ value: string }>(`SELECT value FROM ${this.revisions} WHERE modality = $1`, [this.modality]);
+    return Number(rows[0].value);
+  }
+
+  private async bump(c: PoolClient): Promise<void> {
+    await c.query(`UPDATE ${this.revisions} SET value = value + 1 WHERE modality = $1`, [this.modality]);
+  }
+
+  private async insertTemplates(c: PoolClient, extId: string, templates: NewTemplate[], now: string): Promise<void> {
+    for (const t of templates) {
+      await c.query(
+        `INSERT INTO ${this.templates} (modality, ext_id, position, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
+        [this.modality, extId, t.position ?? null, Buffer.from(t.data), now],
+      );
+    }
+  }
+
+  private async templatesOf(extIds: string[]): Promise<Map<string, StoredTemplate[]>> {
+    const out = new Map<string, StoredTemplate[]>();
+    if (extIds.length === 0) return out;
+    const { rows } = await this.pool.query<TemplateRow>(
+      `SELECT ext_id, position, data, created_at FROM ${this.templates} WHERE modality = $1 AND ext_id = ANY($2) ORDER BY id`,
+      [this.modality, extIds],
+    );
+    for (const r of rows) {
+      let list = out.get(r.ext_id);
+      if (!list) out.set(r.ext_id, (list = []));
+      list.push({ data: toBytes(r.data), position: r.position, createdAt: r.created_at });
+    }
+    return out;
+  }
+}
