@@ -69,6 +69,16 @@ export const session = {
   },
 };
 
+/** The spec's ext_id: 1 to 128 of letters, digits and . _ @ : + - (schemas.ts ExtIdParams). */
+export function isValidExtId(extId: string): boolean {
+  return /^[A-Za-z0-9._@:+-]{1,128}$/.test(extId);
+}
+
+/** When this station last synchronised (ISO time), if a sync ever ran; no sync service exists yet. */
+export function lastSync(): string | null {
+  return localStorage.getItem('biostation.lastSync');
+}
+
 let onUnauthorized: () => void = () => undefined;
 /** Called when a call answers 401 (the app shows the login again). */
 export function setUnauthorizedHandler(fn: () => void): void {

@@ -84,10 +84,16 @@ function httpClient(base: string): ReaderClient {
 
 const none: ReaderClient = { list: async () => [], capture: () => Promise.reject(new Error('no reader')), onEvent: () => () => undefined };
 
-/** The reader client for this page (kiosk IPC, headless bridge, or none). */
+let client: ReaderClient | null = null;
+/** The reader client of this page (kiosk IPC, headless bridge, or none), created once. */
 export function readerClient(): ReaderClient {
+  if (client) return client;
   const bridge = window.biostation;
-  if (bridge) return { list: () => bridge.listReaders(), capture: (id) => bridge.capture(id), onEvent: (l) => bridge.onReaderEvent(l) };
   const url = bridgeUrl();
-  return url ? httpClient(url.replace(/\/$/, '')) : none;
+  client = bridge
+    ? { list: () => bridge.listReaders(), capture: (id) => bridge.capture(id), onEvent: (l) => bridge.onReaderEvent(l) }
+    : url
+      ? httpClient(url.replace(/\/$/, ''))
+      : none;
+  return client;
 }

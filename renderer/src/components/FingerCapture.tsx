@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useState } from 'react';
 import { estimateFingerQuality, fileToBase64, type FingerQuality } from '../../capture/index.js';
 import { useI18n } from '../i18n/index.js';
-import { readerClient, type ReaderInfo } from '../readers.js';
+import { readerClient } from '../readers.js';
 import { Busy, Notice } from './ui.js';
+import { useReaders } from './useReaders.js';
 
 /** One captured fingerprint image. */
 export interface FingerImage {
@@ -12,35 +13,13 @@ export interface FingerImage {
   source: string;
 }
 
-/** Reader list kept live by hot-plug events. */
-function useReaders() {
-  const client = useMemo(() => readerClient(), []);
-  const [readers, setReaders] = useState<ReaderInfo[]>([]);
-  const [activity, setActivity] = useState<string | null>(null);
-  useEffect(() => {
-    let alive = true;
-    void client.list().then((r) => alive && setReaders(r), () => undefined);
-    const off = client.onEvent((e) => {
-      if (e.type === 'attached') setReaders((r) => [...r.filter((x) => x.id !== e.reader.id), e.reader]);
-      if (e.type === 'detached') setReaders((r) => r.filter((x) => x.id !== e.readerId));
-      if (e.type === 'capture-started') setActivity(e.readerId);
-      if (e.type === 'captured' || e.type === 'error') setActivity(null);
-    });
-    return () => {
-      alive = false;
-      off();
-    };
-  }, [client]);
-  return { client, readers, activity };
-}
-
 /**
  * Fingerprint capture from a reader (live: attach/detach, capture progress) or from an uploaded
  * image, with an estimated quality per image, retry, and several fingers when `max` > 1.
  */
 export function FingerCapture({ value, onChange, max = 10, testId = 'finger' }: { value: FingerImage[]; onChange: (v: FingerImage[]) => void; max?: number; testId?: string }) {
   const { t } = useI18n();
-  const { client, readers, activity } = useReaders();
+  const { readers, capturing } = useReaders();
   const [readerId, setReaderId] = useState<string>('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -56,7 +35,7 @@ export function FingerCapture({ value, onChange, max = 10, testId = 'finger' }: 
     setBusy(true);
     setError(null);
     try {
-      const shot = await client.capture(selected.id);
+      const shot = await readerClient().capture(selected.id);
       await add(shot.imageData, `data:${shot.mime};base64,${shot.imageData}`, selected.name);
     } catch (e) {
       setError(t('error.reader', { detail: (e as Error).message }));
@@ -96,7 +75,7 @@ export function FingerCapture({ value, onChange, max = 10, testId = 'finger' }: 
           <input type="file" accept="image/png,image/jpeg,image/bmp,image/tiff" disabled={full} onChange={(e) => { void fromFile(e.target.files?.[0]); e.target.value = ''; }} data-testid={`${testId}-file`} />
         </label>
       </div>
-      {(busy || activity) && <Busy label={t('finger.place')} />}
+      {(busy || capturing) && <Busy label={t('finger.place')} />}
       {error && <Notice kind="error" title={error} />}
       {value.length > 0 && (
         <>

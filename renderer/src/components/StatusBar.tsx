@@ -1,17 +1,12 @@
-import { useEffect, useMemo, useState } from 'react';
-import { api, type ReadyStatus } from '../api.js';
+import { useEffect, useState } from 'react';
+import { api, lastSync, type ReadyStatus } from '../api.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
-import { readerClient, type ReaderInfo } from '../readers.js';
+import { useReaders } from './useReaders.js';
 
 interface Snapshot {
   online: boolean;
   ready: ReadyStatus | null;
   people: number | null;
-}
-
-/** Last sync time recorded by the sync service in localStorage (`biostation.lastSync`), if any. */
-function lastSync(): string | null {
-  return localStorage.getItem('biostation.lastSync');
 }
 
 /**
@@ -20,9 +15,8 @@ function lastSync(): string | null {
  */
 export function StatusBar({ refreshKey }: { refreshKey: number }) {
   const { t } = useI18n();
-  const client = useMemo(() => readerClient(), []);
   const [snap, setSnap] = useState<Snapshot>({ online: false, ready: null, people: null });
-  const [readers, setReaders] = useState<ReaderInfo[]>([]);
+  const { readers } = useReaders();
 
   useEffect(() => {
     let alive = true;
@@ -39,14 +33,6 @@ export function StatusBar({ refreshKey }: { refreshKey: number }) {
       clearInterval(timer);
     };
   }, [refreshKey]);
-
-  useEffect(() => {
-    void client.list().then(setReaders, () => undefined);
-    return client.onEvent((e) => {
-      if (e.type === 'attached') setReaders((r) => [...r.filter((x) => x.id !== e.reader.id), e.reader]);
-      if (e.type === 'detached') setReaders((r) => r.filter((x) => x.id !== e.readerId));
-    });
-  }, [client]);
 
   const sync = lastSync();
   return (

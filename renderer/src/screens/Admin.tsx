@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, session, type ReadyStatus } from '../api.js';
+import { api, lastSync, session, type ReadyStatus } from '../api.js';
 import { Busy, ErrorNotice, Notice, Screen, useAction } from '../components/ui.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
 
@@ -58,7 +58,7 @@ export function Admin({ onBack }: { onBack: () => void }) {
         </article>
         <article className="card">
           <h2>{t('admin.sync')}</h2>
-          <p>{localStorage.getItem('biostation.lastSync') ?? t('admin.syncNone')}</p>
+          <p>{lastSync() ?? t('admin.syncNone')}</p>
         </article>
         <article className="card" data-testid="admin-health">
           <h2>{t('admin.health')}</h2>

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { api, type Decision } from '../api.js';
+import { api, isValidExtId, type Decision } from '../api.js';
 import { ModalitySwitch, SampleInput, emptySample, sampleImage, type Modality, type Sample } from '../components/SampleInput.js';
 import { Busy, ErrorNotice, Notice, Screen, ScoreLine, useAction } from '../components/ui.js';
 import { useI18n } from '../i18n/index.js';
 
-const EXT_ID = /^[A-Za-z0-9._@:+-]{1,128}$/;
 
 /** Verify (1:1): ext_id + a face or fingerprint capture -> confirmed or not, with score. */
 export function Verify({ onBack }: { onBack: () => void }) {
@@ -19,7 +18,7 @@ export function Verify({ onBack }: { onBack: () => void }) {
     const image = sampleImage(sample, modality)!;
     setResult(modality === 'face' ? await api.verifyFace(extId, image, liveness) : await api.verifyFinger(extId, image));
   });
-  const ready = EXT_ID.test(extId) && sampleImage(sample, modality) !== null;
+  const ready = isValidExtId(extId) && sampleImage(sample, modality) !== null;
   return (
     <Screen title={t('verify.title')} onBack={onBack}>
       <div className="decide">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError } from '../api.js';
+import { api, ApiError, isValidExtId } from '../api.js';
 import { CnhReader } from '../components/CnhReader.js';
 import { FaceCapture, type FaceImage } from '../components/FaceCapture.js';
 import { FingerCapture, type FingerImage } from '../components/FingerCapture.js';
@@ -9,7 +9,6 @@ import { LivenessToggle } from './Decide.js';
 
 const STEPS = ['id', 'face', 'finger', 'document', 'confirm'] as const;
 type Step = (typeof STEPS)[number];
-const EXT_ID = /^[A-Za-z0-9._@:+-]{1,128}$/;
 
 interface Outcome {
   part: string;
@@ -33,7 +32,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
   const [liveness, setLiveness] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
-  const idValid = EXT_ID.test(extId);
+  const idValid = isValidExtId(extId);
   const index = STEPS.indexOf(step);
   const next = () => setStep(STEPS[Math.min(index + 1, STEPS.length - 1)]!);
 
