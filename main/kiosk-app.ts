@@ -56,11 +56,18 @@ export async function runKiosk(deps: KioskDeps): Promise<Kiosk | null> {
   app.on('window-all-closed', () => app.quit());
 
   await app.whenReady();
-  const startStation = await deps.loadStation();
+  // Loaded on the first start attempt, so a failure to load is retried and shown like any start failure.
+  let loading: Promise<StartStation> | null = null;
   const supervisor = new StationSupervisor({
     ...deps.supervisor,
     log,
-    startStation,
+    startStation: async (config) => {
+      loading ??= deps.loadStation().catch((e: unknown) => {
+        loading = null;
+        throw e;
+      });
+      return (await loading)(config);
+    },
     config: {
       dataDir: deps.env.BIOSTATION_DATA_DIR ?? path.join(app.getPath('userData'), 'data'),
       host: '127.0.0.1',
@@ -95,13 +102,14 @@ export async function runKiosk(deps: KioskDeps): Promise<Kiosk | null> {
   win.on('closed', () => {
     win = null;
   });
+  await win.loadURL(statusPage('Iniciando a estação…', 'Starting the station…'));
   try {
     const url = await supervisor.start();
     origin = new URL(url).origin;
     await win.loadURL(url);
   } catch (e) {
     log(`station failed: ${String(e)}`);
-    await win.loadURL(failurePage(String(e)));
+    await win.loadURL(statusPage('A estação não pôde iniciar', 'The station could not start.', String(e)));
     win.show();
   }
   // A restart normally keeps the port; if it had to move, follow it.
@@ -116,9 +124,12 @@ export async function runKiosk(deps: KioskDeps): Promise<Kiosk | null> {
   return { supervisor, window: () => win, shutdown };
 }
 
-/** A self-contained page shown when the station cannot start at all. */
-export function failurePage(message: string): string {
-  const esc = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  const html = `<!doctype html><meta charset="utf-8"><title>Biostation</title><body style="font:24px sans-serif;background:#0f172a;color:#f8fafc;padding:48px"><h1>A estação não pôde iniciar</h1><p>The station could not start.</p><pre style="white-space:pre-wrap;font-size:16px">${esc}</pre></body>`;
+/**
+ * A self-contained page (data: URL) shown while the station starts or when it cannot start at all:
+ * a pt-BR title, an English line and optional details (escaped).
+ */
+export function statusPage(title: string, subtitle: string, details = ''): string {
+  const esc = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = `<!doctype html><meta charset="utf-8"><title>Biostation</title><body style="font:24px sans-serif;background:#0f172a;color:#f8fafc;padding:48px"><h1>${esc(title)}</h1><p>${esc(subtitle)}</p><pre style="white-space:pre-wrap;font-size:16px">${esc(details)}</pre></body>`;
   return `data:text/html;charset=utf-8,${encodeURIComponent(html)}`;
 }

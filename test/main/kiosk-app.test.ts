@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failurePage, runKiosk, type KioskDeps } from '../../main/kiosk-app.js';
+import { runKiosk, statusPage, type KioskDeps } from '../../main/kiosk-app.js';
 import type { StationConfig, StationHandle } from '../../main/types.js';
 import { fakeElectron } from './fake-electron.js';
 
@@ -58,7 +58,9 @@ describe('kiosk app', () => {
     const win = t.windows[0]!;
     expect(win.options.kiosk).toBe(true);
     expect(win.options.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, devTools: false, preload: '/app/main/dist/main/preload.cjs' });
-    expect(win.loaded).toEqual(['http://127.0.0.1:45000']);
+    expect(win.loaded).toHaveLength(2);
+    expect(decodeURIComponent(win.loaded[0]!)).toContain('Iniciando a estação');
+    expect(win.loaded[1]).toBe('http://127.0.0.1:45000');
     expect(t.readers.started).toBe(1);
     expect([...t.ipcMain.handlers.keys()]).toHaveLength(3);
     expect(t.session.headersFor('http://127.0.0.1:45000/').responseHeaders['Content-Security-Policy']).toBeDefined();
@@ -100,7 +102,7 @@ describe('kiosk app', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(t.configs.map((c) => c.port)).toEqual([0, 45000]);
     expect(kiosk!.supervisor.status()).toMatchObject({ state: 'running', restarts: 1 });
-    expect(t.windows[0]!.loaded).toEqual(['http://127.0.0.1:45000']);
+    expect(t.windows[0]!.loaded.slice(1)).toEqual(['http://127.0.0.1:45000']);
     await kiosk!.shutdown();
   });
 
@@ -131,15 +133,28 @@ describe('kiosk app', () => {
     const t = setup({ failStart: true });
     const kiosk = await runKiosk(t.deps);
     const win = t.windows[0]!;
-    expect(win.loaded).toHaveLength(1);
-    expect(win.loaded[0]).toMatch(/^data:text\/html/);
-    expect(decodeURIComponent(win.loaded[0]!)).toContain('database is locked');
+    expect(win.loaded).toHaveLength(2);
+    expect(win.loaded[1]).toMatch(/^data:text\/html/);
+    expect(decodeURIComponent(win.loaded[1]!)).toContain('database is locked');
     expect(win.shown).toBe(true);
     expect(kiosk!.supervisor.status().state).toBe('failed');
   });
 
   it('escapes the error text of the failure page', () => {
-    expect(decodeURIComponent(failurePage('<script>x</script>'))).not.toContain('<script>x');
+    expect(decodeURIComponent(statusPage('t', 's', '<script>x</script>'))).not.toContain('<script>x');
+  });
+
+  it('retries loading the station sources and shows the failure when they never load', async () => {
+    const t = setup();
+    let loads = 0;
+    t.deps.loadStation = async () => {
+      loads += 1;
+      throw new Error('Cannot find module src/station.ts');
+    };
+    const kiosk = await runKiosk(t.deps);
+    expect(loads).toBe(2);
+    expect(kiosk!.supervisor.status()).toMatchObject({ state: 'failed', lastError: 'Cannot find module src/station.ts' });
+    expect(decodeURIComponent(t.windows[0]!.loaded[1]!)).toContain('Cannot find module');
   });
 });
 
@@ -158,7 +173,7 @@ describe('kiosk app after a restart on another port', () => {
     const kiosk = await runKiosk(t.deps);
     t.handles[0]!.crash();
     await new Promise((r) => setTimeout(r, 20));
-    expect(t.windows[0]!.loaded).toEqual(['http://127.0.0.1:45000', 'http://127.0.0.1:45001']);
+    expect(t.windows[0]!.loaded.slice(1)).toEqual(['http://127.0.0.1:45000', 'http://127.0.0.1:45001']);
     expect(t.session.headersFor('http://127.0.0.1:45001/').responseHeaders['Content-Security-Policy']).toBeDefined();
     expect(t.session.headersFor('http://127.0.0.1:45000/')).toEqual({});
     await kiosk!.shutdown();
