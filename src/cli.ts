@@ -40,6 +40,8 @@ export function buildCli(): Command {
         await station.close();
         process.exit(0);
       };
+      // A bug in one request must not take the station down: log it loudly and keep serving.
+      process.on('unhandledRejection', (reason) => station.server.log.error({ err: reason }, 'unhandled rejection'));
       process.on('SIGINT', () => void stop('SIGINT'));
       process.on('SIGTERM', () => void stop('SIGTERM'));
     });

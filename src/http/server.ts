@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -9,6 +10,7 @@ import type { Logger } from '../runtime/logger.js';
 import { bearerAuth } from './auth.js';
 import type { StationServices } from './context.js';
 import { handleError, sendError } from './errors.js';
+import { BiostationError } from '../runtime/errors.js';
 import { openApiOptions } from './openapi.js';
 import { credentialRoutes } from './routes/credentials.js';
 import { faceRoutes } from './routes/face.js';
@@ -53,6 +55,10 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
 
   await app.register(fastifySwagger, openApiOptions);
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => new BiostationError('RATE_LIMITED', `Too many attempts; retry in ${Math.ceil(context.ttl / 1000)} s`),
+  });
   await app.register(fastifyMultipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
 
   const authenticate = bearerAuth(services.tokens, services.applications, services.stores);

@@ -7,7 +7,8 @@ import { extractFields } from './fields.js';
 import { emptyValueRegions } from './layout.js';
 import { readPdf, sniffMime, type DocumentMime } from './input.js';
 import { RecognizerPool, SEGMENTATION, type Recognizer } from './pool.js';
-import { prepareImage } from './preprocess.js';
+import { prepareImage, type PreparedImage } from './preprocess.js';
+import sharp from 'sharp';
 import type { QualityGrade } from './quality.js';
 import { groupPhrases, readingText, type OcrWord } from './words.js';
 
@@ -29,13 +30,31 @@ const GRADES: QualityGrade[] = ['excelente', 'boa', 'regular', 'ruim'];
 
 interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number }
 
-async function recognizeImage(rec: Recognizer, bytes: Uint8Array): Promise<PageText> {
+/**
+ * Words of a prepared page: two sides next to each other are cut at `splitX` and recognised in
+ * parallel when a second worker is free (sequentially otherwise).
+ */
+async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<OcrWord[]> {
+  if (prep.splitX === undefined) return recs[0].words(prep.png, SEGMENTATION.sparse);
+  const x = prep.splitX;
+  const [left, right] = await Promise.all([
+    sharp(prep.png).extract({ left: 0, top: 0, width: x, height: prep.height }).png({ compressionLevel: 1 }).toBuffer(),
+    sharp(prep.png).extract({ left: x, top: 0, width: prep.width - x, height: prep.height }).png({ compressionLevel: 1 }).toBuffer(),
+  ]);
+  const second = recs[1] ?? recs[0];
+  const [a, b] = recs.length > 1
+    ? await Promise.all([recs[0].words(left, SEGMENTATION.sparse), second.words(right, SEGMENTATION.sparse)])
+    : [await recs[0].words(left, SEGMENTATION.sparse), await recs[0].words(right, SEGMENTATION.sparse)];
+  return [...a, ...b.map((w) => ({ ...w, x0: w.x0 + x, x1: w.x1 + x }))];
+}
+
+export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array): Promise<PageText> {
   let prep = await prepareImage(bytes);
-  let words = await rec.words(prep.png, SEGMENTATION.sparse);
+  let words = await pageWords(recs, prep);
   let fields = extractFields(groupPhrases(words), words.map((w) => w.text).join(' '));
   if (fields.labelsFound < MIN_LABELS) {
     const turned = await prepareImage(bytes, { extraTurnDeg: 180 });
-    const words2 = await rec.words(turned.png, SEGMENTATION.sparse);
+    const words2 = await pageWords(recs, turned);
     const fields2 = extractFields(groupPhrases(words2), words2.map((w) => w.text).join(' '));
     if (fields2.labelsFound > fields.labelsFound) {
       prep = turned;
@@ -43,17 +62,28 @@ async function recognizeImage(rec: Recognizer, bytes: Uint8Array): Promise<PageT
       fields = fields2;
     }
   }
-  words = await rereadEmptyValues(rec, prep.png, words, prep.width, prep.height);
+  words = await rereadEmptyValues(recs[0], prep.png, words, prep.width, prep.height, prep.splitX);
   return { words, grade: prep.quality.grade, heightPx: prep.height };
 }
 
-/** Second look, one text line at a time, under labels whose value the page pass missed. */
-async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[], widthPx: number, heightPx: number): Promise<OcrWord[]> {
+/**
+ * Second look, one text line at a time, under labels whose value the page pass missed: each region is
+ * cut out (not crossing `splitX`), padded with 12 px of white and read as a single line.
+ */
+async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[], widthPx: number, heightPx: number, splitX?: number): Promise<OcrWord[]> {
   const regions = emptyValueRegions(groupPhrases(words), widthPx, heightPx);
   const extra: OcrWord[] = [];
+  const pad = 12;
   for (const r of regions) {
-    const found = await rec.words(png, SEGMENTATION.line, { left: r.left, top: r.top, width: r.width, height: r.height });
-    extra.push(...found.filter((w) => /[A-Za-z0-9À-ÿ]/.test(w.text) && w.conf > 0.3));
+    const right = splitX !== undefined && r.left < splitX ? Math.min(r.left + r.width, splitX - 4) : r.left + r.width;
+    if (right - r.left < 10) continue;
+    const cut = await sharp(png).extract({ left: r.left, top: r.top, width: right - r.left, height: r.height })
+      .extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#ffffff' }).png().toBuffer();
+    const found = await rec.words(cut, SEGMENTATION.line);
+    for (const w of found) {
+      if (!/[A-Za-z0-9À-ÿ]/.test(w.text) || w.conf <= 0.75) continue;
+      extra.push({ ...w, reread: true, x0: w.x0 - pad + r.left, x1: w.x1 - pad + r.left, y0: w.y0 - pad + r.top, y1: w.y1 - pad + r.top });
+    }
   }
   return extra.length ? [...words, ...extra] : words;
 }
@@ -69,7 +99,7 @@ function stack(pages: PageText[]): OcrWord[] {
   return out;
 }
 
-async function readDocument(rec: Recognizer, file: Uint8Array, mime: DocumentMime): Promise<CnhReadResult> {
+async function readDocument(recs: Recognizer[], file: Uint8Array, mime: DocumentMime): Promise<CnhReadResult> {
   let pages: PageText[];
   let fromTextLayer = false;
   if (mime === 'application/pdf') {
@@ -78,11 +108,11 @@ async function readDocument(rec: Recognizer, file: Uint8Array, mime: DocumentMim
     pages = [];
     for (const p of pdf) {
       if (p.kind === 'text') pages.push({ words: p.words, grade: 'excelente', heightPx: p.heightPx });
-      else pages.push(await recognizeImage(rec, p.png));
+      else pages.push(await recognizeImage(recs, p.png));
     }
     fromTextLayer = pdf.every((p) => p.kind === 'text');
   } else {
-    pages = [await recognizeImage(rec, file)];
+    pages = [await recognizeImage(recs, file)];
   }
   const words = stack(pages);
   const phrases = groupPhrases(words);
@@ -113,14 +143,14 @@ export async function createCnhReader(options: CnhReaderOptions = {}): Promise<C
   return {
     async read(file: Uint8Array): Promise<CnhReadResult> {
       const mime = sniffMime(file);
-      return pool.run(async (rec) => {
+      return pool.run(async (recs) => {
         try {
-          return await readDocument(rec, file, mime);
+          return await readDocument(recs, file, mime);
         } catch (err) {
           if (err instanceof OcrError) throw err;
           throw new OcrError('PROCESSING_FAILED', 'Erro ao processar documento');
         }
-      });
+      }, 1);
     },
     close: () => pool.close(),
   };

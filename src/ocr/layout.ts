@@ -91,7 +91,7 @@ export function detectModel(labels: Map<LabelId, FoundLabel>, fullText: string):
 export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, maxLines = 1, labelHeightPx = label.phrase.h): Phrase[] {
   const L = label.phrase;
   const h = Math.max(4, labelHeightPx);
-  const isValue = (p: Phrase): boolean => !labelPhrases.has(p) && p.h >= 1.2 * h && Math.abs(p.x0 - L.x0) < 3 * h;
+  const isValue = (p: Phrase): boolean => !labelPhrases.has(p) && (p.h >= 1.2 * h || p.words.every((w) => w.reread)) && Math.abs(p.x0 - L.x0) < 3 * h;
   const first = phrases
     .filter((p) => isValue(p) && p.y0 > (L.y0 + L.y1) / 2 && p.y0 < L.y1 + 3.5 * h)
     .sort((a, b) => a.y0 - b.y0)[0];

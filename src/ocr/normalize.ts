@@ -80,7 +80,9 @@ export function parseIdentity(s: string): { rg: string; orgao: string; uf: strin
   if (parts.length > 1 && UFS.has(parts[parts.length - 1])) uf = parts.pop() ?? '';
   const numParts: string[] = [];
   while (parts.length && /\d/.test(parts[0])) numParts.push(parts.shift() ?? '');
-  const rg = numParts.join('').replace(/[^0-9X]/g, '');
+  const rg = numParts.join('').split('').map((c) => (c === 'X' ? c : DIGIT_FIX[c] ?? c)).join('').replace(/[^0-9X]/g, '');
+  // A lone trailing letter is a misread state abbreviation, not part of the issuing body.
+  while (parts.length > 1 && parts[parts.length - 1].length === 1) parts.pop();
   const orgao = parts.join(' ').replace(/[^A-Z ]/g, '').trim();
   return { rg, orgao, uf };
 }

@@ -35,7 +35,8 @@ class TesseractRecognizer implements Recognizer {
 
   async words(image: Buffer, psm: PSM = PSM.SPARSE_TEXT, rectangle?: { left: number; top: number; width: number; height: number }): Promise<OcrWord[]> {
     if (this.psm !== psm) {
-      await this.worker.setParameters({ tessedit_pageseg_mode: psm, user_defined_dpi: '300' });
+      // tessedit_do_invert 0: skip the inverted-text retry of every line (cards print dark on light).
+      await this.worker.setParameters({ tessedit_pageseg_mode: psm, user_defined_dpi: '300', tessedit_do_invert: '0' });
       this.psm = psm;
     }
     const res = await this.worker.recognize(image, rectangle ? { rectangle } : {}, { text: false, blocks: true });
@@ -84,22 +85,27 @@ export class RecognizerPool {
   }
 
   /**
-   * Runs `job` with an exclusive worker. Throws OcrError UNAVAILABLE when the pool is closed or
-   * `maxQueue` documents already wait.
+   * Runs `job` with one exclusive worker, plus up to `extra` more that are idle right now (never
+   * waited for), so a lone document can spread over the cores. Throws OcrError UNAVAILABLE when the
+   * pool is closed or `maxQueue` documents already wait.
    */
-  async run<T>(job: (r: Recognizer) => Promise<T>): Promise<T> {
+  async run<T>(job: (recs: Recognizer[]) => Promise<T>, extra = 0): Promise<T> {
     if (this.closed) throw new OcrError('UNAVAILABLE', 'OCR API unavailable');
     let worker = this.idle.pop();
     if (!worker) {
       if (this.waiting.length >= this.maxQueue) throw new OcrError('UNAVAILABLE', 'OCR API unavailable');
       worker = await new Promise<TesseractRecognizer>((resolve) => this.waiting.push(resolve));
     }
+    const held = [worker];
+    while (held.length <= extra && this.idle.length && this.waiting.length === 0) held.push(this.idle.pop() as TesseractRecognizer);
     try {
-      return await job(worker);
+      return await job(held);
     } finally {
-      const next = this.waiting.shift();
-      if (next) next(worker);
-      else this.idle.push(worker);
+      for (const w of held) {
+        const next = this.waiting.shift();
+        if (next) next(w);
+        else this.idle.push(w);
+      }
     }
   }
 

@@ -15,6 +15,11 @@ export interface PreparedImage {
   quality: QualityMetrics;
   /** Degrees the input was turned (clockwise) to make text horizontal. */
   rotationDeg: number;
+  /**
+   * For wide crops (two card sides next to each other, aspect > 2.3): the x (px) of the emptiest
+   * column band in the middle fifth, where the image can be cut and each side recognised on its own.
+   */
+  splitX?: number;
 }
 
 /** Height (px) the card crop is scaled to: values ~30 px tall, where the LSTM model reads best. */
@@ -143,6 +148,25 @@ const SHARPEN_BELOW = 50;
 /** Fraction of the ink-to-paper range kept; lighter levels become white. */
 const PAPER_CLIP = 0.95;
 
+/**
+ * Centre of the 15 px column band with the least ink (gray < 160) within 40-60% of the width; among
+ * bands within 2% of the least, the one nearest the centre (blank columns inside a side are common).
+ */
+function emptiestColumn(data: Uint8Array, w: number, h: number): number {
+  const ink = new Float64Array(w);
+  for (let y = 0; y < h; y++) for (let x = Math.floor(0.4 * w) - 8; x < Math.ceil(0.6 * w) + 8; x++) if (data[y * w + x] < 160) ink[x]++;
+  const bands: Array<[number, number]> = [];
+  for (let x = Math.floor(0.4 * w); x < Math.ceil(0.6 * w); x++) {
+    let s = 0;
+    for (let k = -7; k <= 7; k++) s += ink[x + k];
+    bands.push([x, s]);
+  }
+  const least = Math.min(...bands.map((b) => b[1]));
+  const near = bands.filter((b) => b[1] <= least + 0.02 * 15 * h);
+  near.sort((a, b) => Math.abs(a[0] - w / 2) - Math.abs(b[0] - w / 2));
+  return near[0]?.[0] ?? Math.round(w / 2);
+}
+
 /** Crops uniform light margins (top-left pixel's green level > 160), leaving at least 100 x 60 px. */
 async function trimLight(rgb: Buffer): Promise<Buffer> {
   const corner = await sharp(rgb).extract({ left: 0, top: 0, width: 1, height: 1 }).raw().toBuffer();
@@ -233,5 +257,6 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   const sigma = options.sharpenSigma ?? (quality.sharpness < SHARPEN_BELOW ? 1 : 0);
   if (sigma > 0) img = img.sharpen({ sigma });
   const png = await img.linear(...stretch(data, options.clip ?? PAPER_CLIP)).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
-  return { png, width: info.width, height: info.height, quality, rotationDeg: turned };
+  const splitX = info.width / info.height > 2.3 ? emptiestColumn(data, info.width, info.height) : undefined;
+  return { png, width: info.width, height: info.height, quality, rotationDeg: turned, splitX };
 }

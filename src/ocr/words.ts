@@ -11,6 +11,8 @@ export interface OcrWord {
   y0: number;
   x1: number;
   y1: number;
+  /** Read by the single-line second look under a label (its box height is not the type size). */
+  reread?: boolean;
 }
 
 /** A horizontal run of words on one line (gaps below `maxGapRatio` x line height). */

@@ -25,6 +25,8 @@ export const StationConfigSchema = Type.Object({
   jsonBodyLimitBytes: Type.Integer({ minimum: 1024 }),
   /** Largest advanced-liveness payload. */
   livenessBodyLimitBytes: Type.Integer({ minimum: 1024 }),
+  /** Credential attempts (validate + token) allowed per client address and minute; argon2 already makes each costly. */
+  credentialAttemptsPerMinute: Type.Integer({ minimum: 1 }),
   /** Create a demo application on first start with an empty data directory. */
   createDemoApplication: Type.Boolean(),
   /** Which engines the station loads; a disabled engine answers 503 ENGINE_UNAVAILABLE. */
@@ -55,6 +57,7 @@ export function defaultConfig(cwd = process.cwd()): StationConfig {
     logLevel: 'info',
     jsonBodyLimitBytes: 32 * 1024 * 1024,
     livenessBodyLimitBytes: 16 * 1024 * 1024,
+    credentialAttemptsPerMinute: 60,
     createDemoApplication: true,
     engines: { face: true, finger: true, ocr: true },
     ocrPoolSize: 2,

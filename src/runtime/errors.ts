@@ -32,6 +32,7 @@ export const ERROR_CATALOGUE = {
   ROUTE_NOT_FOUND: { status: 404, resultCode: 1035, text: 'No such route' },
   TEMPLATE_LIMIT_REACHED: { status: 409, resultCode: 1037, text: 'The person already holds the most templates allowed' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, resultCode: 1039, text: 'Unsupported Content-Type' },
+  RATE_LIMITED: { status: 429, resultCode: 1041, text: 'Too many attempts; retry later' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -135,3 +135,21 @@ describe('credentials and tokens', () => {
     });
   });
 });
+
+describe('credential attempts are rate limited per client', () => {
+  it('answers 429 RATE_LIMITED past the configured attempts per minute', async () => {
+    const t = await startTestStation({ config: { credentialAttemptsPerMinute: 3 } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        statuses.push((await t.request('POST', '/api/v1/app-credentials/validate', { json: { key: 'bs_guess', secret: `s${i}` } })).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      const limited = await t.request('POST', '/api/v1/app-credentials/token', { json: { key: 'bs_guess', secret: 'x' } });
+      expect(limited.status).toBe(401); // each route counts on its own
+      expect((await t.request('POST', '/api/v1/app-credentials/validate', { json: { key: 'bs_guess', secret: 'y' } })).body).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -26,6 +26,7 @@ export function credentialRoutes(services: StationServices): FastifyPluginAsync 
     app.post(
       '/api/v1/app-credentials/validate',
       {
+        config: { rateLimit: { max: services.config.credentialAttemptsPerMinute, timeWindow: '1 minute' } },
         schema: {
           tags: ['credentials'],
           summary: 'Check a key and secret without issuing a token',
@@ -34,6 +35,7 @@ export function credentialRoutes(services: StationServices): FastifyPluginAsync 
             200: Type.Object({ valid: Type.Literal(true), application: Type.String({ description: 'Application name' }) }),
             400: PlainError,
             401: PlainError,
+            429: PlainError,
           },
         },
       },
@@ -43,6 +45,7 @@ export function credentialRoutes(services: StationServices): FastifyPluginAsync 
     app.post(
       '/api/v1/app-credentials/token',
       {
+        config: { rateLimit: { max: services.config.credentialAttemptsPerMinute, timeWindow: '1 minute' } },
         schema: {
           tags: ['credentials'],
           summary: 'Exchange a key and secret for an access token (JWT)',
@@ -55,6 +58,7 @@ export function credentialRoutes(services: StationServices): FastifyPluginAsync 
             }),
             400: PlainError,
             401: PlainError,
+            429: PlainError,
           },
         },
       },

@@ -43,6 +43,8 @@ export const Parameters = {
   /** Oriented smoothing: half-length (px) of the line along the ridge and across it. */
   parallelSmoothingRadius: 7,
   orthogonalSmoothingRadius: 4,
+  /** Sample spacing (px) along the ridge for the parallel smoothing line. */
+  parallelSmoothingStep: 1,
   /** Binarisation clean-up: vote radius (px) and majority to flip a pixel. */
   binarizedVoteRadius: 2,
   binarizedVoteMajority: 0.61,

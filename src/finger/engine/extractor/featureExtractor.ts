@@ -7,7 +7,7 @@ import { equalize } from './equalization.js';
 import { ridgeness } from './ridgeSignature.js';
 import { innerMinutiae, removeClouds, topMinutiae } from './minutiae/minutiaFilters.js';
 import { smoothAndBinarize, voteCleanup } from './orientedSmoothing.js';
-import { erodeMask, segment } from './segmentation.js';
+import { cropToForeground, erodeMask, segment, type Segmentation } from './segmentation.js';
 import { thin } from './skeletons/binaryThinning.js';
 import { endingDirection, filterSkeleton } from './skeletons/skeletonFilters.js';
 import { traceSkeleton } from './skeletons/skeletonGraph.js';
@@ -72,21 +72,41 @@ function collectEndings(skeleton: Uint8Array, width: number, height: number, typ
  * noise or non-fingerprint image: too little foreground, incoherent ridges or too few minutiae).
  */
 export function extractFeatures(input: GrayImage, dpi: number, transparency?: Transparency): ExtractedFeatures {
-  const image = rescaleGray(input, Parameters.internalDpi / dpi);
-  const { width, height } = image;
+  const full = rescaleGray(input, Parameters.internalDpi / dpi);
+  const fullWidth = full.width;
+  const fullHeight = full.height;
+  const features = extractFromRescaled(full, transparency);
+  return { ...features, width: fullWidth, height: fullHeight };
+}
+
+function extractFromRescaled(full: GrayImage, transparency?: Transparency): ExtractedFeatures {
+  const { width, height } = full;
   if (width < Parameters.minImageSidePx || height < Parameters.minImageSidePx) {
     throw new BiostationError('IMAGE_TOO_SMALL', `Image of ${width}x${height} px at 500 dpi is too small for a fingerprint`);
   }
   if (width > Parameters.maxImageSidePx || height > Parameters.maxImageSidePx) {
     throw new BiostationError('IMAGE_TOO_LARGE', `Image of ${width}x${height} px at 500 dpi is too large for a fingerprint`);
   }
-  const segmentation = segment(image);
-  transparency?.('segmentation', segmentation);
+  const cropped = cropToForeground(full, segment(full));
+  const { image, segmentation, offsetX, offsetY } = cropped;
+  transparency?.('segmentation', cropped);
   let foregroundAreaPx = 0;
   for (let i = 0; i < segmentation.pixelMask.length; i++) foregroundAreaPx += segmentation.pixelMask[i];
   if (foregroundAreaPx < Parameters.minForegroundAreaPx) {
     throw new BiostationError('NO_FINGERPRINT', 'No fingerprint area was found in the image', { foregroundAreaPx });
   }
+  return extractFromForeground(image, segmentation, foregroundAreaPx, offsetX, offsetY, transparency);
+}
+
+function extractFromForeground(
+  image: GrayImage,
+  segmentation: Segmentation,
+  foregroundAreaPx: number,
+  offsetX: number,
+  offsetY: number,
+  transparency?: Transparency,
+): ExtractedFeatures {
+  const { width, height } = image;
   const mask = segmentation.pixelMask;
   const equalized = equalize(image, segmentation);
   transparency?.('equalized', equalized);
@@ -131,5 +151,6 @@ export function extractFeatures(input: GrayImage, dpi: number, transparency?: Tr
     throw new BiostationError('NO_FINGERPRINT', `Only ${minutiae.length} minutiae were found`, { minutiaCount: minutiae.length });
   }
   const quality = imageQuality(ridgeScore, foregroundAreaPx, minutiae.length);
+  minutiae = minutiae.map((m) => ({ ...m, x: m.x + offsetX, y: m.y + offsetY }));
   return { width, height, minutiae, quality, foregroundAreaPx, meanCoherence, ridgeness: ridgeScore };
 }

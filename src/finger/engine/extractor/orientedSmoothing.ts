@@ -1,14 +1,17 @@
 import { Parameters } from '../configuration/parameters.js';
 
 /** Integer pixel offsets along a line through the origin, `2r+1` per orientation bin, flat. */
-function lineOffsets(bins: number, radius: number, angleShift: number, stride: number): Int32Array {
-  const n = 2 * radius + 1;
+function lineOffsets(bins: number, radius: number, angleShift: number, stride: number, step = 1): Int32Array {
+  const n = 2 * Math.floor(radius / step) + 1;
   const flat = new Int32Array(bins * n);
   for (let k = 0; k < bins; k++) {
     const angle = (k * Math.PI) / bins + angleShift;
     const c = Math.cos(angle);
     const s = Math.sin(angle);
-    for (let t = -radius; t <= radius; t++) flat[k * n + t + radius] = Math.round(t * c) + Math.round(t * s) * stride;
+    for (let i = 0; i < n; i++) {
+      const t = (i - (n - 1) / 2) * step;
+      flat[k * n + i] = Math.round(t * c) + Math.round(t * s) * stride;
+    }
   }
   return flat;
 }
@@ -32,10 +35,10 @@ export function smoothAndBinarize(
   const ph = height + 2 * pad;
   const padded = new Float32Array(pw * ph);
   for (let y = 0; y < height; y++) padded.set(equalized.subarray(y * width, (y + 1) * width), (y + pad) * pw + pad);
-  const parallel = lineOffsets(bins, Parameters.parallelSmoothingRadius, 0, pw);
+  const parallel = lineOffsets(bins, Parameters.parallelSmoothingRadius, 0, pw, Parameters.parallelSmoothingStep);
   const orthogonal = lineOffsets(bins, Parameters.orthogonalSmoothingRadius, Math.PI / 2, pw);
   const smoothed = new Float32Array(pw * ph);
-  const pn = 2 * Parameters.parallelSmoothingRadius + 1;
+  const pn = parallel.length / bins;
   // parallel pass needs the orthogonal radius margin around the mask too; compute it on a dilated box
   // the parallel pass is needed within the orthogonal radius of the mask: use a row-wise dilated box
   const margin = Parameters.orthogonalSmoothingRadius;

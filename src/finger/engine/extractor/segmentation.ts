@@ -176,10 +176,10 @@ export function segment(image: GrayImage): Segmentation {
 export function erodeMask(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
   const tmp = new Uint8Array(mask.length);
   const out = new Uint8Array(mask.length);
+  const left = new Int32Array(width);
   for (let y = 0; y < height; y++) {
     let run = 0;
     const row = y * width;
-    const left = new Int32Array(width);
     for (let x = 0; x < width; x++) {
       run = mask[row + x] ? run + 1 : 0;
       left[x] = run;
@@ -204,4 +204,62 @@ export function erodeMask(mask: Uint8Array, width: number, height: number, radiu
     }
   }
   return out;
+}
+
+/**
+ * Crops an image and its segmentation to the foreground blocks plus a one-block margin, on block
+ * boundaries, so that every later stage works only where the fingerprint is (same block grid, same
+ * histograms). Returns the crop and its offset (px) in the input image.
+ */
+export function cropToForeground(image: GrayImage, segmentation: Segmentation): { image: GrayImage; segmentation: Segmentation; offsetX: number; offsetY: number } {
+  const { columns, rows, blockSize } = segmentation.grid;
+  let bx0 = columns;
+  let bx1 = -1;
+  let by0 = rows;
+  let by1 = -1;
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < columns; bx++) {
+      if (!segmentation.blockMask[by * columns + bx]) continue;
+      if (bx < bx0) bx0 = bx;
+      if (bx > bx1) bx1 = bx;
+      if (by < by0) by0 = by;
+      if (by > by1) by1 = by;
+    }
+  }
+  if (bx1 < 0) return { image, segmentation, offsetX: 0, offsetY: 0 };
+  bx0 = Math.max(0, bx0 - 1);
+  by0 = Math.max(0, by0 - 1);
+  bx1 = Math.min(columns - 1, bx1 + 1);
+  by1 = Math.min(rows - 1, by1 + 1);
+  const offsetX = bx0 * blockSize;
+  const offsetY = by0 * blockSize;
+  const width = Math.min(image.width, (bx1 + 1) * blockSize) - offsetX;
+  const height = Math.min(image.height, (by1 + 1) * blockSize) - offsetY;
+  const pixels = new Uint8Array(width * height);
+  const pixelMask = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const from = (y + offsetY) * image.width + offsetX;
+    pixels.set(image.pixels.subarray(from, from + width), y * width);
+    pixelMask.set(segmentation.pixelMask.subarray(from, from + width), y * width);
+  }
+  const cropColumns = bx1 - bx0 + 1;
+  const cropRows = by1 - by0 + 1;
+  const histograms = new Uint32Array(cropColumns * cropRows * 256);
+  const contrast = new Float32Array(cropColumns * cropRows);
+  const blockMask = new Uint8Array(cropColumns * cropRows);
+  for (let by = 0; by < cropRows; by++) {
+    for (let bx = 0; bx < cropColumns; bx++) {
+      const src = (by + by0) * columns + bx + bx0;
+      const dst = by * cropColumns + bx;
+      histograms.set(segmentation.histograms.subarray(src * 256, src * 256 + 256), dst * 256);
+      contrast[dst] = segmentation.contrast[src];
+      blockMask[dst] = segmentation.blockMask[src];
+    }
+  }
+  return {
+    image: { width, height, pixels },
+    segmentation: { grid: { blockSize, columns: cropColumns, rows: cropRows }, histograms, contrast, blockMask, pixelMask },
+    offsetX,
+    offsetY,
+  };
 }
