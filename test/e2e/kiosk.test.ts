@@ -63,7 +63,6 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
     const cnh = await generateCnh(7, { model: '2022', format: 'image' });
     files.cnh = path.join(tmp, 'cnh.png');
     await writeFile(files.cnh, cnh.bytes);
-    files.cnhName = cnh.truth.nome_completo;
 
     const y4m = path.join(tmp, 'camera.y4m');
     const camera = lfw(PERSON, 18);
@@ -243,7 +242,9 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
     expect(rows).toBeGreaterThanOrEqual(10);
     const bands = await page.locator('[data-testid="cnh-fields"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.className));
     expect(bands.every((b) => /^band-(veryHigh|high|medium|low)$/.test(b))).toBe(true);
-    await page.locator('#cnh-input-nome_completo').fill(files.cnhName!);
+    await page.locator('#cnh-input-observacoes').fill('A - CORRIGIDO NO BALCÃO');
+    await page.getByTestId('cnh-edited-observacoes').waitFor();
+    expect(await page.getByTestId('cnh-observacoes').textContent()).toMatch(/corrigido/);
     await shot('15-document');
   }, 200_000);
 

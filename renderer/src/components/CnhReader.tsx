@@ -110,12 +110,19 @@ export function CnhReader({ onRead }: { onRead?: (values: Record<string, string>
                 const field = result.campos[f]!;
                 const band = confidenceBand(field.confianca);
                 const validity = field.valido ?? field.valida;
+                const isDate = field.valida !== undefined;
+                const edited = (values[f] ?? '') !== field.valor;
                 return (
                   <tr key={f} className={`band-${band}`} data-testid={`cnh-${f}`}>
                     <th scope="row"><label htmlFor={`cnh-input-${f}`}>{FIELD_LABELS[f]![lang === 'en' ? 1 : 0]}</label></th>
                     <td className="value">
                       <input id={`cnh-input-${f}`} value={values[f] ?? ''} onChange={(e) => edit(f, e.target.value)} />
-                      {validity !== undefined && <span className={`badge ${validity ? 'ok' : 'bad'}`}>{validity ? t('doc.valid') : t('doc.invalid')}</span>}
+                      {validity !== undefined && (
+                        <span className={`badge ${validity ? 'ok' : 'bad'}`}>
+                          {t(isDate ? (validity ? 'doc.validDate' : 'doc.invalidDate') : validity ? 'doc.valid' : 'doc.invalid')}
+                        </span>
+                      )}
+                      {edited && <span className="badge edited" data-testid={`cnh-edited-${f}`}>{t('doc.edited')}</span>}
                     </td>
                     <td>
                       <span className={`conf band-${band}`}>{(field.confianca * 100).toFixed(0)}% · {t(`doc.band.${band}` as MessageKey)}</span>
