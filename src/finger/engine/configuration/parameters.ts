@@ -83,7 +83,7 @@ export const Parameters = {
   maxDistanceErrorPx: 13,
   maxAngleError: (10 * Math.PI) / 180,
   /** Root pairs tried per comparison (best voted first). */
-  maxTriedRoots: 24,
+  maxTriedRoots: 12,
   /** Pairs with at least this many supporting edges count as supported. */
   minSupportingEdges: 1,
   /** Scoring weights (see matcher/scoring.ts). */

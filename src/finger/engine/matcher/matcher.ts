@@ -29,7 +29,8 @@ export class ProbeMatcher {
   private heapFrom = new Int32Array(256);
   private heapSize = 0;
   private rootList = new Int32Array(0);
-  private rootKeys = new Float64Array(64);
+  private voteLevels = new Int32Array(64);
+  private orderedRoots = new Int32Array(64);
 
   /** 1 for every edge-hash cell holding at least one probe edge; `occupancy` = their share. */
   private readonly occupied: Uint8Array;
@@ -64,17 +65,22 @@ export class ProbeMatcher {
     if (np < 2 || nc < 2) return 0;
     const roots = this.vote(candidate);
     const votes = this.votes;
-    // order roots by votes (desc), then by index, with one native sort of packed keys
-    if (this.rootKeys.length < roots) this.rootKeys = new Float64Array(Math.max(roots, 2 * this.rootKeys.length));
-    const keys = this.rootKeys.subarray(0, roots);
+    // order roots by votes, highest first (counting sort; ties keep discovery order)
+    const maxVotes = this.lastMaxVotes;
+    if (this.voteLevels.length < maxVotes + 2) this.voteLevels = new Int32Array(maxVotes + 2);
+    const levels = this.voteLevels;
+    levels.fill(0, 0, maxVotes + 2);
     const rootList = this.rootList;
-    for (let i = 0; i < roots; i++) keys[i] = votes[rootList[i]] * 1_048_576 + (1_048_575 - rootList[i]);
-    keys.sort();
+    for (let i = 0; i < roots; i++) levels[maxVotes - votes[rootList[i]] + 1]++;
+    for (let v = 1; v <= maxVotes + 1; v++) levels[v] += levels[v - 1];
+    if (this.orderedRoots.length < roots) this.orderedRoots = new Int32Array(Math.max(roots, 2 * this.orderedRoots.length));
+    const ordered = this.orderedRoots;
+    for (let i = 0; i < roots; i++) ordered[levels[maxVotes - votes[rootList[i]]]++] = rootList[i];
     let best = 0;
     let tries = 0;
-    for (let i = roots - 1; i >= 0; i--) {
+    for (let i = 0; i < roots; i++) {
       if (tries >= Parameters.maxTriedRoots) break;
-      const root = 1_048_575 - (keys[i] % 1_048_576);
+      const root = ordered[i];
       if (this.tried[root]) continue;
       tries++;
       const p = (root / nc) | 0;
