@@ -4,7 +4,7 @@
  * confidence.
  */
 import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
-import { detectModel, findLabels, labelHeight, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
+import { detectModel, findLabels, labelHeight, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
   allDates, digitsOf, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
 } from './normalize.js';
@@ -58,6 +58,13 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const d: Partial<Record<CnhFieldName, Draft>> = {};
 
   d.nome_completo = read('nome', normalizeName);
+  if (!d.nome_completo.valor) {
+    // Label unread: the name is the value right above the next label (identity line / field 3).
+    const anchor = labels.get(model === '2022' ? 'nascimento3' : 'identidade');
+    const ps = anchor ? valueAbove(anchor, phrases, labelPhrases, labelH) : [];
+    const valor = normalizeName(ps.map((p) => p.text).join(' '));
+    if (valor) d.nome_completo = { valor, conf: meanConf(ps) * 0.9 };
+  }
   d.cpf = read('cpf', normalizeCpf);
   d.numero_cnh = read('registro', normalizeCnhNumber);
   d.categoria = read('categoria', normalizeCategory);
@@ -98,7 +105,13 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   }
 
   // Parents: two lines (father, mother) or one (mother only).
-  const fil = below('filiacao', 2).map((p) => ({ valor: normalizeName(p.text), conf: meanConf([p]) }));
+  let filLines = below('filiacao', 2);
+  const permissao = labels.get('permissao');
+  if (!filLines.length && !labels.has('filiacao') && model === 'old' && permissao) {
+    // Label unread: the parents are the (one or two) value lines right above PERMISSÃO.
+    filLines = valueAbove(permissao, phrases, labelPhrases, labelH, 2);
+  }
+  const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: meanConf([p]) * (labels.has('filiacao') ? 1 : 0.9) }));
   d.nome_pai = fil.length === 2 ? fil[0] : none;
   d.nome_mae = fil.length ? fil[fil.length - 1] : none;
 
@@ -124,7 +137,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
 function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText: string, model: CnhModel, labels: Map<LabelId, FoundLabel>): void {
   const f = 0.85;
   if (!d.cpf?.valor) {
-    const m = /\d{3}\s?[.,]\s?\d{3}\s?[.,]\s?\d{3}\s?[-–]\s?\d{2}/.exec(fullText);
+    const m = /(?<!\d)\d{3}[\s.,]{1,3}\d{3}[\s.,]{1,3}\d{3}\s?[-–]\s?\d{2}(?!\d)/.exec(fullText);
     if (m) d.cpf = { valor: normalizeCpf(m[0]), conf: 0.8 * f };
   }
   if (!d.numero_cnh?.valor) {

@@ -7,7 +7,7 @@ import { editDistance, fold, type Phrase } from './words.js';
 
 export type LabelId =
   | 'nome' | 'nascimento3' | 'nascimento' | 'emissao' | 'validade' | 'identidade' | 'cpf' | 'registro'
-  | 'categoria' | 'primeira' | 'filiacao' | 'observacoes' | 'local';
+  | 'categoria' | 'primeira' | 'filiacao' | 'observacoes' | 'local' | 'permissao';
 
 export type CnhModel = '2022' | 'old';
 
@@ -34,6 +34,7 @@ const LABELS: LabelDef[] = [
   { id: 'filiacao', all: ['FILIACAO'] },
   { id: 'observacoes', all: ['OBSERVACOES'] },
   { id: 'local', all: ['LOCAL'], none: ['NASCIMENTO', 'DATA'] },
+  { id: 'permissao', all: ['PERMISSAO'] },
 ];
 
 /** Folded word tokens of a phrase: uppercase, no accents, punctuation removed. */
@@ -104,6 +105,30 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
       .sort((a, b) => a.y0 - b.y0)[0];
     if (!next) break;
     out.push(next);
+  }
+  return out;
+}
+
+/**
+ * Value lines directly above `anchor` (a label): up to `maxLines` value-size phrases stacked upwards,
+ * left-aligned with the anchor, the lowest ending within 2.5 label heights above it. Used when a
+ * value's own label was not read (e.g. the name sits right above the identity document's label).
+ */
+export function valueAbove(anchor: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, labelHeightPx: number, maxLines = 1): Phrase[] {
+  const A = anchor.phrase;
+  const h = Math.max(4, labelHeightPx);
+  const isValue = (p: Phrase): boolean => !labelPhrases.has(p) && p.h >= 1.2 * h && Math.abs(p.x0 - A.x0) < 3 * h;
+  const out: Phrase[] = [];
+  let floor = A.y0;
+  let reach = 2.5 * h;
+  while (out.length < maxLines) {
+    const next = phrases
+      .filter((p) => isValue(p) && !out.includes(p) && p.y1 <= floor + 0.3 * h && p.y1 > floor - reach)
+      .sort((a, b) => b.y1 - a.y1)[0];
+    if (!next) break;
+    out.unshift(next);
+    floor = next.y0;
+    reach = 1.0 * next.h;
   }
   return out;
 }

@@ -64,6 +64,12 @@ describe('CNH reader', () => {
     expectAllFields(doc, res);
   });
 
+  it('reads a CNH-e PDF with front and back on two pages', async () => {
+    const { doc, res } = await readGenerated(110, { model: 'old', format: 'pdf-text', pdfTwoPages: true });
+    expect(res.origem_texto).toBe('pdf_texto');
+    expectAllFields(doc, res);
+  });
+
   it('reads an image-only PDF by rendering and recognising it', async () => {
     const { doc, res } = await readGenerated(105, { model: 'old', format: 'pdf-image' });
     expect(res.origem_texto).toBe('ocr');
