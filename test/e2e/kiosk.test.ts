@@ -17,7 +17,20 @@ import {
 } from './harness.js';
 import { writeY4m } from './y4m.js';
 
-const skip = e2eSkipReason();
+/** The UI is built before the suite is collected, so a build failure skips it with the reason. */
+async function prepare(): Promise<{ skip: string | null; tmp: string | null }> {
+  const reason = e2eSkipReason();
+  if (reason) return { skip: reason, tmp: null };
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'biostation-e2e-'));
+  try {
+    await buildRenderer(path.join(dir, 'ui'));
+    return { skip: null, tmp: dir };
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    return { skip: `the renderer cannot be built: ${(e as Error).message}`, tmp: null };
+  }
+}
+const { skip, tmp: builtTmp } = await prepare();
 if (skip) console.warn(`[e2e] skipped: ${skip}`);
 
 const PERSON = 'Tony_Blair';
@@ -49,9 +62,8 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
   };
 
   beforeAll(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'biostation-e2e-'));
+    tmp = builtTmp!;
     const uiDir = path.join(tmp, 'ui');
-    await buildRenderer(uiDir);
 
     const readerDir = path.join(tmp, 'readers', 'fvc-101');
     await mkdir(readerDir, { recursive: true });
