@@ -22,13 +22,14 @@ export function e2eSkipReason(): string | null {
   return null;
 }
 
-/** Builds renderer/ with Vite into `outDir`. Throws when the build fails. */
+/** Builds renderer/ with Vite into `outDir`, and the standalone capture library into `outDir/capture`. Throws when a build fails. */
 export async function buildRenderer(outDir: string): Promise<void> {
   const vite = await import('vite');
+  await vite.build({ configFile: path.join(ROOT, 'renderer/vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   await vite.build({
-    configFile: path.join(ROOT, 'renderer/vite.config.ts'),
+    configFile: path.join(ROOT, 'renderer/capture/vite.config.ts'),
     logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
+    build: { outDir: path.join(outDir, 'capture'), emptyOutDir: true },
   });
 }
 

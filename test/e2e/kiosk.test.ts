@@ -292,6 +292,22 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
     await page.getByTestId('tile-enroll').waitFor();
   }, 60_000);
 
+  it('serves the capture library as a standalone module that opens the camera and grabs a frame', async () => {
+    // A string, so that vitest does not rewrite the browser-side dynamic import.
+    const result = (await page.evaluate(`(async () => {
+      const lib = await import(location.origin + '/capture/biostation-capture.js');
+      const video = document.createElement('video');
+      const stream = await lib.startCamera(video);
+      const frame = lib.grabFrame(video);
+      lib.stopCamera(stream);
+      return { exports: Object.keys(lib).sort(), width: frame.widthPx, height: frame.heightPx, jpeg: frame.base64.slice(0, 4) };
+    })()`)) as { exports: string[]; width: number; height: number; jpeg: string };
+    expect(result.exports).toEqual(expect.arrayContaining(['assessFace', 'createFaceDetector', 'grabFrame', 'runFaceGuide', 'startCamera']));
+    expect(result.width).toBeGreaterThanOrEqual(640);
+    expect(result.height).toBeGreaterThanOrEqual(480);
+    expect(result.jpeg).toBe('/9j/');
+  }, 60_000);
+
   it('switches to English and keeps its layout at 1920x1080', async () => {
     await home();
     await page.getByTestId('lang').click();
