@@ -193,6 +193,7 @@ export const enErrors: Record<string, string> = {
   ROUTE_NOT_FOUND: 'Function not available on this station.',
   TEMPLATE_LIMIT_REACHED: 'The person already holds the most templates allowed.',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported upload format.',
+  RATE_LIMITED: 'Too many attempts. Wait a moment and try again.',
   OCR_NO_FILE: 'No file was sent.',
   OCR_UNSUPPORTED_TYPE: 'Unsupported file type. Use PNG, JPG or PDF.',
   OCR_TOO_LARGE: 'File too large. Maximum size: 20MB.',

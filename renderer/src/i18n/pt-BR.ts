@@ -193,6 +193,7 @@ export const ptBRErrors: Record<string, string> = {
   ROUTE_NOT_FOUND: 'Função não disponível nesta estação.',
   TEMPLATE_LIMIT_REACHED: 'A pessoa já tem o máximo de modelos permitido.',
   UNSUPPORTED_MEDIA_TYPE: 'Formato de envio não suportado.',
+  RATE_LIMITED: 'Muitas tentativas. Aguarde um pouco e tente de novo.',
   OCR_NO_FILE: 'Nenhum arquivo enviado.',
   OCR_UNSUPPORTED_TYPE: 'Tipo de arquivo não suportado. Use PNG, JPG ou PDF.',
   OCR_TOO_LARGE: 'Arquivo muito grande. Tamanho máximo: 20MB.',
