@@ -1,5 +1,5 @@
 /**
- * CNH OCR benchmark (`npm run bench:ocr [-- --n 40] [--quick] [--pool 2]`), prints tables:
+ * CNH OCR benchmark (`npm run bench:ocr [-- --n 40] [--pdf 20] [--quick] [--pool 2] [--verbose]`), prints tables:
  * per field exact-match rate and character error rate (CER) on a clean and a degraded image set and on
  * CNH-e PDFs (text layer and image-only), validity-flag accuracy, and median / p95 seconds per document
  * for images and PDFs. Documents are synthetic (test/fixtures/cnh, seeded, fake people) and read one at
@@ -164,6 +164,17 @@ async function main(): Promise<void> {
   console.log(`\nMachine: ${availableParallelism()} cores, load average (1 min) at the end ${loadavg()[0].toFixed(1)}: wall times include waiting for cores used by other processes.`);
   console.log(`\nQuality grades: clean: ${grades('clean')}; degraded: ${grades('degraded')}; pdf: ${grades('pdf')}`);
   for (const s of ['clean', 'degraded', 'pdf']) for (const o of results[s]) if (o.error) console.log(`error (${s}): ${o.error}`);
+  if (args.includes('--verbose')) {
+    console.log('\n## Mismatches (set, document options, field: read / truth)\n');
+    for (const s of ['clean', 'degraded', 'pdf']) {
+      for (const o of results[s]) {
+        for (const f of CNH_FIELD_NAMES) {
+          const got = o.res?.campos[f].valor ?? '';
+          if (got !== o.doc.truth[f]) console.log(`${s} ${JSON.stringify(o.doc.options)} seed ${o.doc.person.espelho}: ${f}: "${got}" / "${o.doc.truth[f]}"`);
+        }
+      }
+    }
+  }
 
   const outDir = path.join(path.dirname(new URL(import.meta.url).pathname), 'out');
   mkdirSync(outDir, { recursive: true });

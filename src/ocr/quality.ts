@@ -5,7 +5,7 @@
  * |---|---|---|---|---|---|
  * | resolution | short side of the card crop in the input, px | >= 780 | >= 600 | >= 420 | < 420 |
  * | sharpness | mean absolute Laplacian at strong edges (gray 0-255, 3x3 kernel, after scaling to 820 px card height) | >= 55 | >= 38 | >= 24 | < 24 |
- * | contrast | gray level spread p98 - p2 | >= 150 | >= 110 | >= 70 | < 70 |
+ * | contrast | paper minus ink: most frequent gray level minus the 0.5th percentile | >= 150 | >= 110 | >= 70 | < 70 |
  *
  * The grade is the worst of the three. Limits were set on the synthetic benchmark: clean renders grade
  * excelente; the spec's recommended 1200x800 capture gives a short side of about 800 px.
@@ -45,7 +45,9 @@ export async function measureQuality(data: Uint8Array, w: number, h: number, sou
     for (let i = 0; i < 256; i++) { acc += hist[i]; if (acc >= p * data.length) return i; }
     return 255;
   };
-  const contrast = pct(0.98) - pct(0.02);
+  let mode = 0;
+  for (let i = 1; i < 256; i++) if (hist[i] > hist[mode]) mode = i;
+  const contrast = Math.max(0, mode - pct(0.005));
   const lapHist = new Float64Array(1021);
   let n = 0;
   for (let y = 1; y < h - 1; y += 1) {
