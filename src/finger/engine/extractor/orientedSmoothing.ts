@@ -40,29 +40,33 @@ export function smoothAndBinarize(
   const smoothed = new Float32Array(pw * ph);
   const pn = parallel.length / bins;
   // parallel pass needs the orthogonal radius margin around the mask too; compute it on a dilated box
-  // the parallel pass is needed within the orthogonal radius of the mask: use a row-wise dilated box
+  // the parallel pass is needed within the orthogonal radius of the mask: per row, the span of mask
+  // pixels in the rows within that radius, widened by it
   const margin = Parameters.orthogonalSmoothingRadius;
-  let minX = width;
-  let maxX = -1;
-  let minY = height;
-  let maxY = -1;
+  const rowMin = new Int32Array(height).fill(width);
+  const rowMax = new Int32Array(height).fill(-1);
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!mask[y * width + x]) continue;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-    }
+    const row = y * width;
+    let x = 0;
+    while (x < width && !mask[row + x]) x++;
+    if (x === width) continue;
+    rowMin[y] = x;
+    x = width - 1;
+    while (!mask[row + x]) x--;
+    rowMax[y] = x;
   }
-  const x0 = Math.max(-margin, minX - margin);
-  const x1 = Math.min(width + margin - 1, maxX + margin);
-  const y0 = Math.max(-margin, minY - margin);
-  const y1 = Math.min(height + margin - 1, maxY + margin);
-  for (let y = y0; y <= y1; y++) {
+  for (let y = -margin; y < height + margin; y++) {
+    let lo = width;
+    let hi = -1;
+    for (let r = Math.max(0, y - margin); r <= Math.min(height - 1, y + margin); r++) {
+      if (rowMin[r] < lo) lo = rowMin[r];
+      if (rowMax[r] > hi) hi = rowMax[r];
+    }
+    if (hi < 0) continue;
     const yc = y < 0 ? 0 : y >= height ? height - 1 : y;
     const row = (y + pad) * pw + pad;
-    for (let x = x0; x <= x1; x++) {
+    const x1 = Math.min(width + margin - 1, hi + margin);
+    for (let x = Math.max(-margin, lo - margin); x <= x1; x++) {
       const xc = x < 0 ? 0 : x >= width ? width - 1 : x;
       const base = pixelBins[yc * width + xc] * pn;
       const p = row + x;
