@@ -77,7 +77,7 @@ export function spawnUntil(args: string[], env: Record<string, string>, pattern:
 /** Starts the station on an ephemeral port with its own data folder and UI folder. */
 export async function startStationProcess(dataDir: string, uiDir: string) {
   const child = await spawnUntil(
-    ['bin/biostation.mjs', 'serve', '--port', '0', '--host', '127.0.0.1'],
+    ['src/bin/biostation.mjs', 'serve', '--port', '0', '--host', '127.0.0.1'],
     { BIOSTATION_DATA_DIR: dataDir, BIOSTATION_UI_DIR: uiDir, BIOSTATION_LOG_LEVEL: 'warn', BIOSTATION_OCR_POOL_SIZE: '1' },
     /listening on (http:\/\/\S+)/,
   );

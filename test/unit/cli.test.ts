@@ -10,7 +10,7 @@ const run = promisify(execFile);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'biostation-cli-'));
 const cli = async (...args: string[]) => {
   try {
-    const { stdout } = await run('node', ['bin/biostation.mjs', ...args], { env: { ...process.env, BIOSTATION_DATA_DIR: dataDir } });
+    const { stdout } = await run('node', ['src/bin/biostation.mjs', ...args], { env: { ...process.env, BIOSTATION_DATA_DIR: dataDir } });
     return { code: 0, stdout };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };

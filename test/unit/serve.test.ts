@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 describe('biostation serve', () => {
   it('starts, prints the demo credential and a token command, serves it, and stops cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bs-serve-'));
-    const child = spawn('node', ['bin/biostation.mjs', 'serve', '--port', '0'], {
+    const child = spawn('node', ['src/bin/biostation.mjs', 'serve', '--port', '0'], {
       env: { ...process.env, BIOSTATION_DATA_DIR: dataDir, BIOSTATION_ENGINES: 'none', BIOSTATION_LOG_LEVEL: 'warn' },
     });
     let stderr = '';

@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/cli.ts');
+const { main } = await import('../cli.ts');
 await main(process.argv);
