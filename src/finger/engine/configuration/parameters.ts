@@ -75,12 +75,12 @@ export const Parameters = {
   minRidgeness: 0.08,
 
   /** Matcher: neighbours kept per minutia in the edge table. */
-  edgeTableNeighbors: 9,
+  edgeTableNeighbors: 10,
   /** Longest edge indexed in the probe's edge hash (px). */
   maxEdgeHashLengthPx: 180,
   /** Shortest edge used to enumerate root pairs (px). */
   minRootEdgeLengthPx: 20,
-  maxDistanceErrorPx: 13,
+  maxDistanceErrorPx: 11,
   maxAngleError: (10 * Math.PI) / 180,
   /** Root pairs tried per comparison (best voted first). */
   maxTriedRoots: 12,
