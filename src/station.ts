@@ -17,6 +17,7 @@ import { createCnhReader } from './ocr/index.js';
 import type { StationConfig } from './runtime/config.js';
 import { EngineSlot } from './runtime/engine-slot.js';
 import { createLogger, type Logger } from './runtime/logger.js';
+import { SyncService } from './sync/service.js';
 import { openStore, type StoreSettings } from './store/index.js';
 
 export interface Station {
@@ -101,6 +102,7 @@ export async function startStation(config: StationConfig, options: StationOption
     face: new FaceService(engines.face, stores),
     finger: new FingerService(engines.finger, stores),
     liveness: new UnsupportedPayloadLivenessService(),
+    sync: new SyncService(engines.face, engines.finger),
     engines,
   };
   const server = await buildServer(services, logger);

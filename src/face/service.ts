@@ -46,12 +46,6 @@ export class FaceService extends PersonDirectory<FaceGallery> {
     return person;
   }
 
-  /** Page `page` (1-based) of `limit` persons with their templates, and the total. */
-  async dump(tenant: Tenant, page: number, limit: number): Promise<{ total: number; persons: PersonRecord[] }> {
-    const [total, persons] = await Promise.all([tenant.store.faces.count(), tenant.store.faces.page((page - 1) * limit, limit)]);
-    return { total, persons };
-  }
-
   /**
    * Enrolls a new person from one template per image (each image must hold one dominant face of
    * enrollment quality). @throws PERSON_ALREADY_EXISTS, the engine's input errors.

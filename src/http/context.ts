@@ -8,6 +8,7 @@ import type { FingerService } from '../finger/service.js';
 import type { LivenessService } from '../liveness/service.js';
 import type { CnhReader } from '../ocr/engine.js';
 import type { StationConfig } from '../runtime/config.js';
+import type { SyncService } from '../sync/service.js';
 import type { EngineSlot } from '../runtime/engine-slot.js';
 import type { TenantStoreProvider } from '../store/types.js';
 
@@ -23,6 +24,7 @@ export interface StationServices {
   face: FaceService;
   finger: FingerService;
   liveness: LivenessService;
+  sync: SyncService;
   engines: {
     face: EngineSlot<FaceEngine>;
     finger: EngineSlot<FingerEngine>;

@@ -31,7 +31,8 @@ export const openApiOptions: FastifyDynamicSwaggerOptions = {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
     tags: [
-      { name: 'credentials' }, { name: 'face' }, { name: 'finger' }, { name: 'liveness' }, { name: 'ocr' }, { name: 'operations' },
+      { name: 'credentials' }, { name: 'face' }, { name: 'finger' }, { name: 'liveness' }, { name: 'ocr' },
+      { name: 'sync', description: 'Extension: station-to-station sync' }, { name: 'operations' },
     ],
   },
 };

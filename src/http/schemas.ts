@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ERROR_CATALOGUE } from '../runtime/errors.js';
+import { BiostationError, ERROR_CATALOGUE } from '../runtime/errors.js';
 
 /**
  * Request and response schemas of every route (TypeBox = JSON Schema). They validate requests
@@ -19,6 +19,21 @@ export const ExtIdParams = Type.Object({
     description: 'Identifier of the person: 1 to 128 characters of letters, digits and . _ @ : + -',
   }),
 });
+
+/** Paging of the dump routes: `page` 1-based (default 1), `limit` 1..1000 (default 100). */
+export const DumpQuery = Type.Object({
+  page: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: '1-based page (default 1)' })),
+  limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: 'records per page, 1..1000 (default 100)' })),
+});
+
+/** The page and limit of a dump query. @throws INVALID_REQUEST for a limit over 1000 */
+export function pagingOf(query: unknown): { page: number; limit: number } {
+  const q = query as { page?: string; limit?: string };
+  const page = Number(q.page ?? 1);
+  const limit = Number(q.limit ?? 100);
+  if (limit > 1000) throw new BiostationError('INVALID_REQUEST', 'limit must be at most 1000');
+  return { page, limit };
+}
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 

@@ -17,6 +17,7 @@ import { faceRoutes } from './routes/face.js';
 import { fingerRoutes } from './routes/finger.js';
 import { livenessRoutes } from './routes/liveness.js';
 import { ocrRoutes } from './routes/ocr.js';
+import { syncRoutes } from './routes/sync.js';
 import { createMetrics, operationsRoutes } from './routes/operations.js';
 
 /**
@@ -67,6 +68,7 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
   await app.register(fingerRoutes(services, authenticate));
   await app.register(livenessRoutes(services, authenticate));
   await app.register(ocrRoutes(services, authenticate));
+  await app.register(syncRoutes(services, authenticate));
   await app.register(operationsRoutes(services, metrics.registry));
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -33,6 +33,9 @@ export const ERROR_CATALOGUE = {
   TEMPLATE_LIMIT_REACHED: { status: 409, resultCode: 1037, text: 'The person already holds the most templates allowed' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, resultCode: 1039, text: 'Unsupported Content-Type' },
   RATE_LIMITED: { status: 429, resultCode: 1041, text: 'Too many attempts; retry later' },
+  PEER_UNREACHABLE: { status: 502, resultCode: 1043, text: 'The peer station could not be reached' },
+  PEER_UNAUTHORIZED: { status: 502, resultCode: 1045, text: 'The peer station refused the key and secret' },
+  PEER_INVALID_RESPONSE: { status: 502, resultCode: 1047, text: 'The peer station answered something that is not a Biostation dump' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,7 +1,7 @@
 import { BiostationError } from './errors.js';
 import { GalleryRegistry, type MutableGallery } from './gallery-registry.js';
 import type { Tenant } from './tenant.js';
-import type { PersonRepository, PersonSummary, TenantStore } from '../store/types.js';
+import type { PersonRecord, PersonRepository, PersonSummary, TenantStore } from '../store/types.js';
 
 /**
  * The store-only operations every modality shares (count, list, templates count, delete), and
@@ -41,6 +41,13 @@ export abstract class PersonDirectory<G extends MutableGallery> {
     const n = await this.repository(tenant).templateCount(extId);
     if (n === undefined) throw new BiostationError('PERSON_NOT_FOUND');
     return n;
+  }
+
+  /** Page `page` (1-based) of `limit` persons with their templates, and the total. */
+  async dump(tenant: Tenant, page: number, limit: number): Promise<{ total: number; persons: PersonRecord[] }> {
+    const repository = this.repository(tenant);
+    const [total, persons] = await Promise.all([repository.count(), repository.page((page - 1) * limit, limit)]);
+    return { total, persons };
   }
 
   /** Deletes the person and its templates, from the store and then from the gallery. @throws PERSON_NOT_FOUND */

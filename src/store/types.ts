@@ -85,10 +85,32 @@ export interface PersonRepository {
   revision(): Promise<number>;
 }
 
+/** One pull from a peer station (see src/sync). */
+export interface SyncRecord {
+  peerUrl: string;
+  startedAt: string;
+  finishedAt: string;
+  /** Persons read from the peer, by modality. */
+  pulled: number;
+  created: number;
+  updated: number;
+  /** Persons already as recent here, or whose templates this station cannot compare. */
+  skipped: number;
+  /** Why the pull stopped, when it failed; null on success. */
+  error: string | null;
+}
+
+export interface SyncLogRepository {
+  record(entry: SyncRecord): Promise<void>;
+  /** The most recent pulls, newest first. */
+  recent(limit: number): Promise<SyncRecord[]>;
+}
+
 /** The stores of one application. */
 export interface TenantStore {
   readonly faces: PersonRepository;
   readonly fingers: PersonRepository;
+  readonly syncLog: SyncLogRepository;
 }
 
 /** Opens (and caches) each application's store. The only way below HTTP to reach data. */

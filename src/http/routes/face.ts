@@ -6,7 +6,7 @@ import { tenantOf } from '../auth.js';
 import { decodeBase64Field, encodeBase64 } from '../base64.js';
 import type { Authenticate, StationServices } from '../context.js';
 import {
-  CountBody, DecisionFields, ExtIdParams, FaceBody, FaceMatchBody, FaceRecord, Result, ResultBody, Timestamp, resultErrors,
+  CountBody, DecisionFields, DumpQuery, ExtIdParams, FaceBody, FaceMatchBody, FaceRecord, Result, ResultBody, Timestamp, pagingOf, resultErrors,
 } from '../schemas.js';
 
 const BASE = '/api/v1/services/face';
@@ -65,17 +65,11 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
         tags, security,
         summary: 'Page through every face with its templates (device loading, moving between applications)',
         description: '`page` is 1-based (default 1); `limit` is 1..1000 (default 100). Pages follow enrollment order and are disjoint.',
-        querystring: Type.Object({
-          page: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,8}$' })),
-          limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$' })),
-        }),
+        querystring: DumpQuery,
         response: { 200: Type.Object({ result: Type.Object({ total_entries: Type.Integer(), faces: Type.Array(FaceRecord) }) }), ...resultErrors(400) },
       },
     }, async (request) => {
-      const q = request.query as { page?: string; limit?: string };
-      const page = Number(q.page ?? 1);
-      const limit = Number(q.limit ?? 100);
-      if (limit > 1000) throw new BiostationError('INVALID_REQUEST', 'limit must be at most 1000');
+      const { page, limit } = pagingOf(request.query);
       const { total, persons } = await face.dump(tenantOf(request), page, limit);
       return { result: { total_entries: total, faces: persons.map(faceRecord) } };
     });

@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { tenantOf } from '../auth.js';
-import { decodeBase64Field } from '../base64.js';
+import { decodeBase64Field, encodeBase64 } from '../base64.js';
 import type { Authenticate, StationServices } from '../context.js';
 import {
-  CompareResponse, CountBody, DecisionFields, ExtIdParams, FingerImageBody, FingerImagePairBody, FingerProbeBody,
-  FingerTemplatePairBody, Result, ResultBody, Timestamp, resultErrors,
+  CompareResponse, CountBody, DecisionFields, DumpQuery, ExtIdParams, FingerImageBody, FingerImagePairBody, FingerProbeBody,
+  FingerTemplatePairBody, Result, ResultBody, Timestamp, pagingOf, resultErrors,
 } from '../schemas.js';
 
 const BASE = '/api/v1/services/finger';
@@ -41,6 +41,43 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
         response: { 200: Type.Array(Type.Object({ externalId: Type.String(), createdAt: Timestamp })), ...resultErrors() },
       },
     }, async (request) => (await finger.list(tenantOf(request))).map((p) => ({ externalId: p.extId, createdAt: p.createdAt })));
+
+    app.get(`${BASE}/dump`, {
+      schema: {
+        tags, security,
+        summary: 'Page through every fingerprint person with its ISO/IEC 19794-2:2005 templates (extension: not in the spec)',
+        description: 'The fingerprint counterpart of the face dump, used by station-to-station sync. Same paging as the face dump.',
+        querystring: DumpQuery,
+        response: {
+          200: Type.Object({
+            result: Type.Object({
+              total_entries: Type.Integer(),
+              fingers: Type.Array(Type.Object({
+                externalId: Type.String(),
+                templates: Type.Array(Type.Object({ data: Type.String({ description: 'Base64 ISO/IEC 19794-2:2005 record' }), position: Type.Union([Type.String(), Type.Null()]) })),
+                createdAt: Timestamp,
+                updatedAt: Timestamp,
+              })),
+            }),
+          }),
+          ...resultErrors(400),
+        },
+      },
+    }, async (request) => {
+      const { page, limit } = pagingOf(request.query);
+      const { total, persons } = await finger.dump(tenantOf(request), page, limit);
+      return {
+        result: {
+          total_entries: total,
+          fingers: persons.map((p) => ({
+            externalId: p.extId,
+            templates: p.templates.map((t) => ({ data: encodeBase64(t.data), position: t.position })),
+            createdAt: p.createdAt,
+            updatedAt: p.updatedAt,
+          })),
+        },
+      };
+    });
 
     app.get(`${BASE}/templates/count/:ext_id`, {
       schema: { tags, security, summary: 'Number of fingerprint templates of a person', params: ExtIdParams, response: { 200: CountBody, ...resultErrors(400, 404) } },

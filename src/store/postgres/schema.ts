@@ -49,6 +49,19 @@ export const TENANT_MIGRATIONS: PgMigration[] = [
     await c.query(`CREATE TABLE ${s}.revisions (modality TEXT PRIMARY KEY, value BIGINT NOT NULL)`);
     await c.query(`INSERT INTO ${s}.revisions VALUES ('face', 0), ('finger', 0)`);
   },
+  async (c, s) => {
+    await c.query(`CREATE TABLE ${s}.sync_log (
+      id BIGSERIAL PRIMARY KEY,
+      peer_url TEXT NOT NULL,
+      started_at TEXT NOT NULL,
+      finished_at TEXT NOT NULL,
+      pulled INTEGER NOT NULL,
+      created INTEGER NOT NULL,
+      updated INTEGER NOT NULL,
+      skipped INTEGER NOT NULL,
+      error TEXT
+    )`);
+  },
 ];
 
 /** Schema name of an application (ids are UUIDs, checked by the caller). */

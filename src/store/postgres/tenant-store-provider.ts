@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { TenantStore, TenantStoreProvider } from '../types.js';
 import { PgPersonRepository } from './person-repository.js';
+import { PgSyncLogRepository } from './sync-log-repository.js';
 import { TENANT_MIGRATIONS, migrateSchema, tenantSchema } from './schema.js';
 
 const APPLICATION_ID = /^[0-9a-f-]{36}$/;
@@ -23,7 +24,11 @@ export class PgTenantStoreProvider implements TenantStoreProvider {
         } finally {
           client.release();
         }
-        return { faces: new PgPersonRepository(this.pool, schema, 'face'), fingers: new PgPersonRepository(this.pool, schema, 'finger') };
+        return {
+          faces: new PgPersonRepository(this.pool, schema, 'face'),
+          fingers: new PgPersonRepository(this.pool, schema, 'finger'),
+          syncLog: new PgSyncLogRepository(this.pool, schema),
+        };
       })();
       store.catch(() => this.stores.delete(applicationId));
       this.stores.set(applicationId, store);

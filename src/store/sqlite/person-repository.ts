@@ -30,6 +30,20 @@ export const TENANT_MIGRATIONS: Migration[] = [
       CREATE TABLE revisions (modality TEXT PRIMARY KEY, value INTEGER NOT NULL);
       INSERT INTO revisions VALUES ('face', 0), ('finger', 0);
     `),
+  (db) =>
+    db.exec(`
+      CREATE TABLE sync_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        peer_url TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        finished_at TEXT NOT NULL,
+        pulled INTEGER NOT NULL,
+        created INTEGER NOT NULL,
+        updated INTEGER NOT NULL,
+        skipped INTEGER NOT NULL,
+        error TEXT
+      );
+    `),
 ];
 
 interface PersonRow {

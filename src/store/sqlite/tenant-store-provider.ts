@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TenantStore, TenantStoreProvider } from '../types.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { SqlitePersonRepository, TENANT_MIGRATIONS } from './person-repository.js';
+import { SqliteSyncLogRepository } from './sync-log-repository.js';
 
 const APPLICATION_ID = /^[0-9a-f-]{36}$/;
 
@@ -27,6 +28,7 @@ export class SqliteTenantStoreProvider implements TenantStoreProvider {
     const store: TenantStore = {
       faces: new SqlitePersonRepository(db, 'face'),
       fingers: new SqlitePersonRepository(db, 'finger'),
+      syncLog: new SqliteSyncLogRepository(db),
     };
     this.open.set(applicationId, { db, store });
     return store;

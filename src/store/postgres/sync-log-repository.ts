@@ -1,0 +1,46 @@
+import type { Pool } from 'pg';
+import type { SyncLogRepository, SyncRecord } from '../types.js';
+
+interface Row {
+  peer_url: string;
+  started_at: string;
+  finished_at: string;
+  pulled: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  error: string | null;
+}
+
+/** The application's sync history in its PostgreSQL schema. */
+export class PgSyncLogRepository implements SyncLogRepository {
+  private readonly table: string;
+
+  constructor(
+    private readonly pool: Pool,
+    schema: string,
+  ) {
+    this.table = `${schema}.sync_log`;
+  }
+
+  async record(e: SyncRecord): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO ${this.table} (peer_url, started_at, finished_at, pulled, created, updated, skipped, error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [e.peerUrl, e.startedAt, e.finishedAt, e.pulled, e.created, e.updated, e.skipped, e.error],
+    );
+  }
+
+  async recent(limit: number): Promise<SyncRecord[]> {
+    const { rows } = await this.pool.query<Row>(`SELECT * FROM ${this.table} ORDER BY id DESC LIMIT $1`, [limit]);
+    return rows.map((r) => ({
+      peerUrl: r.peer_url,
+      startedAt: r.started_at,
+      finishedAt: r.finished_at,
+      pulled: r.pulled,
+      created: r.created,
+      updated: r.updated,
+      skipped: r.skipped,
+      error: r.error,
+    }));
+  }
+}
