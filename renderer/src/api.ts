@@ -74,9 +74,21 @@ export function isValidExtId(extId: string): boolean {
   return /^[A-Za-z0-9._@:+-]{1,128}$/.test(extId);
 }
 
-/** When this station last synchronised (ISO time), if a sync ever ran; no sync service exists yet. */
-export function lastSync(): string | null {
-  return localStorage.getItem('biostation.lastSync');
+/** One pull from a peer station (GET /api/v1/sync/status, POST /api/v1/sync/pull). */
+export interface SyncRecord {
+  peerUrl: string;
+  startedAt: string;
+  finishedAt: string;
+  pulled: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  error: string | null;
+}
+
+export interface SyncStatus {
+  lastSync: SyncRecord | null;
+  history: SyncRecord[];
 }
 
 let onUnauthorized: () => void = () => undefined;
@@ -162,6 +174,9 @@ function expectCode(json: any, code: number): void {
 
 /** Every API call of the kiosk. Images are base64 without a data: prefix. */
 export const api = {
+  syncStatus: () => call<SyncStatus>('GET', '/api/v1/sync/status'),
+  syncPull: async (peerUrl: string, key: string, secret: string) =>
+    (await call<{ sync: SyncRecord }>('POST', '/api/v1/sync/pull', { peerUrl, key, secret })).sync,
   /** Exchanges key+secret for a token and remembers it for the tab. */
   async login(key: string, secret: string): Promise<void> {
     const { token } = await call<{ token: string }>('POST', '/api/v1/app-credentials/token', { key, secret }, { auth: false });

@@ -260,7 +260,7 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
     await shot('15-document');
   }, 200_000);
 
-  it('shows administration: application, counts, export, health', async () => {
+  it('shows administration: application, counts, export, sync, health', async () => {
     await home();
     await page.getByTestId('tile-admin').click();
     await expect.poll(() => page.getByTestId('admin-faces').textContent(), { timeout: 15_000 }).toBe('1');
@@ -269,6 +269,15 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
     await page.getByTestId('admin-export').click();
     expect((await download).suggestedFilename()).toMatch(/^biostation-faces-.*\.json$/);
     await page.getByTestId('admin-exported').waitFor();
+    // Sync: pull from a peer station (here the station itself, so every person is already current).
+    await page.getByTestId('sync-peer').fill(station.url);
+    await page.getByTestId('sync-key').fill(station.demo.key);
+    await page.getByTestId('sync-secret').fill(station.demo.secret);
+    await page.getByTestId('sync-pull').click();
+    await expect.poll(() => page.getByTestId('admin-sync-last').textContent(), { timeout: 30_000 }).toContain(station.url);
+    // one face person and one fingerprint person, both already current: 0 new, 0 updated, 2 unchanged
+    expect(await page.getByTestId('admin-sync-counts').textContent()).toMatch(/^0\D+0\D+2\D/);
+    await expect.poll(() => page.getByTestId('status-lastsync').textContent(), { timeout: 15_000 }).toMatch(/\d{4}/);
     await shot('16-admin');
   }, 120_000);
 

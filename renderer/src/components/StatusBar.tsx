@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api, lastSync, type ReadyStatus } from '../api.js';
+import { api, type ReadyStatus } from '../api.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
 import { useReaders } from './useReaders.js';
 
@@ -7,6 +7,8 @@ interface Snapshot {
   online: boolean;
   ready: ReadyStatus | null;
   people: number | null;
+  /** finishedAt of the application's latest successful pull from a peer station. */
+  lastSync: string | null;
 }
 
 /**
@@ -15,7 +17,7 @@ interface Snapshot {
  */
 export function StatusBar({ refreshKey }: { refreshKey: number }) {
   const { t } = useI18n();
-  const [snap, setSnap] = useState<Snapshot>({ online: false, ready: null, people: null });
+  const [snap, setSnap] = useState<Snapshot>({ online: false, ready: null, people: null, lastSync: null });
   const { readers } = useReaders();
 
   useEffect(() => {
@@ -24,7 +26,8 @@ export function StatusBar({ refreshKey }: { refreshKey: number }) {
       const online = await api.health().then(() => true, () => false);
       const ready = online ? await api.ready().catch(() => null) : null;
       const people = online ? await api.faceCount().catch(() => null) : null;
-      if (alive) setSnap({ online, ready, people });
+      const lastSync = online ? await api.syncStatus().then((s) => s.lastSync?.finishedAt ?? null, () => null) : null;
+      if (alive) setSnap({ online, ready, people, lastSync });
     };
     void load();
     const timer = setInterval(() => void load(), 5000);
@@ -34,7 +37,7 @@ export function StatusBar({ refreshKey }: { refreshKey: number }) {
     };
   }, [refreshKey]);
 
-  const sync = lastSync();
+  const sync = snap.lastSync;
   return (
     <dl className="statusbar" data-testid="statusbar" aria-label={t('status.station')}>
       <div>
@@ -63,7 +66,7 @@ export function StatusBar({ refreshKey }: { refreshKey: number }) {
       </div>
       <div>
         <dt>{t('status.lastSync')}</dt>
-        <dd>{sync ? new Date(sync).toLocaleString() : t('status.never')}</dd>
+        <dd data-testid="status-lastsync">{sync ? new Date(sync).toLocaleString() : t('status.never')}</dd>
       </div>
     </dl>
   );

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, lastSync, session, type ReadyStatus } from '../api.js';
+import { api, session, type ReadyStatus, type SyncStatus } from '../api.js';
 import { Busy, ErrorNotice, Notice, Screen, useAction } from '../components/ui.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
 
@@ -12,12 +12,15 @@ export function Admin({ onBack }: { onBack: () => void }) {
   const [health, setHealth] = useState<{ process: string; ready: ReadyStatus | null } | null>(null);
   const [counts, setCounts] = useState<{ faces: number | null; fingers: number | null }>({ faces: null, fingers: null });
   const [exported, setExported] = useState<number | null>(null);
+  const [sync, setSync] = useState<SyncStatus | null>(null);
+  const [peer, setPeer] = useState({ url: '', key: '', secret: '' });
 
   const refresh = useCallback(async () => {
     const process = await api.health().then((h) => h.status, () => 'down');
     const ready = await api.ready().catch(() => null);
     setHealth({ process, ready });
     setCounts({ faces: await api.faceCount().catch(() => null), fingers: await api.fingerCount().catch(() => null) });
+    setSync(await api.syncStatus().catch(() => null));
   }, []);
   useEffect(() => void refresh(), [refresh]);
 
@@ -36,6 +39,13 @@ export function Admin({ onBack }: { onBack: () => void }) {
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
     setExported(faces.length);
   });
+
+  const pull = useAction(async () => {
+    await api.syncPull(peer.url.trim(), peer.key.trim(), peer.secret);
+    setPeer((p) => ({ ...p, secret: '' }));
+    await refresh();
+  });
+  const last = sync?.history[0];
 
   return (
     <Screen title={t('admin.title')} onBack={onBack}>
@@ -56,9 +66,41 @@ export function Admin({ onBack }: { onBack: () => void }) {
           <ErrorNotice error={exportDump.error} />
           {exported !== null && <Notice kind="success" title={t('admin.exported', { n: exported })} testId="admin-exported" />}
         </article>
-        <article className="card">
+        <article className="card" data-testid="admin-sync">
           <h2>{t('admin.sync')}</h2>
-          <p>{lastSync() ?? t('admin.syncNone')}</p>
+          <p data-testid="admin-sync-last">
+            {sync?.lastSync
+              ? t('admin.syncLast', { at: new Date(sync.lastSync.finishedAt).toLocaleString(), peer: sync.lastSync.peerUrl })
+              : t('admin.syncNone')}
+          </p>
+          {last && (
+            <p className="muted" data-testid="admin-sync-counts">
+              {last.error ?? t('admin.syncCounts', { created: last.created, updated: last.updated, skipped: last.skipped })}
+            </p>
+          )}
+          <form
+            className="stack"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void pull.run();
+            }}
+          >
+            <label className="field">
+              <span>{t('admin.syncPeer')}</span>
+              <input type="url" required value={peer.url} placeholder="http://10.0.0.7:8080" onChange={(e) => setPeer({ ...peer, url: e.target.value })} data-testid="sync-peer" />
+            </label>
+            <label className="field">
+              <span>{t('admin.syncKey')}</span>
+              <input required value={peer.key} onChange={(e) => setPeer({ ...peer, key: e.target.value })} data-testid="sync-key" autoComplete="off" />
+            </label>
+            <label className="field">
+              <span>{t('admin.syncSecret')}</span>
+              <input type="password" required value={peer.secret} onChange={(e) => setPeer({ ...peer, secret: e.target.value })} data-testid="sync-secret" autoComplete="off" />
+            </label>
+            <button type="submit" className="btn btn-primary" disabled={pull.busy} data-testid="sync-pull">{t('admin.syncPull')}</button>
+          </form>
+          {pull.busy && <Busy />}
+          <ErrorNotice error={pull.error} />
         </article>
         <article className="card" data-testid="admin-health">
           <h2>{t('admin.health')}</h2>
