@@ -48,6 +48,11 @@ async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<OcrWo
   return [...a, ...b.map((w) => ({ ...w, x0: w.x0 + x, x1: w.x1 + x }))];
 }
 
+/**
+ * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
+ * recognise (retrying turned 180 degrees when fewer than MIN_LABELS labels are read), then re-read
+ * values missed under found labels. Exported for tuning tools (transparency), not part of the contract.
+ */
 export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array): Promise<PageText> {
   let prep = await prepareImage(bytes);
   let words = await pageWords(recs, prep);
@@ -75,7 +80,7 @@ async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[],
   const extra: OcrWord[] = [];
   const pad = 12;
   for (const r of regions) {
-    const right = splitX !== undefined && r.left < splitX ? Math.min(r.left + r.width, splitX - 4) : r.left + r.width;
+    const right = splitX !== undefined && r.left < splitX ? Math.min(r.left + r.width, splitX - 30) : r.left + r.width;
     if (right - r.left < 10) continue;
     const cut = await sharp(png).extract({ left: r.left, top: r.top, width: right - r.left, height: r.height })
       .extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#ffffff' }).png().toBuffer();
@@ -116,7 +121,8 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
   }
   const words = stack(pages);
   const phrases = groupPhrases(words);
-  const texto = readingText(phrases);
+  // Full text without the recogniser's noise from backgrounds (words under 25% confidence).
+  const texto = readingText(groupPhrases(words.filter((w) => w.conf >= 0.25)));
   const { campos, model } = extractFields(phrases, texto);
   const worst = Math.max(...pages.map((p) => GRADES.indexOf(p.grade)));
   return {

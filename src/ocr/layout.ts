@@ -145,7 +145,7 @@ const SINGLE_LINE_VALUES: LabelId[] = ['nome', 'nascimento3', 'nascimento', 'emi
 /**
  * Regions (px) under found labels where no value phrase was found: from 0.2 label heights under the
  * label, 3.2 label heights tall, from one label height left of it to the next label on its row (at most
- * 40 label heights). Single letters (category B, remark A) are often dropped by sparse page reading.
+ * 40 label heights; 8 for the category). Single letters (category B, remark A) are often dropped by sparse page reading.
  */
 export function emptyValueRegions(phrases: Phrase[], imageWidthPx: number, imageHeightPx: number): Array<{ id: LabelId; left: number; top: number; width: number; height: number }> {
   const labels = findLabels(phrases);
@@ -158,7 +158,9 @@ export function emptyValueRegions(phrases: Phrase[], imageWidthPx: number, image
     const L = l.phrase;
     const nextRight = [...labelPhrases].filter((p) => p !== L && p.x0 > L.x1 && Math.abs((p.y0 + p.y1) / 2 - (L.y0 + L.y1) / 2) < h).map((p) => p.x0);
     const left = Math.max(0, Math.round(L.x0 - h));
-    const right = Math.min(imageWidthPx, Math.round(Math.min(L.x0 + 40 * h, ...nextRight) - 0.5 * h));
+    // Category codes are at most three letters: a short window keeps card edges and frames out.
+    const reach = id === 'categoria' ? 8 : 40;
+    const right = Math.min(imageWidthPx, Math.round(Math.min(L.x0 + reach * h, ...nextRight) - 0.5 * h));
     const top = Math.round(L.y1 + 0.2 * h);
     const height = Math.min(imageHeightPx - top, Math.round(3.2 * h));
     if (right - left > 10 && height > 8) out.push({ id, left, top, width: right - left, height });

@@ -69,6 +69,9 @@ export function normalizeCategory(s: string): string {
 /** Brazilian state abbreviations. */
 export const UFS = new Set(['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO']);
 
+/** Common issuing bodies of Brazilian identity documents (used only to split "IFPRS" -> IFP, RS). */
+const ISSUERS = new Set(['SSP', 'SESP', 'SDS', 'PC', 'DETRAN', 'IFP', 'SJS', 'SJTC', 'SEJUSP', 'SESDEC', 'SSPDS', 'PM', 'DPF', 'IGP', 'ITEP', 'POLITEC', 'SPTC', 'IIRGD', 'DIC', 'SEPC', 'SESEG', 'CBM', 'MAER', 'MEX']);
+
 /**
  * Identity document line `NUMBER ORGAO UF` (also `ORGAO/UF`, `ORGAO-UF`) -> parts; the number keeps
  * digits plus a final X check character when printed.
@@ -81,8 +84,14 @@ export function parseIdentity(s: string): { rg: string; orgao: string; uf: strin
   const numParts: string[] = [];
   while (parts.length && /\d/.test(parts[0])) numParts.push(parts.shift() ?? '');
   const rg = numParts.join('').split('').map((c) => (c === 'X' ? c : DIGIT_FIX[c] ?? c)).join('').replace(/[^0-9X]/g, '');
-  // A lone trailing letter is a misread state abbreviation, not part of the issuing body.
-  while (parts.length > 1 && parts[parts.length - 1].length === 1) parts.pop();
-  const orgao = parts.join(' ').replace(/[^A-Z ]/g, '').trim();
+  // A short trailing token that is not a state is a misread state abbreviation, not the body's name.
+  while (!uf && parts.length > 1 && parts[parts.length - 1].replace(/[^A-Z]/g, '').length <= 2) parts.pop();
+  let orgao = parts.join(' ').replace(/[^A-Z ]/g, '').trim();
+  // Body and state read as one word ("IFPRS"): split when the prefix is a known issuing body.
+  const glued = /^([A-Z]{2,})([A-Z]{2})$/.exec(orgao);
+  if (!uf && glued && ISSUERS.has(glued[1]) && UFS.has(glued[2]) && !ISSUERS.has(orgao)) {
+    orgao = glued[1];
+    uf = glued[2];
+  }
   return { rg, orgao, uf };
 }

@@ -62,6 +62,9 @@ describe('normalisation', () => {
     expect(normalizeName('  JOÃO  DA CONCEIÇÃO , ')).toBe('JOÃO DA CONCEIÇÃO');
     expect(parseIdentity('12345678 SSP SP')).toEqual({ rg: '12345678', orgao: 'SSP', uf: 'SP' });
     expect(parseIdentity('1234567 SSP/MG')).toEqual({ rg: '1234567', orgao: 'SSP', uf: 'MG' });
+    expect(parseIdentity('1234567 SSP R')).toEqual({ rg: '1234567', orgao: 'SSP', uf: '' });
+    expect(parseIdentity('1234567 IFPRS')).toEqual({ rg: '1234567', orgao: 'IFP', uf: 'RS' });
+    expect(parseIdentity('1234567 SESP')).toEqual({ rg: '1234567', orgao: 'SESP', uf: '' });
   });
 });
 
