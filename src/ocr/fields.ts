@@ -129,8 +129,26 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     d.uf = none;
   }
 
-  applyFallbacks(d, fullText, model, labels);
+  applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels);
   return { model, campos: finalize(d), labelsFound: labels.size };
+}
+
+/**
+ * Texts of phrase pairs that continue each other on one line (overlapping vertically, the second
+ * starting at most 3 line heights after the first): a number split by the recogniser into two
+ * boxes of different heights lands on two text lines of the reading order, but here on one.
+ */
+function adjacentPairs(phrases: Phrase[]): string[] {
+  const out: string[] = [];
+  for (const a of phrases) {
+    for (const b of phrases) {
+      if (a === b) continue;
+      const gap = b.x0 - a.x1;
+      const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+      if (gap > -0.5 * a.h && gap < 3 * Math.max(a.h, b.h) && overlap > 0.3 * Math.min(a.y1 - a.y0, b.y1 - b.y0)) out.push(`${a.text} ${b.text}`);
+    }
+  }
+  return out;
 }
 
 /** Patterns over the full text for key fields whose label was not found. */

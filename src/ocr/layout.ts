@@ -29,7 +29,7 @@ const LABELS: LabelDef[] = [
   { id: 'identidade', all: ['IDENTIDADE'] },
   { id: 'cpf', all: ['CPF'] },
   { id: 'registro', all: ['REGISTRO'] },
-  { id: 'categoria', all: ['CAT', 'HAB'] },
+  { id: 'categoria', all: ['CAT'] },
   { id: 'primeira', all: ['HABILITACAO'], none: ['CARTEIRA', 'NACIONAL', 'CAT'] },
   { id: 'filiacao', all: ['FILIACAO'] },
   { id: 'observacoes', all: ['OBSERVACOES'] },
@@ -40,10 +40,12 @@ const LABELS: LabelDef[] = [
 /** Folded word tokens of a phrase: uppercase, no accents, punctuation removed. */
 const tokens = (p: Phrase): string[] => fold(p.text).split(/[^A-Z0-9]+/).filter(Boolean);
 
+/** Exact for short tokens; edit distance <= 1 from 5 letters, <= 2 from 8, <= 3 from 11. */
 function tokenMatches(word: string, token: string): boolean {
   if (word === token) return true;
   if (token.length < 5) return false;
-  return editDistance(word, token) <= (token.length >= 9 ? 2 : 1);
+  const tolerance = token.length >= 11 ? 3 : token.length >= 8 ? 2 : 1;
+  return Math.abs(word.length - token.length) <= tolerance && editDistance(word, token) <= tolerance;
 }
 
 export interface FoundLabel {

@@ -4,7 +4,7 @@
  * between letters and digits are mapped only inside numeric fields.
  */
 
-const DIGIT_FIX: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', '|': '1', i: '1', L: '1', S: '5', s: '5', B: '8', Z: '2', z: '2', G: '6', T: '7', A: '4', g: '9' };
+const DIGIT_FIX: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', '|': '1', i: '1', L: '1', ']': '1', '[': '1', '!': '1', S: '5', s: '5', B: '8', Z: '2', z: '2', G: '6', T: '7', A: '4', g: '9' };
 
 /** Maps look-alike letters to digits (for numeric fields only). */
 export const digitsOf = (s: string): string => s.split('').map((c) => DIGIT_FIX[c] ?? c).join('').replace(/\D/g, '');
