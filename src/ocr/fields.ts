@@ -111,6 +111,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     // Label unread: the parents are the (one or two) value lines right above PERMISSÃO.
     filLines = valueAbove(permissao, phrases, labelPhrases, labelH, 2);
   }
+  const cat = labels.get('categoria');
+  if (!filLines.length && !labels.has('filiacao') && model === '2022' && cat) {
+    // Label unread (2022 model): the parents are the last one or two value lines under the category row.
+    filLines = linesUnderRow(cat, phrases, labelPhrases, labelH);
+  }
   const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: meanConf([p]) * (labels.has('filiacao') ? 1 : 0.9) }));
   d.nome_pai = fil.length === 2 ? fil[0] : none;
   d.nome_mae = fil.length ? fil[fil.length - 1] : none;
@@ -131,6 +136,24 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
 
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels);
   return { model, campos: finalize(d), labelsFound: labels.size };
+}
+
+/**
+ * The last one or two consecutive value lines left-aligned with `label`, from 1.5 to 8 label heights
+ * under the value row that follows it (the 2022 model prints FILIAÇÃO and the parents there).
+ */
+function linesUnderRow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number): Phrase[] {
+  const L = label.phrase;
+  const h = Math.max(4, labelH);
+  const rowBottom = L.y1 + 3.5 * h;
+  const cands = phrases
+    .filter((p) => !labelPhrases.has(p) && p.h >= 1.2 * h && Math.abs(p.x0 - L.x0) < 3 * h && p.y0 > rowBottom && p.y0 < rowBottom + 8 * h)
+    .filter((p) => p.words.reduce((s, w) => s + w.conf, 0) / p.words.length >= 0.5)
+    .sort((a, b) => a.y0 - b.y0);
+  if (!cands.length) return [];
+  const last = cands[cands.length - 1];
+  const prev = cands[cands.length - 2];
+  return prev && last.y0 - prev.y1 < 1.0 * last.h ? [prev, last] : [last];
 }
 
 /**

@@ -51,7 +51,7 @@ export function toPhrase(words: OcrWord[]): Phrase {
  * height of the phrase's last word and the horizontal gap is below `maxGapRatio` line heights.
  */
 export function groupPhrases(words: OcrWord[], maxGapRatio = 2.2): Phrase[] {
-  const ws = words.filter((w) => w.text.trim() !== '').sort((a, b) => a.x0 - b.x0);
+  const ws = dedupe(words.filter((w) => w.text.trim() !== '')).sort((a, b) => a.x0 - b.x0);
   const open: OcrWord[][] = [];
   for (const w of ws) {
     const cy = (w.y0 + w.y1) / 2;
@@ -73,6 +73,27 @@ export function groupPhrases(words: OcrWord[], maxGapRatio = 2.2): Phrase[] {
     else open.push([w]);
   }
   return open.map(toPhrase).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}
+
+/**
+ * Drops words the recogniser reported twice over the same ink (boxes overlapping by more than 60% of
+ * the smaller one): the longer reading wins, then the more confident.
+ */
+export function dedupe(words: OcrWord[]): OcrWord[] {
+  const area = (w: OcrWord): number => Math.max(1, (w.x1 - w.x0) * (w.y1 - w.y0));
+  const better = (a: OcrWord, b: OcrWord): boolean => a.text.length > b.text.length || (a.text.length === b.text.length && a.conf >= b.conf);
+  const dropped = new Set<OcrWord>();
+  for (let i = 0; i < words.length; i++) {
+    for (let j = i + 1; j < words.length; j++) {
+      const a = words[i], b = words[j];
+      if (dropped.has(a) || dropped.has(b)) continue;
+      const ix = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+      const iy = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+      if (ix <= 0 || iy <= 0 || ix * iy < 0.6 * Math.min(area(a), area(b))) continue;
+      dropped.add(better(a, b) ? b : a);
+    }
+  }
+  return dropped.size ? words.filter((w) => !dropped.has(w)) : words;
 }
 
 /** Reading-order text: phrases grouped into lines top to bottom, joined with newlines. */
