@@ -61,8 +61,13 @@ export interface FaceGallery {
 export interface FaceEngine {
   /** Model id and version written into every template, e.g. "dlib-r34-128@1". */
   readonly modelId: string;
-  /** Similarity threshold calibrated for FAR 1e-3 on LFW (documented in src/face/README or docstring). */
+  /** 1:1 similarity threshold (verify, match): FAR 1e-3 on lfw-dev (see src/face/README.md). */
   readonly defaultThreshold: number;
+  /**
+   * 1:N threshold (identify): FAR 1e-4 per comparison on lfw-dev, so that a probe of someone not
+   * enrolled is wrongly identified with probability about (persons in gallery) x 1e-4.
+   */
+  readonly identifyThreshold: number;
   /**
    * Image bytes (JPEG, PNG, WebP; EXIF orientation honoured) -> template of the dominant face.
    * Throws BiostationError: INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL, NO_FACE,
