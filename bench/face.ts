@@ -23,7 +23,7 @@ const lfwOnly = process.argv.includes('--lfw-only');
 const DATASETS = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
 const LFW = path.join(DATASETS, 'lfw-dev');
 const CACHE_DIR = path.resolve('.cache/face-bench');
-const PIPELINE_VERSION = 'lm68x2-chip150-multiscale-v2';
+const PIPELINE_VERSION = 'lm68x2-chip150-multiscale-v3';
 
 const table = (rows: Array<Record<string, string | number>>): void => console.table(rows);
 const pct = (x: number, d = 2): string => `${(100 * x).toFixed(d)} %`;
