@@ -76,7 +76,7 @@ describe.skipIf(!HAVE_LFW)('ONNX models match the TF.js originals on real images
   const cases = [
     { model: 'face_recognition_dlib_r34', tfName: 'face_recognition_model', size: 150, tol: 1e-4 },
     { model: 'face_landmark_68', tfName: 'face_landmark_68_model', size: 112, tol: 1e-4 },
-    { model: 'tiny_face_detector', tfName: 'tiny_face_detector_model', size: 416, tol: 1e-3 },
+    { model: 'tiny_face_detector', tfName: 'tiny_face_detector_model', size: 320, tol: 1e-3 },
   ];
   for (const c of cases) {
     it(`${c.model}: max abs difference <= ${c.tol} on 24 LFW images`, async () => {
@@ -90,7 +90,7 @@ describe.skipIf(!HAVE_LFW)('ONNX models match the TF.js originals on real images
         let ref: Float32Array;
         if (c.model === 'tiny_face_detector') {
           const nhwc = await net.forwardInput(netInput, c.size).data();
-          // NHWC [1,13,13,25] -> NCHW [1,25,13,13]
+          // NHWC [1,g,g,25] -> NCHW [1,25,g,g]
           const cells = c.size / 32;
           ref = new Float32Array(nhwc.length);
           for (let p = 0; p < cells * cells; p++) for (let k = 0; k < 25; k++) ref[k * cells * cells + p] = nhwc[p * 25 + k];
@@ -108,6 +108,6 @@ describe.skipIf(!HAVE_LFW)('ONNX models match the TF.js originals on real images
       }
       console.log(`[fidelity] ${c.model}: worst max-abs difference ${worst.toExponential(2)} over ${images.length} images`);
       expect(worst).toBeLessThanOrEqual(c.tol);
-    });
+    }, 300_000);
   }
 });
