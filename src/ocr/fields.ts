@@ -6,7 +6,7 @@
 import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
 import { detectModel, findLabels, labelHeight, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
-  allDates, digitsOf, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
+  allDates, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
 } from './normalize.js';
 import { isValidCnhNumber, isValidCpf, validateDates } from './validators.js';
 import { fold, type Phrase } from './words.js';
@@ -33,7 +33,15 @@ export interface ExtractedFields {
   campos: Record<CnhFieldName, CnhField>;
   /** Labels found (a measure of how well the layout was read). */
   labelsFound: number;
+  /**
+   * Value phrases whose reading failed its format (CPF/number not 11 digits, no date, identity line
+   * without a known issuing body): worth a second, single-line look; `accept` says whether a new
+   * reading of the phrase passes.
+   */
+  suspects: Suspect[];
 }
+
+export interface Suspect { phrase: Phrase; accept: (text: string) => boolean }
 
 /**
  * Phrases (+ their reading-order text) -> the fifteen `campos`. Values found by label keep the mean
@@ -49,10 +57,12 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     const l: FoundLabel | undefined = labels.get(id);
     return l ? valueBelow(l, phrases, labelPhrases, lines, labelH) : [];
   };
-  const read = (id: LabelId, norm: (s: string) => string): Draft => {
+  const suspects: Suspect[] = [];
+  const read = (id: LabelId, norm: (s: string) => string, checked = false): Draft => {
     const ps = below(id);
     if (!ps.length) return none;
     const valor = norm(ps.map((p) => p.text).join(' '));
+    if (!valor && checked && ps.length === 1) suspects.push({ phrase: ps[0], accept: (t) => norm(t) !== '' });
     return valor ? { valor, conf: meanConf(ps) } : none;
   };
   const d: Partial<Record<CnhFieldName, Draft>> = {};
@@ -65,12 +75,12 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     const valor = normalizeName(ps.map((p) => p.text).join(' '));
     if (valor) d.nome_completo = { valor, conf: meanConf(ps) * 0.9 };
   }
-  d.cpf = read('cpf', normalizeCpf);
-  d.numero_cnh = read('registro', normalizeCnhNumber);
+  d.cpf = read('cpf', normalizeCpf, true);
+  d.numero_cnh = read('registro', normalizeCnhNumber, true);
   d.categoria = read('categoria', normalizeCategory);
-  d.data_validade = read('validade', normalizeDate);
-  d.data_emissao = read('emissao', normalizeDate);
-  d.data_primeira_habilitacao = read('primeira', normalizeDate);
+  d.data_validade = read('validade', normalizeDate, true);
+  d.data_emissao = read('emissao', normalizeDate, true);
+  d.data_primeira_habilitacao = read('primeira', normalizeDate, true);
   // Restriction codes are plain letters: a lone "À" is the recogniser's reading of "A".
   d.observacoes = read('observacoes', (s) => single(s.toUpperCase()).split(' ').map((t) => (t === 'À' ? 'A' : t)).join(' '));
 
@@ -102,6 +112,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     rgUf = parsed.uf;
     if (parsed.rg) d.rg = { valor: parsed.rg, conf };
     if (parsed.orgao) d.orgao_expedidor = { valor: parsed.orgao, conf };
+    const known = (t: string): boolean => {
+      const p = parseIdentity(t);
+      return p.rg !== '' && isKnownIssuer(p.orgao);
+    };
+    if (idp.length === 1 && !known(idp[0].text)) suspects.push({ phrase: idp[0], accept: known });
   }
 
   // Parents: two lines (father, mother) or one (mother only).
@@ -135,7 +150,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   }
 
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels);
-  return { model, campos: finalize(d), labelsFound: labels.size };
+  return { model, campos: finalize(d), labelsFound: labels.size, suspects };
 }
 
 /**

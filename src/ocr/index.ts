@@ -68,6 +68,7 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array): Pro
     }
   }
   words = await rereadEmptyValues(recs[0], prep.png, words, prep.width, prep.height, prep.splitX);
+  words = await rereadSuspects(recs[0], prep, words);
   return { words, grade: prep.quality.grade, heightPx: prep.height };
 }
 
@@ -91,6 +92,32 @@ async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[],
     }
   }
   return extra.length ? [...words, ...extra] : words;
+}
+
+/**
+ * Values whose reading failed its format are read again as one line from their own box (padded by
+ * 30% of its height and 12 px of white); the new words replace the old only when they pass.
+ */
+async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
+  const { suspects } = extractFields(groupPhrases(words), '');
+  let out = words;
+  const pad = 12;
+  for (const s of suspects) {
+    const p = s.phrase;
+    const m = Math.round(0.3 * (p.y1 - p.y0));
+    const left = Math.max(0, Math.floor(p.x0 - m)), top = Math.max(0, Math.floor(p.y0 - m));
+    const width = Math.min(prep.width - left, Math.ceil(p.x1 - p.x0 + 2 * m)), height = Math.min(prep.height - top, Math.ceil(p.y1 - p.y0 + 2 * m));
+    if (width < 8 || height < 8) continue;
+    const cut = await sharp(prep.png).extract({ left, top, width, height })
+      .extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#ffffff' }).png().toBuffer();
+    const found = (await rec.words(cut, SEGMENTATION.line)).filter((w) => /[A-Za-z0-9]/.test(w.text));
+    if (!found.length || !s.accept(found.map((w) => w.text).join(' '))) continue;
+    // Same line, same place: boxes follow the old phrase so the layout reading is unchanged.
+    const y0 = p.y0, y1 = p.y1;
+    const replaced = found.map((w) => ({ ...w, reread: true, x0: w.x0 - pad + left, x1: w.x1 - pad + left, y0, y1 }));
+    out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
+  }
+  return out;
 }
 
 /** Pages stacked top to bottom into one word list (front and back on one page or on two). */

@@ -73,6 +73,26 @@ export const UFS = new Set(['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO'
 const ISSUERS = new Set(['SSP', 'SESP', 'SDS', 'PC', 'DETRAN', 'IFP', 'SJS', 'SJTC', 'SEJUSP', 'SESDEC', 'SSPDS', 'PM', 'DPF', 'IGP', 'ITEP', 'POLITEC', 'SPTC', 'IIRGD', 'DIC', 'SEPC', 'SESEG', 'CBM', 'MAER', 'MEX']);
 
 /**
+ * Reads an issuing body through the recogniser's usual confusions: a run of marks such as "|)" or
+ * ")" where a J or I stood, I for J, 0 for O, 5 for S, 8 for B. Returns a known body or null.
+ */
+function snapIssuer(raw: string): string | null {
+  const t = raw.toUpperCase().replace(/\s+/g, '');
+  const marks = t.replace(/[|)\]}(\[{!1L]+/g, '#');
+  const variants = new Set<string>();
+  for (const m of ['J', 'I', 'L', '']) variants.add(marks.replace(/#/g, m));
+  for (const v of [...variants]) {
+    variants.add(v.replace(/0/g, 'O').replace(/5/g, 'S').replace(/8/g, 'B'));
+    for (let i = 0; i < v.length; i++) if (v[i] === 'I') variants.add(v.slice(0, i) + 'J' + v.slice(i + 1));
+  }
+  for (const v of variants) if (ISSUERS.has(v)) return v;
+  return null;
+}
+
+/** True for a common issuing body (see ISSUERS). */
+export const isKnownIssuer = (orgao: string): boolean => ISSUERS.has(orgao);
+
+/**
  * Identity document line `NUMBER ORGAO UF` (also `ORGAO/UF`, `ORGAO-UF`) -> parts; the number keeps
  * digits plus a final X check character when printed.
  */
@@ -87,6 +107,7 @@ export function parseIdentity(s: string): { rg: string; orgao: string; uf: strin
   // A short trailing token that is not a state is a misread state abbreviation, not the body's name.
   while (!uf && parts.length > 1 && parts[parts.length - 1].replace(/[^A-Z]/g, '').length <= 2) parts.pop();
   let orgao = parts.join(' ').replace(/[^A-Z ]/g, '').trim();
+  if (!ISSUERS.has(orgao)) orgao = snapIssuer(parts.join(' ')) ?? orgao;
   // Body and state read as one word ("IFPRS"): split when the prefix is a known issuing body.
   const glued = /^([A-Z]{2,})([A-Z]{2})$/.exec(orgao);
   if (!uf && glued && ISSUERS.has(glued[1]) && UFS.has(glued[2]) && !ISSUERS.has(orgao)) {

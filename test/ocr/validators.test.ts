@@ -65,6 +65,8 @@ describe('normalisation', () => {
     expect(parseIdentity('1234567 SSP R')).toEqual({ rg: '1234567', orgao: 'SSP', uf: '' });
     expect(parseIdentity('1234567 IFPRS')).toEqual({ rg: '1234567', orgao: 'IFP', uf: 'RS' });
     expect(parseIdentity('1234567 SESP')).toEqual({ rg: '1234567', orgao: 'SESP', uf: '' });
+    expect(parseIdentity('526557774 S|)S RS')).toEqual({ rg: '526557774', orgao: 'SJS', uf: 'RS' });
+    expect(parseIdentity('526557774 SIS RS').orgao).toBe('SJS');
   });
 });
 
