@@ -29,7 +29,7 @@ const cases: Case[] = [
     name: 'face verify (250x250 JPEG)',
     engine: 'face',
     enrollPath: '/api/v1/services/face/enroll/bench-person',
-    enrollBody: { Images: [{ imageType: 'frontal', imageData: b64('lfw-dev/images/Tony_Blair_0018.jpg') }] },
+    enrollBody: { Images: [{ imageType: 'frontal', imageData: b64('lfw-dev/images/Tony_Blair_0086.jpg') }] },
     verifyPath: '/api/v1/services/face/bench-person/verify',
     verifyBody: { Images: [{ imageType: 'frontal', imageData: b64('lfw-dev/images/Tony_Blair_0032.jpg') }] },
   },

@@ -88,7 +88,7 @@ export class FaceService extends PersonDirectory<FaceGallery> {
     const probe = (await engine.extract(image, 'probe')).template;
     const gallery = await this.galleries.get(tenant.applicationId);
     const [best] = await gallery.searchAsync(probe, 1);
-    const decision = this.decide(tenant, engine, best ? best.score : -1);
+    const decision = this.decide(tenant, engine, best ? best.score : -1, engine.identifyThreshold);
     return { ...decision, extId: decision.matched && best ? best.extId : null };
   }
 
@@ -106,8 +106,12 @@ export class FaceService extends PersonDirectory<FaceGallery> {
     return templates;
   }
 
-  private decide(tenant: Tenant, engine: FaceEngine, score: number): FaceDecision {
-    const threshold = tenant.thresholds.face ?? engine.defaultThreshold;
+  /**
+   * The application's own threshold when it set one, else the engine's calibrated one: FAR 1e-3
+   * per comparison for 1:1, stricter for 1:N, where every enrolled person is a chance of a false match.
+   */
+  private decide(tenant: Tenant, engine: FaceEngine, score: number, engineThreshold = engine.defaultThreshold): FaceDecision {
+    const threshold = tenant.thresholds.face ?? engineThreshold;
     return { matched: score >= threshold, score: round(score), threshold };
   }
 }

@@ -52,7 +52,7 @@ describe('face routes contract', () => {
   });
 
   it('identify: 1008 with ExternalID, or 1009 with ExternalID null', async () => {
-    expect((await post('/identify', faceBody('bob'))).body).toEqual({ ExternalID: 'bob', result: { code: 1008, message: 'IDENTIFIED_SUCCESSFULLY' }, score: 1, threshold: 0.5 });
+    expect((await post('/identify', faceBody('bob'))).body).toEqual({ ExternalID: 'bob', result: { code: 1008, message: 'IDENTIFIED_SUCCESSFULLY' }, score: 1, threshold: 0.6 });
     expect((await post('/identify', faceBody('carol'))).body).toMatchObject({ ExternalID: null, result: { code: 1009, message: 'NOT_IDENTIFIED' } });
   });
 

@@ -45,6 +45,7 @@ class MapGallery {
 export const fakeFaceEngine = async (): Promise<FaceEngine> => ({
   modelId: 'fake@1',
   defaultThreshold: 0.5,
+  identifyThreshold: 0.6,
   async extract(image) {
     return {
       template: templateOf(image, 'NO_FACE'),
