@@ -3,7 +3,7 @@
  * fields; the CNH-e PDF prints the 2022 or older layout) among the phrases by their words, and reads
  * each value as the larger-type phrase just below its label, left-aligned with it.
  */
-import { editDistance, fold, type Phrase } from './words.js';
+import { editDistance, fold, toPhrase, type Phrase } from './words.js';
 
 export type LabelId =
   | 'nome' | 'nascimento3' | 'nascimento' | 'emissao' | 'validade' | 'identidade' | 'cpf' | 'registro'
@@ -102,7 +102,7 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
     .filter((p) => isValue(p) && p.y0 > (L.y0 + L.y1) / 2 && p.y0 < L.y1 + 3.5 * h)
     .sort((a, b) => a.y0 - b.y0)[0];
   if (!first) return [];
-  const out = [first];
+  const out = [withContinuations(first, phrases, labelPhrases, h)];
   while (out.length < maxLines) {
     const prev = out[out.length - 1];
     const next = phrases
@@ -112,6 +112,23 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
     out.push(next);
   }
   return out;
+}
+
+/**
+ * A value line the recogniser broke into phrases (a tall accented word next to the rest): phrases on
+ * its line starting within 3 value heights after its end are joined to it.
+ */
+function withContinuations(first: Phrase, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number): Phrase {
+  let cur = first;
+  for (;;) {
+    const cy = (cur.y0 + cur.y1) / 2;
+    const next = phrases
+      .filter((p) => p !== cur && !cur.words.includes(p.words[0]) && !labelPhrases.has(p) && p.h >= 1.2 * labelH && p.x0 > cur.x1 - 0.5 * cur.h
+        && p.x0 - cur.x1 < 3 * Math.max(cur.h, p.h) && Math.abs((p.y0 + p.y1) / 2 - cy) < 0.5 * Math.max(cur.h, p.h))
+      .sort((a, b) => a.x0 - b.x0)[0];
+    if (!next) return cur;
+    cur = toPhrase([...cur.words, ...next.words]);
+  }
 }
 
 /**
@@ -131,7 +148,7 @@ export function valueAbove(anchor: FoundLabel, phrases: Phrase[], labelPhrases: 
       .filter((p) => isValue(p) && !out.includes(p) && p.y1 <= floor + 0.3 * h && p.y1 > floor - reach)
       .sort((a, b) => b.y1 - a.y1)[0];
     if (!next) break;
-    out.unshift(next);
+    out.unshift(withContinuations(next, phrases, labelPhrases, h));
     floor = next.y0;
     reach = 1.0 * next.h;
   }
