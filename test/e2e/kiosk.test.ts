@@ -77,7 +77,7 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
     await writeFile(files.cnh, cnh.bytes);
 
     const y4m = path.join(tmp, 'camera.y4m');
-    const camera = lfw(PERSON, 18);
+    const camera = lfw(PERSON, 86);
     await writeY4m(y4m, [
       { photo: camera, frames: 20, kind: 'dark' },
       { photo: camera, frames: 40, kind: 'empty' },
