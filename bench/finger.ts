@@ -10,6 +10,7 @@
  * figures stay meaningful on a shared, loaded machine; on an idle machine wall time is about the same.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { createFingerEngine, DEFAULT_THRESHOLD, prepareRecord, ProbeMatcher } from '../src/finger/index.js';
@@ -22,6 +23,8 @@ const dbArgs = args.flatMap((a, i) => (a === '--db' && args[i + 1] ? args[i + 1]
 const allDbs = ['fvc2002/DB1_B', 'fvc2002/DB2_B', 'fvc2002/DB3_B', 'fvc2002/DB4_B', 'fvc2004/DB1_B', 'fvc2004/DB3_B'];
 const dbs = dbArgs.length ? dbArgs : quick ? ['fvc2002/DB1_B'] : allDbs;
 const interop = !args.includes('--no-interop') && !quick;
+const identifyAt = args.indexOf('--identify');
+const identifySize = identifyAt >= 0 ? Number(args[identifyAt + 1] ?? 100_000) : 0;
 
 interface Rates {
   eer: number;
@@ -220,6 +223,31 @@ function interopRow(source: string, pairs: Array<{ foreign: Uint8Array; frame?: 
   }
   const r = rates(genuine, impostor);
   console.log(`| ${source} | ${pairs.length - unreadable} | ${genuine.length} / ${impostor.length} | ${fmt(r)} |`);
+}
+
+/**
+ * 1:N timing (`--identify N`): a gallery of N persons, one template each, cycling through our FVC
+ * templates (so N/480 copies of each), searched with the engine's worker-thread gallery. Reports the
+ * wall time of one search after the workers have prepared the templates.
+ */
+if (identifySize > 0 && results.length) {
+  const pool = results.flatMap((r) => [...r.templates.values()]);
+  const gallery = engine.createGallery();
+  const t0 = performance.now();
+  for (let i = 0; i < identifySize; i++) gallery.upsert(`person-${i}`, [pool[i % pool.length]]);
+  await gallery.search(pool[0], 5);
+  const loadS = (performance.now() - t0) / 1000;
+  const walls: number[] = [];
+  let correct = 0;
+  for (let k = 1; k <= 5; k++) {
+    const probe = pool[(k * 37) % pool.length];
+    const start = performance.now();
+    const hits = await gallery.search(probe, 5);
+    walls.push(performance.now() - start);
+    if (hits[0] && Number(hits[0].extId.split('-')[1]) % pool.length === (k * 37) % pool.length) correct++;
+  }
+  await gallery.close?.();
+  console.log(`\nIdentify: ${identifySize} templates, ${os.availableParallelism()} cores: load + prepare ${loadS.toFixed(1)} s; search median ${median(walls).toFixed(0)} ms (wall, ${walls.map((w) => w.toFixed(0)).join(' / ')}); self-match found first ${correct}/5; load average ${os.loadavg()[0].toFixed(1)}`);
 }
 
 if (interop) {

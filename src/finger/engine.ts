@@ -24,6 +24,8 @@ export interface FingerGallery {
   readonly size: number;
   /** Best `topK` persons for the probe, best first (person score = best template score). May use worker threads. */
   search(probe: Uint8Array, topK: number): Promise<FingerGalleryHit[]>;
+  /** Releases the gallery's worker threads (optional; the gallery is unusable afterwards). */
+  close?(): Promise<void>;
 }
 
 export interface FingerEngine {
