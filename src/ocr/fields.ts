@@ -83,6 +83,9 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true);
   // Restriction codes are plain letters: a lone "À" is the recogniser's reading of "A".
   d.observacoes = read('observacoes', (s) => single(s.toUpperCase()).split(' ').map((t) => (t === 'À' ? 'A' : t)).join(' '));
+  // Remarks are often absent: what the recogniser makes of the security print below the label then
+  // comes with low confidence (< 0.5) and is not a remark.
+  if (d.observacoes.valor && d.observacoes.conf < 0.5) d.observacoes = none;
 
   // Birth: field 3 of the 2022 model "DD/MM/AAAA, CIDADE, UF"; the older model prints the date alone.
   d.local_nascimento = none;

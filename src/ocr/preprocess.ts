@@ -24,6 +24,8 @@ export interface PreparedImage {
 
 /** Height (px) the card crop is scaled to: values ~30 px tall, where the LSTM model reads best. */
 export const CARD_HEIGHT_PX = 820;
+/** Width (px) portrait crops (card sides stacked, e.g. a CNH-e page) are scaled to. */
+export const CARD_WIDTH_PX = 1280;
 /** Analysis copy's longest side (px) for card finding and skew estimation. */
 const ANALYSIS_PX = 700;
 
@@ -186,10 +188,6 @@ async function toAnalysis(buf: Buffer): Promise<{ g: Gray; scale: number }> {
   return { g, scale: g.w / (meta.width ?? 1) };
 }
 
-/**
- * File bytes (JPEG/PNG) -> grayscale card image for the recogniser, plus quality metrics.
- * Errors: sharp's decode errors propagate (the reader maps them to PROCESSING_FAILED).
- */
 export interface PrepareOptions {
   /** Extra clockwise turn first, degrees (the reader retries at 180 when labels are missing). */
   extraTurnDeg?: number;
@@ -199,6 +197,10 @@ export interface PrepareOptions {
   sharpenSigma?: number;
 }
 
+/**
+ * File bytes (JPEG/PNG) -> grayscale card image for the recogniser, plus quality metrics.
+ * Errors: sharp's decode errors propagate (the reader maps them to PROCESSING_FAILED).
+ */
 export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
   const extraTurnDeg = options.extraTurnDeg ?? 0;
   let rgb = await sharp(bytes).rotate().rotate(extraTurnDeg).removeAlpha().png({ compressionLevel: 1 }).toBuffer();
@@ -209,13 +211,10 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   let { g, scale } = await toAnalysis(rgb);
   const t = otsu(g.data);
   const axis = brightAxis(g, t);
-  const meta = await sharp(rgb).metadata();
-  let bg = { r: 255, g: 255, b: 255 };
   // Card over a darker background: straighten along the card's long axis, crop to the card.
   if (axis.share > 0.1 && axis.share < 0.85) {
-    bg = { r: 0, g: 0, b: 0 };
     if (Math.abs(axis.angleDeg) > 0.3) {
-      rgb = await sharp(rgb).rotate(-axis.angleDeg, { background: bg }).png({ compressionLevel: 1 }).toBuffer();
+      rgb = await sharp(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }).png({ compressionLevel: 1 }).toBuffer();
       turned -= axis.angleDeg;
       ({ g, scale } = await toAnalysis(rgb));
     }
@@ -228,7 +227,6 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
       ({ g, scale } = await toAnalysis(rgb));
     }
   }
-  void meta;
   // Residual skew and quarter turns from the text lines themselves.
   const skew = estimateSkew(g, axis.share > 0.1 && axis.share < 0.85 ? 3 : 12);
   // Cards are landscape; a portrait crop whose text runs vertically is turned a quarter.
@@ -244,11 +242,10 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
     turned -= skew.deg;
     rgb = await trimLight(rgb);
   }
-  void bg;
   const m = await sharp(rgb).metadata();
   const srcW = m.width ?? 1, srcH = m.height ?? 1;
   // Landscape crops are one card (or sides next to each other): scale by height; portrait by width.
-  const factor = srcW >= srcH ? CARD_HEIGHT_PX / srcH : 1280 / srcW;
+  const factor = srcW >= srcH ? CARD_HEIGHT_PX / srcH : CARD_WIDTH_PX / srcW;
   const outW = Math.round(srcW * factor);
   const gray = sharp(rgb).extractChannel('green').resize({ width: outW, kernel: factor > 1 ? 'cubic' : 'lanczos3' });
   const { data, info } = await gray.raw().toBuffer({ resolveWithObject: true });
