@@ -84,6 +84,8 @@ export const Parameters = {
   maxAngleError: (10 * Math.PI) / 180,
   /** Root pairs tried per comparison (best voted first). */
   maxTriedRoots: 12,
+  /** Edge-table neighbours per minutia used by the 1:N vote pre-filter (cheaper than all). */
+  prefilterNeighbors: 10,
   /** Pairs with at least this many supporting edges count as supported. */
   minSupportingEdges: 1,
   /** Scoring weights (see matcher/scoring.ts). */

@@ -1,4 +1,5 @@
 import { Parameters } from '../configuration/parameters.js';
+import { maskRowSpans } from './segmentation.js';
 
 /** Ridge orientation field. */
 export interface OrientationField {
@@ -71,13 +72,16 @@ export function orientations(equalized: Float32Array, mask: Uint8Array, width: n
   const bins = Parameters.orientationBins;
   const pixelBins = new Uint8Array(width * height);
   const binScale = bins / Math.PI;
+  // bins are needed within the smoothing radius of the mask only
+  const spans = maskRowSpans(mask, width, height, Parameters.orthogonalSmoothingRadius);
   for (let y = 0; y < height; y++) {
     let fy = (y + 0.5) / blockSize - 0.5;
     if (fy < 0) fy = 0;
     const y0 = Math.min(rows - 1, fy | 0);
     const y1 = Math.min(rows - 1, y0 + 1);
     const wy = Math.min(1, fy - y0);
-    for (let x = 0; x < width; x++) {
+    const xEnd = spans.hi[y];
+    for (let x = spans.lo[y]; x <= xEnd; x++) {
       let fx = (x + 0.5) / blockSize - 0.5;
       if (fx < 0) fx = 0;
       const x0 = Math.min(columns - 1, fx | 0);

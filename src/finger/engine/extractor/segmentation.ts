@@ -263,3 +263,36 @@ export function cropToForeground(image: GrayImage, segmentation: Segmentation): 
     offsetY,
   };
 }
+
+/**
+ * Per row y, the column range [lo[y], hi[y]] (inclusive, clipped to the image) of pixels within
+ * `margin` px (Chebyshev distance, by rows then columns) of a mask pixel; `hi[y] < lo[y]` when none.
+ * Later stages compute only inside these spans.
+ */
+export function maskRowSpans(mask: Uint8Array, width: number, height: number, margin: number): { lo: Int32Array; hi: Int32Array } {
+  const rowMin = new Int32Array(height).fill(width);
+  const rowMax = new Int32Array(height).fill(-1);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let x = 0;
+    while (x < width && !mask[row + x]) x++;
+    if (x === width) continue;
+    rowMin[y] = x;
+    x = width - 1;
+    while (!mask[row + x]) x--;
+    rowMax[y] = x;
+  }
+  const lo = new Int32Array(height);
+  const hi = new Int32Array(height);
+  for (let y = 0; y < height; y++) {
+    let a = width;
+    let b = -1;
+    for (let r = Math.max(0, y - margin); r <= Math.min(height - 1, y + margin); r++) {
+      if (rowMin[r] < a) a = rowMin[r];
+      if (rowMax[r] > b) b = rowMax[r];
+    }
+    lo[y] = b < 0 ? width : Math.max(0, a - margin);
+    hi[y] = b < 0 ? -1 : Math.min(width - 1, b + margin);
+  }
+  return { lo, hi };
+}

@@ -54,7 +54,7 @@ export class ProbeMatcher {
    * the highest number of edge votes any minutia pair received. Used only to rank candidates.
    */
   quickScore(candidate: PreparedTemplate): number {
-    this.vote(candidate);
+    this.vote(candidate, Parameters.prefilterNeighbors);
     return this.lastMaxVotes;
   }
 
@@ -93,7 +93,7 @@ export class ProbeMatcher {
   private lastMaxVotes = 0;
 
   /** Root voting: fills `votes` and `rootList` (pairs with >= 2 votes); returns the root count. */
-  private vote(candidate: PreparedTemplate): number {
+  private vote(candidate: PreparedTemplate, neighbors: number = Parameters.edgeTableNeighbors): number {
     const np = this.probe.count;
     const nc = candidate.count;
     const cells = np * nc;
@@ -114,7 +114,9 @@ export class ProbeMatcher {
     let roots = 0;
     const total = nc * Parameters.edgeTableNeighbors;
     const edgeCell = candidate.edgeCell;
+    const K = Parameters.edgeTableNeighbors;
     for (let slot = 0; slot < total; slot++) {
+      if (slot % K >= neighbors) continue;
       const cell = edgeCell[slot];
       if (cell < 0) continue;
       const end = h.cellStart[cell + 1];
