@@ -2,7 +2,6 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BiostationError, type ErrorCode } from '../../runtime/errors.js';
 import type { FingerGallery, FingerGalleryHit } from '../engine.js';
-import { invalidTemplate } from './templates/byteIo.js';
 import { parseTemplate } from './templates/formats.js';
 import { GalleryShard, type ShardHit } from './galleryShard.js';
 import type { ShardRequest } from './galleryWorker.js';
@@ -23,6 +22,8 @@ export class WorkerFingerGallery implements FingerGallery {
   private readonly templateCount = new Map<string, number>();
   private readonly local = new GalleryShard();
   private totalTemplates = 0;
+  private failure: Error | undefined;
+  private closed = false;
   private next = 0;
   private requestId = 0;
   private readonly pending = new Map<number, { resolve: (h: ShardHit[]) => void; reject: (e: Error) => void }>();
@@ -47,19 +48,21 @@ export class WorkerFingerGallery implements FingerGallery {
         if (m.error) p.reject(m.error.code ? new BiostationError(m.error.code as ErrorCode, m.error.message) : new Error(m.error.message));
         else p.resolve(m.hits ?? []);
       });
-      worker.on('error', (e) => {
-        for (const p of this.pending.values()) p.reject(e);
+      const fail = (e: Error) => {
+        this.failure ??= e;
+        for (const p of this.pending.values()) p.reject(new BiostationError('ENGINE_UNAVAILABLE', `Fingerprint gallery worker failed: ${e.message}`));
         this.pending.clear();
+      };
+      worker.on('error', fail);
+      worker.on('exit', (code) => {
+        if (!this.closed) fail(new Error(`worker exited with code ${code}`));
       });
       this.workers.push(worker);
     }
   }
 
   upsert(extId: string, templates: Uint8Array[]): void {
-    for (const t of templates) {
-      const { template } = parseTemplate(t);
-      if (!template.views.some((v) => v.minutiae.length > 0)) invalidTemplate('Template holds no minutiae');
-    }
+    for (const t of templates) parseTemplate(t);
     let shard = this.shardOf.get(extId);
     if (shard === undefined) {
       shard = this.next++ % this.workers.length;
@@ -92,6 +95,7 @@ export class WorkerFingerGallery implements FingerGallery {
     const k = Math.max(0, Math.floor(topK));
     if (k === 0 || this.size === 0) return [];
     if (this.local.size === this.size) return this.local.search(probe, k);
+    if (this.failure) throw new BiostationError('ENGINE_UNAVAILABLE', `Fingerprint gallery worker failed: ${this.failure.message}`);
     const parts = await Promise.all(
       this.workers.map(
         (_, shard) =>
@@ -110,6 +114,7 @@ export class WorkerFingerGallery implements FingerGallery {
 
   /** Stops the worker threads (the gallery is unusable afterwards). */
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 

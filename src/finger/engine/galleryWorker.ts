@@ -9,7 +9,13 @@ export type ShardRequest =
 
 const shard = new GalleryShard();
 parentPort?.on('message', (message: ShardRequest) => {
-  if (message.type === 'upsert') shard.upsert(message.extId, message.templates);
+  if (message.type === 'upsert') {
+    try {
+      shard.upsert(message.extId, message.templates);
+    } catch {
+      shard.remove(message.extId); // validated by the gallery before posting; never expected
+    }
+  }
   else if (message.type === 'remove') shard.remove(message.extId);
   else {
     try {
