@@ -115,6 +115,7 @@ export async function startStation(config: StationConfig, options: StationOption
   const close = () =>
     (closing ??= (async () => {
       await server.close();
+      await Promise.all([services.face.close(), services.finger.close()]);
       const reader = await engines.ocr.settled();
       await reader?.close();
       await store.close();

@@ -2,6 +2,8 @@
 export interface MutableGallery {
   upsert(extId: string, templates: Uint8Array[]): void;
   remove(extId: string): void;
+  /** Releases what the gallery holds beyond memory (worker threads). */
+  close?(): Promise<void>;
 }
 
 /** Where a registry reads an application's templates and the revision of its store. */
@@ -9,6 +11,9 @@ export interface GallerySource {
   allTemplates(applicationId: string): Promise<Array<{ extId: string; templates: Uint8Array[] }>>;
   revision(applicationId: string): Promise<number>;
 }
+
+/** How long a replaced gallery stays usable for searches that started before it was replaced. */
+const RETIRE_AFTER_MS = 60_000;
 
 interface Entry<G> {
   gallery: Promise<G>;
@@ -42,12 +47,21 @@ export class GalleryRegistry<G extends MutableGallery> {
       for (const person of await this.source.allTemplates(applicationId)) g.upsert(person.extId, person.templates);
       return g;
     })();
+    // The replaced gallery may still serve a search in flight: release its workers a little later.
+    if (entry) setTimeout(() => void entry.gallery.then((old) => old.close?.(), () => undefined), RETIRE_AFTER_MS).unref();
     const fresh: Entry<G> = { gallery, revision };
     gallery.catch(() => {
       if (this.entries.get(applicationId) === fresh) this.entries.delete(applicationId);
     });
     this.entries.set(applicationId, fresh);
     return gallery;
+  }
+
+  /** Closes every gallery (station shutdown). */
+  async close(): Promise<void> {
+    const galleries = [...this.entries.values()].map((e) => e.gallery);
+    this.entries.clear();
+    await Promise.all(galleries.map((g) => g.then((x) => x.close?.(), () => undefined)));
   }
 
   /** Applies a committed write (one revision) to the gallery, if it is loaded or loading. */

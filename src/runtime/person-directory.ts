@@ -43,6 +43,11 @@ export abstract class PersonDirectory<G extends MutableGallery> {
     return n;
   }
 
+  /** Releases the galleries (worker threads) at shutdown. */
+  close(): Promise<void> {
+    return this.galleries.close();
+  }
+
   /** Page `page` (1-based) of `limit` persons with their templates, and the total. */
   async dump(tenant: Tenant, page: number, limit: number): Promise<{ total: number; persons: PersonRecord[] }> {
     const repository = this.repository(tenant);
