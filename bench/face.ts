@@ -16,6 +16,7 @@ import { createFaceEngine, type OnnxFaceEngine } from '../src/face/index.js';
 import { foldAccuracy, percentile, tarAtFar, type ScoredPair } from '../src/face/metrics.js';
 import { quantize, quantizedSimilarity } from '../src/face/quantize.js';
 import { cosine } from '../src/face/template.js';
+import { recordSummary } from './lib/summary.js';
 
 const quick = process.argv.includes('--quick');
 const noCache = process.argv.includes('--no-cache');
@@ -122,7 +123,11 @@ async function lfwSection(engine: OnnxFaceEngine): Promise<void> {
       const acc = foldAccuracy(scored);
       const f3 = tarAtFar(scored, 1e-3);
       const f4 = tarAtFar(scored, 1e-4);
-      if (scoring === 'int8' && (variant === 'flip') === engine.tuning.flip) calibrated = f3.threshold;
+      if (scoring === 'int8' && (variant === 'flip') === engine.tuning.flip) {
+        calibrated = f3.threshold;
+        recordSummary('face', 'LFW accuracy (engine variant)', `${pct(acc.mean)} ± ${pct(acc.std)}`, '>= 99.38 %');
+        recordSummary('face', 'LFW TAR @ FAR 1e-3', pct(f3.tar), '>= 97 %');
+      }
       rows.push({
         embedding: variant === 'flip' ? 'chip + mirror (TTA)' : 'chip only',
         scores: scoring,
@@ -245,4 +250,4 @@ if (!lfwOnly) {
   await timingSection();
   await identifySection(engine);
 }
-console.log('\n## API throughput (verify, concurrency 8): measured by the service benchmark (lead), not by this script.');
+console.log('\n## API throughput (verify, concurrency 8): see `npm run bench:api`.');

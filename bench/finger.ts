@@ -15,6 +15,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { createFingerEngine, DEFAULT_THRESHOLD, prepareRecord, ProbeMatcher } from '../src/finger/index.js';
 import type { PreparedTemplate } from '../src/finger/engine/matcher/preparedTemplate.js';
+import { recordSummary } from './lib/summary.js';
 
 const root = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
 const args = process.argv.slice(2);
@@ -182,6 +183,9 @@ for (const r of results) {
 if (results.length) {
   const mean = (k: (r: DbResult) => number) => results.reduce((a, r) => a + k(r), 0) / results.length;
   console.log(`| mean | EER ${mean((r) => r.fvc.eer).toFixed(2)} | EER ${mean((r) => r.all.eer).toFixed(2)} | | ${mean((r) => r.medianMs).toFixed(1)} | ${Math.round(mean((r) => r.matchesPerSecond))} |`);
+  recordSummary('finger', 'mean EER, FVC protocol (%)', mean((r) => r.fvc.eer).toFixed(2), `< 6.06 (SourceAFIS), ${results.length} DBs`);
+  recordSummary('finger', 'median extraction CPU ms (mean of DBs)', mean((r) => r.medianMs).toFixed(1), '<= 30');
+  recordSummary('finger', 'matches/s, 1 core (mean of DBs)', Math.round(mean((r) => r.matchesPerSecond)), '>= 20,000');
   const maxImpostor = Math.max(...results.map((r) => r.maxImpostor));
   console.log('\nAt the default threshold, per database: genuine accepted (FVC pairs), false matches (all impostor pairs), highest impostor score');
   for (const r of results) {
@@ -248,6 +252,7 @@ if (identifySize > 0 && results.length) {
   }
   await gallery.close?.();
   console.log(`\nIdentify: ${identifySize} templates, ${os.availableParallelism()} cores: load + prepare ${loadS.toFixed(1)} s; search median ${median(walls).toFixed(0)} ms (wall, ${walls.map((w) => w.toFixed(0)).join(' / ')}); self-match found first ${correct}/5; load average ${os.loadavg()[0].toFixed(1)}`);
+  recordSummary('finger', `identify ${identifySize} templates, median wall ms (${os.availableParallelism()} cores)`, median(walls).toFixed(0), '< 3000 at 100k');
 }
 
 if (interop) {
