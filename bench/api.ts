@@ -4,9 +4,10 @@
  * person enrolled from a real image of the shared datasets, probe = another image of that person.
  * Options: `--seconds N` (default 20), `--concurrency N` (default 8).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { measureThroughput, startBenchStation, type ThroughputResult } from './lib/api-throughput.js';
+import { recordSummary } from './lib/summary.js';
 
 const datasets = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
 const arg = (name: string, fallback: number) => {
@@ -66,9 +67,4 @@ for (const { name, r, error } of rows) {
   if (!r) console.log(`| ${name} | failed: ${error} | | | | |`);
   else console.log(`| ${name} | ${r.requests} | ${r.requestsPerSecond.toFixed(1)} | ${r.p50Ms.toFixed(1)} | ${r.p99Ms.toFixed(1)} | ${r.errors} |`);
 }
-const outDir = path.resolve('bench/out');
-mkdirSync(outDir, { recursive: true });
-writeFileSync(
-  path.join(outDir, 'api.summary.json'),
-  JSON.stringify(rows.map(({ name, r, error }) => ({ metric: `${name} req/s @${concurrency}`, value: r ? r.requestsPerSecond.toFixed(1) : `failed: ${error}` }))),
-);
+for (const { name, r, error } of rows) recordSummary('api', `${name} req/s @${concurrency}`, r ? r.requestsPerSecond.toFixed(1) : `failed: ${error}`);
