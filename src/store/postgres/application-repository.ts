@@ -1,28 +1,7 @@
 import type { Pool } from 'pg';
+import { toApplicationRecord as toRecord, type ApplicationRow as Row } from '../rows.js';
 import type { ApplicationRecord, ApplicationRepository } from '../types.js';
 import { REGISTRY_SCHEMA as S } from './schema.js';
-
-interface Row {
-  id: string;
-  name: string;
-  key: string;
-  secret_hash: string;
-  created_at: string;
-  disabled_at: string | null;
-  face_threshold: number | null;
-  finger_threshold: number | null;
-}
-
-const toRecord = (r: Row): ApplicationRecord => ({
-  id: r.id,
-  name: r.name,
-  key: r.key,
-  secretHash: r.secret_hash,
-  createdAt: r.created_at,
-  disabledAt: r.disabled_at,
-  faceThreshold: r.face_threshold,
-  fingerThreshold: r.finger_threshold,
-});
 
 /** The station registry of applications in PostgreSQL (schema `biostation`), shared by every API node. */
 export class PgApplicationRepository implements ApplicationRepository {

@@ -1,21 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
+import { toBytes, type PersonRow, type TemplateRow } from '../rows.js';
 import type { NewTemplate, PersonRecord, PersonRepository, PersonSummary, StoredTemplate } from '../types.js';
 import type { Modality } from '../sqlite/person-repository.js';
 import { inTransaction } from './schema.js';
-
-interface PersonRow {
-  ext_id: string;
-  created_at: string;
-  updated_at: string;
-}
-interface TemplateRow {
-  ext_id: string;
-  position: string | null;
-  data: Buffer;
-  created_at: string;
-}
-
-const toBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
 /**
  * Persons of one modality in an application's PostgreSQL schema. Same contract as the SQLite

@@ -1,16 +1,6 @@
 import type { Pool } from 'pg';
+import { toSyncRecord, type SyncRow as Row } from '../rows.js';
 import type { SyncLogRepository, SyncRecord } from '../types.js';
-
-interface Row {
-  peer_url: string;
-  started_at: string;
-  finished_at: string;
-  pulled: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  error: string | null;
-}
 
 /** The application's sync history in its PostgreSQL schema. */
 export class PgSyncLogRepository implements SyncLogRepository {
@@ -32,15 +22,6 @@ export class PgSyncLogRepository implements SyncLogRepository {
 
   async recent(limit: number): Promise<SyncRecord[]> {
     const { rows } = await this.pool.query<Row>(`SELECT * FROM ${this.table} ORDER BY id DESC LIMIT $1`, [limit]);
-    return rows.map((r) => ({
-      peerUrl: r.peer_url,
-      startedAt: r.started_at,
-      finishedAt: r.finished_at,
-      pulled: r.pulled,
-      created: r.created,
-      updated: r.updated,
-      skipped: r.skipped,
-      error: r.error,
-    }));
+    return rows.map(toSyncRecord);
   }
 }

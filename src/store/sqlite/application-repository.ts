@@ -1,3 +1,4 @@
+import { toApplicationRecord as toRecord, type ApplicationRow as Row } from '../rows.js';
 import type { ApplicationRecord, ApplicationRepository } from '../types.js';
 import { openDatabase, type Migration, type SqliteDatabase } from './database.js';
 
@@ -13,28 +14,6 @@ const MIGRATIONS: Migration[] = [
     )`),
   (db) => db.exec('ALTER TABLE applications ADD COLUMN face_threshold REAL; ALTER TABLE applications ADD COLUMN finger_threshold REAL;'),
 ];
-
-interface Row {
-  id: string;
-  name: string;
-  key: string;
-  secret_hash: string;
-  created_at: string;
-  disabled_at: string | null;
-  face_threshold: number | null;
-  finger_threshold: number | null;
-}
-
-const toRecord = (r: Row): ApplicationRecord => ({
-  id: r.id,
-  name: r.name,
-  key: r.key,
-  secretHash: r.secret_hash,
-  createdAt: r.created_at,
-  disabledAt: r.disabled_at,
-  faceThreshold: r.face_threshold,
-  fingerThreshold: r.finger_threshold,
-});
 
 /** The station registry of applications, in `<dataDir>/station.db`. */
 export class SqliteApplicationRepository implements ApplicationRepository {

@@ -1,3 +1,4 @@
+import { toBytes, type PersonRow, type TemplateRow } from '../rows.js';
 import type { NewTemplate, PersonRecord, PersonRepository, PersonSummary, StoredTemplate } from '../types.js';
 import type { Migration, SqliteDatabase } from './database.js';
 
@@ -45,20 +46,6 @@ export const TENANT_MIGRATIONS: Migration[] = [
       );
     `),
 ];
-
-interface PersonRow {
-  ext_id: string;
-  created_at: string;
-  updated_at: string;
-}
-interface TemplateRow {
-  ext_id: string;
-  position: string | null;
-  data: Buffer;
-  created_at: string;
-}
-
-const toBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
 /**
  * Persons of one modality in an application's SQLite database. Pages and lists follow insertion

@@ -1,16 +1,6 @@
+import { toSyncRecord, type SyncRow as Row } from '../rows.js';
 import type { SyncLogRepository, SyncRecord } from '../types.js';
 import type { SqliteDatabase } from './database.js';
-
-interface Row {
-  peer_url: string;
-  started_at: string;
-  finished_at: string;
-  pulled: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  error: string | null;
-}
 
 /** The application's sync history (table `sync_log`, migration 3 of the tenant schema). */
 export class SqliteSyncLogRepository implements SyncLogRepository {
@@ -24,15 +14,6 @@ export class SqliteSyncLogRepository implements SyncLogRepository {
 
   async recent(limit: number): Promise<SyncRecord[]> {
     const rows = this.db.prepare('SELECT * FROM sync_log ORDER BY id DESC LIMIT ?').all(limit) as Row[];
-    return rows.map((r) => ({
-      peerUrl: r.peer_url,
-      startedAt: r.started_at,
-      finishedAt: r.finished_at,
-      pulled: r.pulled,
-      created: r.created,
-      updated: r.updated,
-      skipped: r.skipped,
-      error: r.error,
-    }));
+    return rows.map(toSyncRecord);
   }
 }
