@@ -74,22 +74,66 @@ export function thin(binary: Uint8Array, width: number, height: number): Uint8Ar
     let k = 0;
     for (let i = 0; i < img.length; i++) if (img[i]) active[k++] = i;
   }
-  const marked = new Int32Array(active.length);
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const table of [TABLES.first, TABLES.second]) {
-      let m = 0;
+  // Zhang-Suen subiterations alternate between the two tables; every decision of a subiteration reads
+  // the state before its deletions. While many pixels are deleted, every remaining foreground pixel is
+  // examined. Once deletions are few, only foreground pixels next to a pixel deleted in the previous two
+  // subiterations are: any other pixel has the same 8-neighbourhood as when the same table last kept it.
+  let marked = new Int32Array(active.length);
+  let prevMarked = new Int32Array(active.length);
+  let prevCount = 0;
+  const queued = new Int32Array(img.length); // subiteration + 1 at which the pixel was queued
+  let candidates: Int32Array | undefined;
+  let candidateCount = 0;
+  let quiet = 0;
+  for (let sub = 0; quiet < 2; sub++) {
+    const table = sub & 1 ? TABLES.second : TABLES.first;
+    let m = 0;
+    if (!candidates) {
       for (let k = 0; k < active.length; k++) {
         const i = active[k];
         if (table[neighbourCode(img, i, width)]) marked[m++] = i;
       }
-      if (m > 0) changed = true;
-      for (let k = 0; k < m; k++) img[marked[k]] = 0;
+    } else {
+      for (let k = 0; k < candidateCount; k++) {
+        const i = candidates[k];
+        if (img[i] && table[neighbourCode(img, i, width)]) marked[m++] = i;
+      }
+    }
+    for (let k = 0; k < m; k++) img[marked[k]] = 0;
+    quiet = m > 0 ? 0 : quiet + 1;
+    if (!candidates) {
       let keep = 0;
       for (let k = 0; k < active.length; k++) if (img[active[k]]) active[keep++] = active[k];
       active = active.subarray(0, keep);
     }
+    if (sub >= 1 && (candidates || 9 * (m + prevCount) < active.length)) {
+      // candidates for the next subiteration: foreground pixels around the deletions of this and the previous one
+      const next = candidates ?? new Int32Array(active.length);
+      const stamp = sub + 1;
+      let c = 0;
+      for (let pass = 0; pass < 2; pass++) {
+        const list = pass === 0 ? prevMarked : marked;
+        const count = pass === 0 ? prevCount : m;
+        for (let k = 0; k < count; k++) {
+          const d = list[k];
+          for (let dy = -width; dy <= width; dy += width) {
+            for (let dx = -1; dx <= 1; dx++) {
+              const q = d + dy + dx;
+              if (img[q] && queued[q] !== stamp) {
+                queued[q] = stamp;
+                next[c++] = q;
+              }
+            }
+          }
+        }
+      }
+      candidates = next;
+      candidateCount = c;
+    }
+    const swap = prevMarked;
+    prevMarked = marked;
+    marked = swap;
+    prevCount = m;
   }
   for (let k = 0; k < active.length; k++) {
     const i = active[k];
