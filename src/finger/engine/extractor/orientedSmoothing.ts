@@ -17,6 +17,93 @@ function lineOffsets(bins: number, radius: number, angleShift: number, stride: n
 }
 
 /**
+ * One row of the along-ridge pass for 15-tap lines (the default radius 7, step 1): the offsets of the
+ * current orientation bin stay in locals while the bin does not change along the row. Same sums, same
+ * order as the generic loop.
+ */
+function parallelRow15(
+  padded: Float32Array,
+  smoothed: Float32Array,
+  parallel: Int32Array,
+  pixelBins: Uint8Array,
+  binRow: number,
+  width: number,
+  row: number,
+  x0: number,
+  x1: number,
+): void {
+  let bin = -1;
+  let o0 = 0, o1 = 0, o2 = 0, o3 = 0, o4 = 0, o5 = 0, o6 = 0, o7 = 0, o8 = 0, o9 = 0, o10 = 0, o11 = 0, o12 = 0, o13 = 0, o14 = 0;
+  for (let x = x0; x <= x1; x++) {
+    const xc = x < 0 ? 0 : x >= width ? width - 1 : x;
+    const b = pixelBins[binRow + xc];
+    if (b !== bin) {
+      bin = b;
+      const k = b * 15;
+      o0 = parallel[k]; o1 = parallel[k + 1]; o2 = parallel[k + 2]; o3 = parallel[k + 3]; o4 = parallel[k + 4];
+      o5 = parallel[k + 5]; o6 = parallel[k + 6]; o7 = parallel[k + 7]; o8 = parallel[k + 8]; o9 = parallel[k + 9];
+      o10 = parallel[k + 10]; o11 = parallel[k + 11]; o12 = parallel[k + 12]; o13 = parallel[k + 13]; o14 = parallel[k + 14];
+    }
+    const p = row + x;
+    let sum = 0;
+    sum += padded[p + o0];
+    sum += padded[p + o1];
+    sum += padded[p + o2];
+    sum += padded[p + o3];
+    sum += padded[p + o4];
+    sum += padded[p + o5];
+    sum += padded[p + o6];
+    sum += padded[p + o7];
+    sum += padded[p + o8];
+    sum += padded[p + o9];
+    sum += padded[p + o10];
+    sum += padded[p + o11];
+    sum += padded[p + o12];
+    sum += padded[p + o13];
+    sum += padded[p + o14];
+    smoothed[p] = sum;
+  }
+}
+
+/** One row of the across-ridge pass and binarisation for 9-tap lines (radius 4), like `parallelRow15`. */
+function orthogonalRow9(
+  smoothed: Float32Array,
+  binary: Uint8Array,
+  orthogonal: Int32Array,
+  pixelBins: Uint8Array,
+  mask: Uint8Array,
+  rowStart: number,
+  width: number,
+  paddedRow: number,
+): void {
+  let bin = -1;
+  let o0 = 0, o1 = 0, o2 = 0, o3 = 0, o4 = 0, o5 = 0, o6 = 0, o7 = 0, o8 = 0;
+  for (let x = 0; x < width; x++) {
+    const i = rowStart + x;
+    if (!mask[i]) continue;
+    const b = pixelBins[i];
+    if (b !== bin) {
+      bin = b;
+      const k = b * 9;
+      o0 = orthogonal[k]; o1 = orthogonal[k + 1]; o2 = orthogonal[k + 2]; o3 = orthogonal[k + 3]; o4 = orthogonal[k + 4];
+      o5 = orthogonal[k + 5]; o6 = orthogonal[k + 6]; o7 = orthogonal[k + 7]; o8 = orthogonal[k + 8];
+    }
+    const p = paddedRow + x;
+    let sum = 0;
+    sum += smoothed[p + o0];
+    sum += smoothed[p + o1];
+    sum += smoothed[p + o2];
+    sum += smoothed[p + o3];
+    sum += smoothed[p + o4];
+    sum += smoothed[p + o5];
+    sum += smoothed[p + o6];
+    sum += smoothed[p + o7];
+    sum += smoothed[p + o8];
+    binary[i] = smoothed[p] * 9 < sum ? 1 : 0;
+  }
+}
+
+/**
  * Oriented smoothing and binarisation (after SourceAFIS `OrientedSmoothing` + `BinarizedImage`):
  * average along the ridge (radius `parallelSmoothingRadius`), then across it (`orthogonalSmoothingRadius`);
  * a pixel is ridge when its along-ridge average is darker than the across-ridge local mean.
@@ -66,18 +153,26 @@ export function smoothAndBinarize(
     const yc = y < 0 ? 0 : y >= height ? height - 1 : y;
     const row = (y + pad) * pw + pad;
     const x1 = Math.min(width + margin - 1, hi + margin);
-    for (let x = Math.max(-margin, lo - margin); x <= x1; x++) {
-      const xc = x < 0 ? 0 : x >= width ? width - 1 : x;
-      const base = pixelBins[yc * width + xc] * pn;
-      const p = row + x;
-      let sum = 0;
-      for (let t = 0; t < pn; t++) sum += padded[p + parallel[base + t]];
-      smoothed[p] = sum;
+    const x0 = Math.max(-margin, lo - margin);
+    if (pn === 15) parallelRow15(padded, smoothed, parallel, pixelBins, yc * width, width, row, x0, x1);
+    else {
+      for (let x = x0; x <= x1; x++) {
+        const xc = x < 0 ? 0 : x >= width ? width - 1 : x;
+        const base = pixelBins[yc * width + xc] * pn;
+        const p = row + x;
+        let sum = 0;
+        for (let t = 0; t < pn; t++) sum += padded[p + parallel[base + t]];
+        smoothed[p] = sum;
+      }
     }
   }
   const on = 2 * Parameters.orthogonalSmoothingRadius + 1;
   const binary = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
+    if (on === 9) {
+      orthogonalRow9(smoothed, binary, orthogonal, pixelBins, mask, y * width, width, (y + pad) * pw + pad);
+      continue;
+    }
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       if (!mask[i]) continue;
