@@ -72,7 +72,10 @@ export function thin(binary: Uint8Array, width: number, height: number): Uint8Ar
     for (let i = 0; i < img.length; i++) count += img[i];
     active = new Int32Array(count);
     let k = 0;
-    for (let i = 0; i < img.length; i++) if (img[i]) active[k++] = i;
+    for (let i = 0; i < img.length; i++) {
+      active[k] = i;
+      k += img[i];
+    }
   }
   // Zhang-Suen subiterations alternate between the two tables; every decision of a subiteration reads
   // the state before its deletions. While many pixels are deleted, every remaining foreground pixel is
@@ -91,7 +94,8 @@ export function thin(binary: Uint8Array, width: number, height: number): Uint8Ar
     if (!candidates) {
       for (let k = 0; k < active.length; k++) {
         const i = active[k];
-        if (table[neighbourCode(img, i, width)]) marked[m++] = i;
+        marked[m] = i; // branch-free: the slot is kept only when the pixel is deletable
+        m += table[neighbourCode(img, i, width)];
       }
     } else {
       for (let k = 0; k < candidateCount; k++) {
@@ -103,7 +107,11 @@ export function thin(binary: Uint8Array, width: number, height: number): Uint8Ar
     quiet = m > 0 ? 0 : quiet + 1;
     if (!candidates) {
       let keep = 0;
-      for (let k = 0; k < active.length; k++) if (img[active[k]]) active[keep++] = active[k];
+      for (let k = 0; k < active.length; k++) {
+        const i = active[k];
+        active[keep] = i;
+        keep += img[i];
+      }
       active = active.subarray(0, keep);
     }
     if (sub >= 1 && (candidates || 9 * (m + prevCount) < active.length)) {
@@ -137,7 +145,7 @@ export function thin(binary: Uint8Array, width: number, height: number): Uint8Ar
   }
   for (let k = 0; k < active.length; k++) {
     const i = active[k];
-    if (img[i] && TABLES.staircase[neighbourCode(img, i, width)]) img[i] = 0;
+    img[i] &= TABLES.staircase[neighbourCode(img, i, width)] ^ 1; // sequential: later pixels see this
   }
   return img;
 }
