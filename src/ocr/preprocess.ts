@@ -1,10 +1,12 @@
 /**
  * Image preprocessing for the recogniser (sharp): EXIF orientation, card detection and crop over a
- * darker background, rotation (principal axis of the card, then text-line projection profile),
+ * darker background, perspective (a card photographed at an angle is warped upright, perspective.ts),
+ * rotation (principal axis of the card, then text-line projection profile),
  * quarter-turn detection, red print handling (green channel: red and black ink both turn dark, the
  * pale green card stays light), contrast stretch and scaling to a standard text size.
  */
 import sharp from 'sharp';
+import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspective, type Quad } from './perspective.js';
 import { measureQuality, type QualityMetrics } from './quality.js';
 
 export interface PreparedImage {
@@ -20,6 +22,8 @@ export interface PreparedImage {
    * column band in the middle fifth, where the image can be cut and each side recognised on its own.
    */
   splitX?: number;
+  /** Set when the card was photographed at an angle and warped upright: its corners (TL, TR, BR, BL, input px). */
+  perspective?: Quad;
 }
 
 /** Height (px) the card crop is scaled to: values ~30 px tall, where the LSTM model reads best. */
@@ -188,6 +192,15 @@ async function toAnalysis(buf: Buffer): Promise<{ g: Gray; scale: number }> {
   return { g, scale: g.w / (meta.width ?? 1) };
 }
 
+/** The card inside `quad` (full-resolution corners TL, TR, BR, BL) warped to an upright rectangle. */
+async function rectify(rgb: Buffer, quad: Quad): Promise<Buffer> {
+  const { data, info } = await sharp(rgb).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { w, h } = rectifiedSize(quad);
+  const rect: Quad = [{ x: 0, y: 0 }, { x: w, y: 0 }, { x: w, y: h }, { x: 0, y: h }];
+  const out = warpPerspective(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, info.channels, homography(rect, quad), w, h, [0, 0, 0, 0]);
+  return sharp(Buffer.from(out.buffer, out.byteOffset, out.length), { raw: { width: w, height: h, channels: info.channels } }).png({ compressionLevel: 1 }).toBuffer();
+}
+
 export interface PrepareOptions {
   /** Extra clockwise turn first, degrees (the reader retries at 180 when labels are missing). */
   extraTurnDeg?: number;
@@ -212,7 +225,19 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   const t = otsu(g.data);
   const axis = brightAxis(g, t);
   // Card over a darker background: straighten along the card's long axis, crop to the card.
-  if (axis.share > 0.1 && axis.share < 0.85) {
+  // A card photographed at an angle (its outline clearly not a rectangle) is warped upright instead.
+  const quad = axis.share > 0.1 && axis.share < 0.85 ? findCardQuad(g, t, axis.angleDeg) : null;
+  let rectified: Quad | undefined;
+  if (quad && needsPerspective(quad)) {
+    const m = await sharp(rgb).metadata();
+    const sx = (m.width ?? 1) / g.w, sy = (m.height ?? 1) / g.h;
+    const full = quad.map((p) => ({ x: p.x * sx, y: p.y * sy })) as Quad;
+    rgb = await rectify(rgb, full);
+    rectified = full;
+    const top = { x: full[1].x - full[0].x + full[2].x - full[3].x, y: full[1].y - full[0].y + full[2].y - full[3].y };
+    turned -= (Math.atan2(top.y, top.x) * 180) / Math.PI;
+    ({ g, scale } = await toAnalysis(rgb));
+  } else if (axis.share > 0.1 && axis.share < 0.85) {
     if (Math.abs(axis.angleDeg) > 0.3) {
       rgb = await sharp(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }).png({ compressionLevel: 1 }).toBuffer();
       turned -= axis.angleDeg;
@@ -255,5 +280,5 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   if (sigma > 0) img = img.sharpen({ sigma });
   const png = await img.linear(...stretch(data, options.clip ?? PAPER_CLIP)).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
   const splitX = info.width / info.height > 2.3 ? emptiestColumn(data, info.width, info.height) : undefined;
-  return { png, width: info.width, height: info.height, quality, rotationDeg: turned, splitX };
+  return { png, width: info.width, height: info.height, quality, rotationDeg: turned, splitX, perspective: rectified };
 }

@@ -91,6 +91,16 @@ describe('CNH reader', () => {
     expectAllFields(doc, res);
   });
 
+  for (const [seed, model] of [[111, '2022'], [112, 'old']] as const) {
+    it(`rectifies a photo of the ${model} model taken at an angle (perspective)`, async () => {
+      const { doc, res } = await readGenerated(seed, {
+        model, perspective: 0.06, degraded: { rotateDeg: 3, photo: true, jpegQuality: 85, cardWidthPx: 2600 },
+      });
+      for (const k of ['nome_completo', 'cpf', 'data_nascimento', 'numero_cnh'] as const) expect(res.campos[k].valor, k).toBe(doc.truth[k]);
+      expectAllFields(doc, res);
+    });
+  }
+
   it('returns a CPF with wrong check digits with valido false', async () => {
     const { doc, res } = await readGenerated(108, { model: '2022', badCpf: true });
     expect(doc.cpfValid).toBe(false);
