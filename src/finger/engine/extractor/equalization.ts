@@ -51,18 +51,29 @@ export function equalize(image: GrayImage, segmentation: Segmentation): Float32A
     }
   }
   const out = new Float32Array(width * height);
+  // per-column block offset and weights (the same values the per-pixel expressions give)
+  const columnMap = new Int32Array(width);
+  const columnFx = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    const bx = (x / blockSize) | 0;
+    columnMap[x] = bx * 256;
+    columnFx[x] = (x - bx * blockSize + 0.5) / blockSize;
+  }
   for (let y = 0; y < height; y++) {
     const by = (y / blockSize) | 0;
     const fy = (y - by * blockSize + 0.5) / blockSize;
+    const gy = 1 - fy;
+    const top = by * cornerColumns * 256;
+    const bottom = (by + 1) * cornerColumns * 256;
+    const row = y * width;
     for (let x = 0; x < width; x++) {
-      const bx = (x / blockSize) | 0;
-      const fx = (x - bx * blockSize + 0.5) / blockSize;
-      const v = pixels[y * width + x];
-      const tl = maps[(by * cornerColumns + bx) * 256 + v];
-      const tr = maps[(by * cornerColumns + bx + 1) * 256 + v];
-      const bl = maps[((by + 1) * cornerColumns + bx) * 256 + v];
-      const br = maps[((by + 1) * cornerColumns + bx + 1) * 256 + v];
-      out[y * width + x] = (tl * (1 - fx) + tr * fx) * (1 - fy) + (bl * (1 - fx) + br * fx) * fy;
+      const fx = columnFx[x];
+      const v = pixels[row + x] + columnMap[x];
+      const tl = maps[top + v];
+      const tr = maps[top + v + 256];
+      const bl = maps[bottom + v];
+      const br = maps[bottom + v + 256];
+      out[row + x] = (tl * (1 - fx) + tr * fx) * gy + (bl * (1 - fx) + br * fx) * fy;
     }
   }
   return out;
