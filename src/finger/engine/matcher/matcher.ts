@@ -159,21 +159,25 @@ export class ProbeMatcher {
     if (this.heapSize === this.heapKey.length) this.growHeap();
     let i = this.heapSize++;
     const hk = this.heapKey;
+    const hp = this.heapProbe;
+    const hc = this.heapCandidate;
+    const ha = this.heapAngle;
+    const hf = this.heapFrom;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (hk[parent] <= key) break;
       hk[i] = hk[parent];
-      this.heapProbe[i] = this.heapProbe[parent];
-      this.heapCandidate[i] = this.heapCandidate[parent];
-      this.heapAngle[i] = this.heapAngle[parent];
-      this.heapFrom[i] = this.heapFrom[parent];
+      hp[i] = hp[parent];
+      hc[i] = hc[parent];
+      ha[i] = ha[parent];
+      hf[i] = hf[parent];
       i = parent;
     }
     hk[i] = key;
-    this.heapProbe[i] = probe;
-    this.heapCandidate[i] = candidate;
-    this.heapAngle[i] = angle;
-    this.heapFrom[i] = from;
+    hp[i] = probe;
+    hc[i] = candidate;
+    ha[i] = angle;
+    hf[i] = from;
   }
 
   private growHeap(): void {
@@ -196,11 +200,15 @@ export class ProbeMatcher {
     const n = --this.heapSize;
     if (n === 0) return;
     const hk = this.heapKey;
+    const hp = this.heapProbe;
+    const hc = this.heapCandidate;
+    const ha = this.heapAngle;
+    const hf = this.heapFrom;
     const key = hk[n];
-    const probe = this.heapProbe[n];
-    const candidate = this.heapCandidate[n];
-    const angle = this.heapAngle[n];
-    const from = this.heapFrom[n];
+    const probe = hp[n];
+    const candidate = hc[n];
+    const angle = ha[n];
+    const from = hf[n];
     let i = 0;
     for (;;) {
       let child = 2 * i + 1;
@@ -208,17 +216,17 @@ export class ProbeMatcher {
       if (child + 1 < n && hk[child + 1] < hk[child]) child++;
       if (hk[child] >= key) break;
       hk[i] = hk[child];
-      this.heapProbe[i] = this.heapProbe[child];
-      this.heapCandidate[i] = this.heapCandidate[child];
-      this.heapAngle[i] = this.heapAngle[child];
-      this.heapFrom[i] = this.heapFrom[child];
+      hp[i] = hp[child];
+      hc[i] = hc[child];
+      ha[i] = ha[child];
+      hf[i] = hf[child];
       i = child;
     }
     hk[i] = key;
-    this.heapProbe[i] = probe;
-    this.heapCandidate[i] = candidate;
-    this.heapAngle[i] = angle;
-    this.heapFrom[i] = from;
+    hp[i] = probe;
+    hc[i] = candidate;
+    ha[i] = angle;
+    hf[i] = from;
   }
 
   /** Pushes every neighbour-edge pair of (p, c) whose shapes agree within tolerance. */
