@@ -1,4 +1,5 @@
 import { Parameters } from '../configuration/parameters.js';
+import { maskRowExtents } from './segmentation.js';
 
 /** Integer pixel offsets along a line through the origin, `2r+1` per orientation bin, flat. */
 function lineOffsets(bins: number, radius: number, angleShift: number, stride: number, step = 1): Int32Array {
@@ -130,18 +131,7 @@ export function smoothAndBinarize(
   // the parallel pass is needed within the orthogonal radius of the mask: per row, the span of mask
   // pixels in the rows within that radius, widened by it
   const margin = Parameters.orthogonalSmoothingRadius;
-  const rowMin = new Int32Array(height).fill(width);
-  const rowMax = new Int32Array(height).fill(-1);
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    let x = 0;
-    while (x < width && !mask[row + x]) x++;
-    if (x === width) continue;
-    rowMin[y] = x;
-    x = width - 1;
-    while (!mask[row + x]) x--;
-    rowMax[y] = x;
-  }
+  const { rowMin, rowMax } = maskRowExtents(mask, width, height);
   for (let y = -margin; y < height + margin; y++) {
     let lo = width;
     let hi = -1;

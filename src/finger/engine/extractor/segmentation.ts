@@ -264,12 +264,8 @@ export function cropToForeground(image: GrayImage, segmentation: Segmentation): 
   };
 }
 
-/**
- * Per row y, the column range [lo[y], hi[y]] (inclusive, clipped to the image) of pixels within
- * `margin` px (Chebyshev distance, by rows then columns) of a mask pixel; `hi[y] < lo[y]` when none.
- * Later stages compute only inside these spans.
- */
-export function maskRowSpans(mask: Uint8Array, width: number, height: number, margin: number): { lo: Int32Array; hi: Int32Array } {
+/** Per row, the first and last mask column (`rowMax < 0` when the row has no mask pixel). */
+export function maskRowExtents(mask: Uint8Array, width: number, height: number): { rowMin: Int32Array; rowMax: Int32Array } {
   const rowMin = new Int32Array(height).fill(width);
   const rowMax = new Int32Array(height).fill(-1);
   for (let y = 0; y < height; y++) {
@@ -282,6 +278,16 @@ export function maskRowSpans(mask: Uint8Array, width: number, height: number, ma
     while (!mask[row + x]) x--;
     rowMax[y] = x;
   }
+  return { rowMin, rowMax };
+}
+
+/**
+ * Per row y, the column range [lo[y], hi[y]] (inclusive, clipped to the image) of pixels within
+ * `margin` px (Chebyshev distance, by rows then columns) of a mask pixel; `hi[y] < lo[y]` when none.
+ * Later stages compute only inside these spans.
+ */
+export function maskRowSpans(mask: Uint8Array, width: number, height: number, margin: number): { lo: Int32Array; hi: Int32Array } {
+  const { rowMin, rowMax } = maskRowExtents(mask, width, height);
   const lo = new Int32Array(height);
   const hi = new Int32Array(height);
   for (let y = 0; y < height; y++) {
