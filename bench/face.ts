@@ -2,7 +2,7 @@
  * Face benchmark (`npm run bench:face [-- --quick] [-- --no-cache] [-- --lfw-only]`), prints tables:
  *  1. LFW View-2 on lfw-dev/pairs.txt (5 folds x 600 pairs): accuracy mean +- std (threshold chosen on
  *     the other folds), TAR at FAR 1e-3 / 1e-4 over all pairs, detection failures; with and without
- *     test-time flip, float vs int8 scores, and the FAR 1e-3 threshold used as defaultThreshold.
+ *     test-time flip, float vs int8 (the 1:N scan) vs int16 (the engine's decision score), and the FAR 1e-3 threshold used as defaultThreshold.
  *  2. Time per image for detect + align + embed (extract, probe mode), one onnxruntime thread.
  *  3. Identify latency over 10k / 100k / 1M random unit templates, and memory per template.
  *  4. API throughput: measured by the service benchmark (lead), not here.
@@ -14,7 +14,7 @@ import sharp from 'sharp';
 import { readManifest } from '../models/convert.js';
 import { createFaceEngine, type OnnxFaceEngine } from '../src/face/index.js';
 import { foldAccuracy, percentile, tarAtFar, type ScoredPair } from '../src/face/metrics.js';
-import { quantize, quantizedSimilarity } from '../src/face/quantize.js';
+import { quantize, quantize16, quantizedSimilarity, similarity16 } from '../src/face/quantize.js';
 import { cosine } from '../src/face/template.js';
 import { recordSummary } from './lib/summary.js';
 
@@ -24,7 +24,7 @@ const lfwOnly = process.argv.includes('--lfw-only');
 const DATASETS = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
 const LFW = path.join(DATASETS, 'lfw-dev');
 const CACHE_DIR = path.resolve('.cache/face-bench');
-const PIPELINE_VERSION = 'lm68x2-chip150-multiscale-v3';
+const PIPELINE_VERSION = 'lm68x2mirror-chip150-3scales-dominance-v4';
 
 const table = (rows: Array<Record<string, string | number>>): void => console.table(rows);
 const pct = (x: number, d = 2): string => `${(100 * x).toFixed(d)} %`;
@@ -112,25 +112,29 @@ async function lfwSection(engine: OnnxFaceEngine): Promise<void> {
   const rows: Array<Record<string, string | number>> = [];
   let calibrated = NaN;
   for (const variant of ['plain', 'flip'] as const) {
-    for (const scoring of ['float', 'int8'] as const) {
+    for (const scoring of ['float', 'int8', 'int16'] as const) {
       const scored: ScoredPair[] = pairs.map((p) => {
         const a = emb.get(p.a);
         const b = emb.get(p.b);
         let score = -1; // a detection failure counts as a rejected pair
-        if (a && b) score = scoring === 'float' ? cosine(a[variant], b[variant]) : quantizedSimilarity(quantize(a[variant]), quantize(b[variant]));
+        if (a && b) {
+          if (scoring === 'float') score = cosine(a[variant], b[variant]);
+          else if (scoring === 'int8') score = quantizedSimilarity(quantize(a[variant]), quantize(b[variant]));
+          else score = similarity16(quantize16(a[variant]), quantize16(b[variant]));
+        }
         return { score, same: p.same, fold: p.fold };
       });
       const acc = foldAccuracy(scored);
       const f3 = tarAtFar(scored, 1e-3);
       const f4 = tarAtFar(scored, 1e-4);
-      if (scoring === 'int8' && (variant === 'flip') === engine.tuning.flip) {
+      if (scoring === 'int16' && (variant === 'flip') === engine.tuning.flip) {
         calibrated = f3.threshold;
         recordSummary('face', 'LFW accuracy (engine variant)', `${pct(acc.mean)} ± ${pct(acc.std)}`, '>= 99.38 %');
         recordSummary('face', 'LFW TAR @ FAR 1e-3', pct(f3.tar), '>= 97 %');
       }
       rows.push({
         embedding: variant === 'flip' ? 'chip + mirror (TTA)' : 'chip only',
-        scores: scoring,
+        scores: scoring === 'int16' ? 'int16 (engine)' : scoring,
         'accuracy mean': pct(acc.mean),
         'std': pct(acc.std),
         'TAR@FAR1e-3': pct(f3.tar),
@@ -142,24 +146,24 @@ async function lfwSection(engine: OnnxFaceEngine): Promise<void> {
   }
   table(rows);
   allPairsSection(emb, engine.tuning.flip ? 'flip' : 'plain');
-  console.log(`pairs.txt FAR 1e-3 threshold (engine variant, int8): ${calibrated.toFixed(4)}; engine uses defaultThreshold ${engine.defaultThreshold} and identifyThreshold ${engine.identifyThreshold} (all-pairs FAR 1e-3 and 1e-4 above)`);
+  console.log(`pairs.txt FAR 1e-3 threshold (engine variant, int16): ${calibrated.toFixed(4)}; engine uses defaultThreshold ${engine.defaultThreshold} and identifyThreshold ${engine.identifyThreshold} (all-pairs FAR 1e-3 and 1e-4 above)`);
   if (failures.length) console.log(`no face found in: ${failures.slice(0, 10).join(', ')}${failures.length > 10 ? ' ...' : ''}`);
 }
 
 /**
  * Calibration on every image pair of lfw-dev (not only pairs.txt): all same-person pairs are genuine,
- * all cross-person pairs impostors (~7M), int8 scores as the engine computes them. Gives thresholds for
+ * all cross-person pairs impostors (~7M), int16 scores as the engine computes them. Gives thresholds for
  * FAR 1e-3 .. 1e-5 with enough impostors to be meaningful.
  */
 function allPairsSection(emb: Map<string, Embedded>, variant: 'plain' | 'flip'): void {
-  const items = [...emb].filter(([, e]) => e !== null).map(([f, e]) => ({ who: f.replace(/_\d{4}\.jpg$/, ''), q: quantize(e![variant]) }));
+  const items = [...emb].filter(([, e]) => e !== null).map(([f, e]) => ({ who: f.replace(/_\d{4}\.jpg$/, ''), q: quantize16(e![variant]) }));
   const n = items.length;
   const imp = new Float32Array((n * (n - 1)) / 2);
   const gen: number[] = [];
   let k = 0;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const s = quantizedSimilarity(items[i].q, items[j].q);
+      const s = similarity16(items[i].q, items[j].q);
       if (items[i].who === items[j].who) gen.push(s);
       else imp[k++] = s;
     }
@@ -170,7 +174,7 @@ function allPairsSection(emb: Map<string, Embedded>, variant: 'plain' | 'flip'):
     const thr = (sorted[a - 1] + sorted[a]) / 2;
     return { FAR: far, threshold: thr.toFixed(4), TAR: pct(gen.filter((s) => s >= thr).length / gen.length), 'impostors accepted': `${sorted.filter((s) => s >= thr).length} / ${k}` };
   });
-  console.log(`\nAll-pairs calibration on lfw-dev (${variant}, int8): ${gen.length} genuine, ${k} impostor pairs`);
+  console.log(`\nAll-pairs calibration on lfw-dev (${variant}, int16): ${gen.length} genuine, ${k} impostor pairs`);
   table(rows);
 }
 

@@ -1,5 +1,6 @@
 /**
- * The face engine: decode -> detect (TinyFaceDetector) -> 68 landmarks -> dlib chip alignment ->
+ * The face engine: decode -> detect (TinyFaceDetector, three scales) -> dominant face (dominance.ts)
+ * -> 68 landmarks (mirror-averaged) -> dlib chip alignment ->
  * dlib ResNet-34 embedding (optionally averaged with the mirrored chip) -> L2 normalisation ->
  * versioned template. See align.ts, detector.ts, quality.ts, template.ts, gallery.ts.
  */
@@ -8,11 +9,12 @@ import { Tensor } from 'onnxruntime-node';
 import { BiostationError } from '../runtime/errors.js';
 import { CHIP_SIZE, chipTransform, LandmarkNet, type Landmarks68 } from './align.js';
 import { nms, TinyFaceDetector, type Box, type Detection } from './detector.js';
+import { byDominance } from './dominance.js';
 import type { FaceEngine, FaceExtractMode, FaceExtraction, FaceGallery, FaceQuality } from './engine.js';
 import { Int8FaceGallery } from './gallery.js';
 import { decodeImage, DEFAULT_DECODE_LIMITS, type DecodeLimits, type RgbImage } from './image.js';
 import { chipStats, ENROLL_QUALITY_LIMITS, estimatePose, interOcularPx, qualityFailures, type QualityLimits } from './quality.js';
-import { quantize, quantizedSimilarity } from './quantize.js';
+import { quantize16, similarity16 } from './quantize.js';
 import { decodeCompatible, encodeTemplate } from './template.js';
 import { flipPlanar, warpAffine } from './warp.js';
 
@@ -35,8 +37,16 @@ export interface FaceEngineTuning {
   identifyThreshold: number;
   decodeLimits: DecodeLimits;
   qualityLimits: QualityLimits;
-  /** In enroll mode, a second face whose box width is at least this fraction of the largest one's is "several faces". */
+  /** In enroll mode, a second face whose box width is at least this fraction of the dominant one's is "several faces". */
   multipleFaceWidthRatio: number;
+  /**
+   * Run the detector at 0.625x, 1x and 1.6x always (true), or only when 1x finds no confident face.
+   * The tiny detector's recall swings with scale; all three scales found the centred LFW face
+   * in images where 1x only saw a neighbour cut by the border.
+   */
+  detectAllScales: boolean;
+  /** Average the landmarks of the crop and of its mirror image (align.ts). */
+  mirrorLandmarks: boolean;
 }
 
 /** A face found in an image, with everything measured on it. */
@@ -50,8 +60,6 @@ export interface AnalyzedFace {
   /** Raw recogniser outputs: 128 floats per chip (the chip, then its mirror when flip is on). */
   rawDescriptors: Float32Array;
 }
-
-const area = (b: Box): number => b.width * b.height;
 
 export class OnnxFaceEngine implements FaceEngine {
   readonly modelId: string;
@@ -68,7 +76,7 @@ export class OnnxFaceEngine implements FaceEngine {
     this.defaultThreshold = tuning.threshold;
     this.identifyThreshold = tuning.identifyThreshold;
     this.detector = new TinyFaceDetector(sessions.detector);
-    this.landmarkNet = new LandmarkNet(sessions.landmarks);
+    this.landmarkNet = new LandmarkNet(sessions.landmarks, 1.0, 2, tuning.mirrorLandmarks);
   }
 
   /** Decodes the image (see image.ts for the errors thrown). */
@@ -77,18 +85,25 @@ export class OnnxFaceEngine implements FaceEngine {
   }
 
   /**
-   * Detects faces. The tiny detector's confidence varies a lot with the input scale, so when the
-   * first pass finds no face scoring >= 0.5, it also runs at 0.625x and 1.6x that scale; if still
-   * none, the same three scales on the image with a 25 % black border (tight crops whose face
+   * Detects faces. The tiny detector's confidence varies a lot with the input scale, so it runs at
+   * 1x, 0.625x and 1.6x of the default input side (the last two only when 1x finds no face scoring
+   * >= 0.5, unless tuning.detectAllScales); if none is confident, the same three scales on the
+   * image's luma (grey) copy, then on the image with a 25 % black border (tight crops whose face
    * touches the edges). Everything found is merged by NMS.
-   * @returns detections in working-image pixels, confident (>= 0.5) first, each group largest first.
+   * @returns detections in working-image pixels, dominant first (see dominance.ts).
    */
   async detect(img: RgbImage): Promise<Detection[]> {
     const confident = (ds: Detection[]): boolean => ds.some((d) => d.score >= 0.5);
     const side = this.detector.defaultInputSide(img);
     let dets = await this.detector.detect(img, side);
-    if (!confident(dets)) {
+    if (this.tuning.detectAllScales || !confident(dets)) {
       for (const s of this.extraScales(side)) dets = dets.concat(await this.detector.detect(img, s));
+    }
+    if (!confident(dets)) {
+      // A strong colour cast (old video stills, tinted light) can hide a plain frontal face from the
+      // detector; its luma copy does not.
+      const gray = toGray(img);
+      for (const s of [side, ...this.extraScales(side)]) dets = dets.concat(await this.detector.detect(gray, s));
     }
     if (!confident(dets)) {
       const padX = Math.round(img.width * 0.25);
@@ -103,8 +118,7 @@ export class OnnxFaceEngine implements FaceEngine {
         dets = dets.concat(found.map((d) => ({ score: d.score, box: { ...d.box, x: d.box.x - padX, y: d.box.y - padY } })));
       }
     }
-    dets = nms(dets, this.detector.options.iouThreshold);
-    return dets.sort((a, b) => Number(b.score >= 0.5) - Number(a.score >= 0.5) || area(b.box) - area(a.box));
+    return byDominance(nms(dets, this.detector.options.iouThreshold), img.width, img.height);
   }
 
   private extraScales(side: number): number[] {
@@ -155,7 +169,7 @@ export class OnnxFaceEngine implements FaceEngine {
   }
 
   /**
-   * Every face of an image, largest first, each fully analysed (group photos, kiosk feedback).
+   * Every face of an image, dominant first, each fully analysed (group photos, kiosk feedback).
    * @throws BiostationError INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL.
    */
   async analyzeAll(image: Uint8Array, maxFaces = 20): Promise<AnalyzedFace[]> {
@@ -167,7 +181,7 @@ export class OnnxFaceEngine implements FaceEngine {
   }
 
   /**
-   * Dominant face of an image (largest detector box).
+   * Dominant face of an image (dominance.ts: large, whole, centred, confident).
    * @throws BiostationError INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL, NO_FACE;
    *   in enroll mode also MULTIPLE_FACES and FACE_QUALITY_TOO_LOW (details.failures lists the limits failed).
    */
@@ -212,14 +226,14 @@ export class OnnxFaceEngine implements FaceEngine {
     return decodeCompatible(template, this.modelId, EMBEDDING_DIM);
   }
 
-  /** Quantised cosine similarity in [-1, 1] (identical to the gallery's scores). */
+  /** Decision score: int16 cosine in [-1, 1] (identical to the gallery's scores, see quantize.ts). */
   similarity(a: Uint8Array, b: Uint8Array): number {
-    return quantizedSimilarity(quantize(this.vectorOf(a)), quantize(this.vectorOf(b)));
+    return similarity16(quantize16(this.vectorOf(a)), quantize16(this.vectorOf(b)));
   }
 
   /** Same as similarity on decoded vectors. */
   vectorSimilarity(a: Float32Array, b: Float32Array): number {
-    return quantizedSimilarity(quantize(a), quantize(b));
+    return similarity16(quantize16(a), quantize16(b));
   }
 
   assertCompatible(template: Uint8Array): void {
@@ -231,13 +245,28 @@ export class OnnxFaceEngine implements FaceEngine {
   }
 }
 
+/** Luma copy (BT.601 weights) of an RGB raster, replicated into the three channels. */
+function toGray(img: RgbImage): RgbImage {
+  const src = img.data;
+  const data = new Uint8Array(src.length);
+  for (let p = 0; p < src.length; p += 3) {
+    const y = Math.round(0.299 * src[p] + 0.587 * src[p + 1] + 0.114 * src[p + 2]);
+    data[p] = y;
+    data[p + 1] = y;
+    data[p + 2] = y;
+  }
+  return { width: img.width, height: img.height, data };
+}
+
 export const DEFAULT_TUNING: FaceEngineTuning = {
   flip: true,
-  // From `npm run bench:face` (all-pairs calibration on lfw-dev, flip + int8 scores):
-  // FAR 1e-3 -> 0.9285 (TAR 93.3 % over all 4,404 genuine pairs), FAR 1e-4 -> 0.9426 (TAR 80.5 %).
-  threshold: 0.9285,
+  // From `npm run bench:face` (all-pairs calibration on lfw-dev, flip + int16 decision scores):
+  // FAR 1e-3 -> 0.9282 (TAR 94.46 % over all 4,404 genuine pairs), FAR 1e-4 -> 0.9426 (TAR 81.24 %).
+  threshold: 0.9282,
   identifyThreshold: 0.9426,
   decodeLimits: DEFAULT_DECODE_LIMITS,
   qualityLimits: ENROLL_QUALITY_LIMITS,
   multipleFaceWidthRatio: 0.7,
+  detectAllScales: true,
+  mirrorLandmarks: true,
 };

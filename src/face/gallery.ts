@@ -1,22 +1,28 @@
 /**
- * In-memory 1:N face gallery: exact (brute-force) search over every template, int8-quantised
- * rows (see quantize.ts). Memory per template: D bytes (int8 row) + 4 (scale) + 4 (row -> person),
- * i.e. 136 bytes for 128-d, plus per-person bookkeeping (ext_id string, row list).
- * Large galleries use onnxruntime's MatMulInteger (int8 x int8 -> int32, MLAS kernels); small
- * ones a plain JS loop. A person's score is its best template's score.
+ * In-memory 1:N face gallery: exact (brute-force) search over every template in two steps
+ * (see quantize.ts): an int8 scan of all rows, then the best rows (at least 64, 4*topK+16 and more
+ * when a few persons own them all) rescored with int16 rows, the decision score verify and match
+ * also use. Memory per template: D bytes (int8 row) + 2D (int16 row) + 2 x 4 (scales) + 4
+ * (row -> person), i.e. 396 bytes for 128-d, plus per-person bookkeeping (ext_id string, row list).
+ * Large galleries scan with onnxruntime's MatMulInteger (int8 x int8 -> int32, MLAS kernels);
+ * small ones with a plain JS loop. A person's score is its best template's score.
  */
 import type * as ort from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
 import { BiostationError } from '../runtime/errors.js';
 import type { FaceGallery, GalleryHit } from './engine.js';
-import { dotInt8, quantize } from './quantize.js';
+import { dotInt16, dotInt8, quantize, quantize16 } from './quantize.js';
 
 /** Rows from which the ONNX MatMulInteger path is used. */
 const ORT_MIN_ROWS = 8192;
+/** Fewest int8-scan rows rescored in int16 (int8 scores are within ~1e-3 of the int16 ones). */
+const MIN_RESCORED_ROWS = 64;
 
 export class Int8FaceGallery implements FaceGallery {
   private rows: Int8Array;
   private scales: Float32Array;
+  private rows16: Int16Array;
+  private scales16: Float32Array;
   private rowPerson: Int32Array;
   private count = 0;
   private readonly personIndex = new Map<string, number>();
@@ -33,6 +39,8 @@ export class Int8FaceGallery implements FaceGallery {
   ) {
     this.rows = new Int8Array(initialCapacity * dim);
     this.scales = new Float32Array(initialCapacity);
+    this.rows16 = new Int16Array(initialCapacity * dim);
+    this.scales16 = new Float32Array(initialCapacity);
     this.rowPerson = new Int32Array(initialCapacity);
   }
 
@@ -47,7 +55,8 @@ export class Int8FaceGallery implements FaceGallery {
 
   /** Approximate bytes held per template (typed arrays at current capacity / templates). */
   get bytesPerTemplate(): number {
-    return this.count ? (this.rows.byteLength + this.scales.byteLength + this.rowPerson.byteLength) / this.count : 0;
+    const bytes = this.rows.byteLength + this.scales.byteLength + this.rows16.byteLength + this.scales16.byteLength + this.rowPerson.byteLength;
+    return this.count ? bytes / this.count : 0;
   }
 
   private grow(min: number): void {
@@ -58,10 +67,16 @@ export class Int8FaceGallery implements FaceGallery {
     rows.set(this.rows.subarray(0, this.count * this.dim));
     const scales = new Float32Array(cap);
     scales.set(this.scales.subarray(0, this.count));
+    const rows16 = new Int16Array(cap * this.dim);
+    rows16.set(this.rows16.subarray(0, this.count * this.dim));
+    const scales16 = new Float32Array(cap);
+    scales16.set(this.scales16.subarray(0, this.count));
     const rp = new Int32Array(cap);
     rp.set(this.rowPerson.subarray(0, this.count));
     this.rows = rows;
     this.scales = scales;
+    this.rows16 = rows16;
+    this.scales16 = scales16;
     this.rowPerson = rp;
   }
 
@@ -96,6 +111,7 @@ export class Int8FaceGallery implements FaceGallery {
     for (const v of vectors) {
       const r = this.count++;
       this.scales[r] = quantize(v, this.rows, r * this.dim).scale;
+      this.scales16[r] = quantize16(v, this.rows16, r * this.dim).scale;
       this.rowPerson[r] = p;
       list.push(r);
     }
@@ -111,6 +127,8 @@ export class Int8FaceGallery implements FaceGallery {
       if (r !== last) {
         this.rows.copyWithin(r * this.dim, last * this.dim, (last + 1) * this.dim);
         this.scales[r] = this.scales[last];
+        this.rows16.copyWithin(r * this.dim, last * this.dim, (last + 1) * this.dim);
+        this.scales16[r] = this.scales16[last];
         const moved = this.rowPerson[last];
         this.rowPerson[r] = moved;
         const list = this.personRows[moved];
@@ -143,7 +161,7 @@ export class Int8FaceGallery implements FaceGallery {
     const { q, scale } = quantize(vector);
     const dots = new Int32Array(n);
     for (let r = 0; r < n; r++) dots[r] = dotInt8(this.rows, r * this.dim, q, 0, this.dim);
-    return this.rank(dots, scale, topK);
+    return this.rank(dots, scale, vector, topK);
   }
 
   /** searchAsync() with a decoded, L2-normalised probe vector. */
@@ -156,18 +174,24 @@ export class Int8FaceGallery implements FaceGallery {
       A: new Tensor('int8', this.rows.subarray(0, n * this.dim), [n, this.dim]),
       B: new Tensor('int8', q, [this.dim, 1]),
     });
-    return this.rank(out.Y.data as Int32Array, scale, topK);
+    return this.rank(out.Y.data as Int32Array, scale, vector, topK);
   }
 
   /**
-   * Top-K persons from per-row integer dot products. The K best persons are the first K distinct
+   * Top-K persons from per-row int8 dot products. The K best persons are the first K distinct
    * persons among the rows sorted by score, so only the best m rows are kept (m grows when a few
-   * persons own all of them); no per-person array is touched.
+   * persons own all of them), rescored in int16 and re-sorted; no per-person array is touched.
    */
-  private rank(dots: Int32Array, scale: number, topK: number): GalleryHit[] {
+  private rank(dots: Int32Array, scale: number, vector: Float32Array, topK: number): GalleryHit[] {
     const n = this.count;
-    for (let m = Math.min(n, 4 * topK + 16); ; m = Math.min(n, m * 4)) {
+    const probe16 = quantize16(vector);
+    for (let m = Math.min(n, Math.max(MIN_RESCORED_ROWS, 4 * topK + 16)); ; m = Math.min(n, m * 4)) {
       const rows = this.topRows(dots, scale, m);
+      for (const row of rows) {
+        const r = row[1];
+        row[0] = dotInt16(this.rows16, r * this.dim, probe16.q, 0, this.dim) * (probe16.scale * this.scales16[r]);
+      }
+      rows.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
       const seen = new Set<number>();
       const hits: GalleryHit[] = [];
       for (const [score, r] of rows) {

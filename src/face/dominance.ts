@@ -1,0 +1,42 @@
+/**
+ * Which face of an image is "the" face: the one a clerk framed. Capture guidance for identity
+ * photos (ISO/IEC 19794-5, ICAO 9303 portrait rules) centres one whole face; bystanders are smaller,
+ * off-centre or cut by the border. The largest box alone is not enough: the tiny detector often
+ * draws a neighbour cut by the border at least as large as the centred face (LFW pairs show it).
+ *
+ * dominance = visible box area (px^2, the part inside the image)
+ *           x exp(-d^2 / (2 * 0.35^2)), d = distance of the box centre from the image centre
+ *             divided by the half-diagonal (0 at the centre, 1 in a corner: weight 0.017)
+ *           x 1 for a confident detection (score >= 0.5), 0.5 below.
+ */
+import type { Box, Detection } from './detector.js';
+
+/** Spread of the centre weight, as a fraction of the half-diagonal. */
+export const CENTRE_SIGMA = 0.35;
+/** Detector score from which a detection counts as confident. */
+export const CONFIDENT_SCORE = 0.5;
+
+/** Area of the box inside a width x height image, px^2. */
+export function visibleArea(b: Box, width: number, height: number): number {
+  const w = Math.min(width, b.x + b.width) - Math.max(0, b.x);
+  const h = Math.min(height, b.y + b.height) - Math.max(0, b.y);
+  return Math.max(0, w) * Math.max(0, h);
+}
+
+/** Dominance of one detection in a width x height image (larger = more likely the subject). */
+export function dominance(d: Detection, width: number, height: number): number {
+  const visible = visibleArea(d.box, width, height);
+  const dx = d.box.x + d.box.width / 2 - width / 2;
+  const dy = d.box.y + d.box.height / 2 - height / 2;
+  const d2 = (dx * dx + dy * dy) / ((width * width + height * height) / 4);
+  const centre = Math.exp(-d2 / (2 * CENTRE_SIGMA * CENTRE_SIGMA));
+  return visible * centre * (d.score >= CONFIDENT_SCORE ? 1 : 0.5);
+}
+
+/** Detections sorted by dominance, the subject first (a new array). */
+export function byDominance(dets: Detection[], width: number, height: number): Detection[] {
+  return dets
+    .map((d) => ({ d, k: dominance(d, width, height) }))
+    .sort((p, q) => q.k - p.k)
+    .map((p) => p.d);
+}
