@@ -1,9 +1,10 @@
 /**
  * In-memory 1:N face gallery: exact (brute-force) search over every template in two steps
  * (see quantize.ts): an int8 scan of all rows, then the best rows (at least 64, 4*topK+16 and more
- * when a few persons own them all) rescored with int16 rows, the decision score verify and match
- * also use. Memory per template: D bytes (int8 row) + 2D (int16 row) + 2 x 4 (scales) + 4
- * (row -> person), i.e. 396 bytes for 128-d, plus per-person bookkeeping (ext_id string, row list).
+ * when a few persons own them all) rescored with their 16-bit codes, the decision score verify and
+ * match also use (quantize16: code = 256 * int8 code + int8 residual). Memory per template: D bytes
+ * (int8 row) + D (residual row) + 4 (scale) + 4 (row -> person), i.e. 264 bytes for 128-d, plus
+ * per-person bookkeeping (ext_id string, row list).
  * Large galleries scan with onnxruntime's MatMulInteger (int8 x int8 -> int32, MLAS kernels);
  * small ones with a plain JS loop. A person's score is its best template's score.
  */
@@ -11,7 +12,7 @@ import type * as ort from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
 import { BiostationError } from '../runtime/errors.js';
 import type { FaceGallery, GalleryHit } from './engine.js';
-import { dotInt16, dotInt8, quantize, quantize16 } from './quantize.js';
+import { dotInt8, quantize, quantize16 } from './quantize.js';
 
 /** Rows from which the ONNX MatMulInteger path is used. */
 const ORT_MIN_ROWS = 8192;
@@ -21,8 +22,8 @@ const MIN_RESCORED_ROWS = 64;
 export class Int8FaceGallery implements FaceGallery {
   private rows: Int8Array;
   private scales: Float32Array;
-  private rows16: Int16Array;
-  private scales16: Float32Array;
+  /** Residuals r = code16 - 256 * int8 code (see quantize16). */
+  private residuals: Int8Array;
   private rowPerson: Int32Array;
   private count = 0;
   private readonly personIndex = new Map<string, number>();
@@ -39,8 +40,7 @@ export class Int8FaceGallery implements FaceGallery {
   ) {
     this.rows = new Int8Array(initialCapacity * dim);
     this.scales = new Float32Array(initialCapacity);
-    this.rows16 = new Int16Array(initialCapacity * dim);
-    this.scales16 = new Float32Array(initialCapacity);
+    this.residuals = new Int8Array(initialCapacity * dim);
     this.rowPerson = new Int32Array(initialCapacity);
   }
 
@@ -55,7 +55,7 @@ export class Int8FaceGallery implements FaceGallery {
 
   /** Approximate bytes held per template (typed arrays at current capacity / templates). */
   get bytesPerTemplate(): number {
-    const bytes = this.rows.byteLength + this.scales.byteLength + this.rows16.byteLength + this.scales16.byteLength + this.rowPerson.byteLength;
+    const bytes = this.rows.byteLength + this.scales.byteLength + this.residuals.byteLength + this.rowPerson.byteLength;
     return this.count ? bytes / this.count : 0;
   }
 
@@ -67,16 +67,13 @@ export class Int8FaceGallery implements FaceGallery {
     rows.set(this.rows.subarray(0, this.count * this.dim));
     const scales = new Float32Array(cap);
     scales.set(this.scales.subarray(0, this.count));
-    const rows16 = new Int16Array(cap * this.dim);
-    rows16.set(this.rows16.subarray(0, this.count * this.dim));
-    const scales16 = new Float32Array(cap);
-    scales16.set(this.scales16.subarray(0, this.count));
+    const residuals = new Int8Array(cap * this.dim);
+    residuals.set(this.residuals.subarray(0, this.count * this.dim));
     const rp = new Int32Array(cap);
     rp.set(this.rowPerson.subarray(0, this.count));
     this.rows = rows;
     this.scales = scales;
-    this.rows16 = rows16;
-    this.scales16 = scales16;
+    this.residuals = residuals;
     this.rowPerson = rp;
   }
 
@@ -110,8 +107,10 @@ export class Int8FaceGallery implements FaceGallery {
     const list: number[] = [];
     for (const v of vectors) {
       const r = this.count++;
-      this.scales[r] = quantize(v, this.rows, r * this.dim).scale;
-      this.scales16[r] = quantize16(v, this.rows16, r * this.dim).scale;
+      const o = r * this.dim;
+      this.scales[r] = quantize(v, this.rows, o).scale;
+      const code = quantize16(v).q;
+      for (let i = 0; i < this.dim; i++) this.residuals[o + i] = code[i] - 256 * this.rows[o + i];
       this.rowPerson[r] = p;
       list.push(r);
     }
@@ -127,8 +126,7 @@ export class Int8FaceGallery implements FaceGallery {
       if (r !== last) {
         this.rows.copyWithin(r * this.dim, last * this.dim, (last + 1) * this.dim);
         this.scales[r] = this.scales[last];
-        this.rows16.copyWithin(r * this.dim, last * this.dim, (last + 1) * this.dim);
-        this.scales16[r] = this.scales16[last];
+        this.residuals.copyWithin(r * this.dim, last * this.dim, (last + 1) * this.dim);
         const moved = this.rowPerson[last];
         this.rowPerson[r] = moved;
         const list = this.personRows[moved];
@@ -187,10 +185,7 @@ export class Int8FaceGallery implements FaceGallery {
     const probe16 = quantize16(vector);
     for (let m = Math.min(n, Math.max(MIN_RESCORED_ROWS, 4 * topK + 16)); ; m = Math.min(n, m * 4)) {
       const rows = this.topRows(dots, scale, m);
-      for (const row of rows) {
-        const r = row[1];
-        row[0] = dotInt16(this.rows16, r * this.dim, probe16.q, 0, this.dim) * (probe16.scale * this.scales16[r]);
-      }
+      for (const row of rows) row[0] = this.score16(probe16.q, probe16.scale, row[1]);
       rows.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
       const seen = new Set<number>();
       const hits: GalleryHit[] = [];
@@ -203,6 +198,18 @@ export class Int8FaceGallery implements FaceGallery {
       }
       if (m >= n) return hits;
     }
+  }
+
+  /** 16-bit score of row r for a probe's codes: exactly similarity16 of the two vectors. */
+  private score16(probe: Int16Array, probeScale: number, r: number): number {
+    const o = r * this.dim;
+    let hi = 0;
+    let lo = 0;
+    for (let i = 0; i < this.dim; i++) {
+      hi += probe[i] * this.rows[o + i];
+      lo += probe[i] * this.residuals[o + i];
+    }
+    return (256 * hi + lo) * (probeScale * (this.scales[r] / 256));
   }
 
   /** The m best rows as [score, row], best first. */

