@@ -197,7 +197,7 @@ async function timingSection(): Promise<void> {
     }
     rows.push({ image: label, runs, 'median ms': percentile(ts, 50).toFixed(1), 'p95 ms': percentile(ts, 95).toFixed(1), flip: String(engine.tuning.flip) });
   }
-  console.log('\n## Time per image: decode + detect + 2x landmarks + align + embed (onnxruntime intraOpNumThreads=1)');
+  console.log('\n## Time per image: decode + detect (3 scales) + landmarks (2 passes, crop and mirror) + align + embed (chip and mirror) (onnxruntime intraOpNumThreads=1)');
   table(rows);
 }
 
@@ -243,7 +243,7 @@ async function identifySection(engine: OnnxFaceEngine): Promise<void> {
       'heap+buffers bytes/template (incl. ext_id, maps)': heapPerTemplate > 0 ? heapPerTemplate.toFixed(0) : 'n/a (GC during fill)',
     });
   }
-  console.log('\n## Identify (exact search, int8, 1 template per person, random unit vectors, top-5)');
+  console.log('\n## Identify (exact search: int8 scan + 16-bit rescoring, 1 template per person, random unit vectors, top-5)');
   table(rows);
 }
 
