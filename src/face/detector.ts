@@ -19,6 +19,8 @@ export interface Detection {
   box: Box;
   /** Objectness after sigmoid, 0..1. */
   score: number;
+  /** Detector passes (scales, variants) that found this face (IoU above the NMS threshold); 1 when unknown. */
+  support?: number;
 }
 
 /** Anchor sizes in grid cells (32 px), from face-api tinyFaceDetector/const.ts. */
@@ -64,6 +66,18 @@ export function nms(dets: Detection[], iouThreshold: number): Detection[] {
   const kept: Detection[] = [];
   for (const d of sorted) if (kept.every((k) => iou(k.box, d.box) <= iouThreshold)) kept.push(d);
   return kept;
+}
+
+/**
+ * NMS over the detections of several passes (each already NMS'd), recording on each kept face how
+ * many passes found it: a face seen at one scale only is more often a spurious box.
+ */
+export function mergePasses(passes: Detection[][], iouThreshold: number): Detection[] {
+  const all = passes.flat();
+  return nms(all, iouThreshold).map((k) => ({
+    ...k,
+    support: passes.filter((pass) => pass.some((d) => iou(k.box, d.box) > iouThreshold)).length,
+  }));
 }
 
 export class TinyFaceDetector {
