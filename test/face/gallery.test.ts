@@ -1,7 +1,7 @@
 /** Templates, quantised similarity and the 1:N gallery, on synthetic vectors (no datasets needed). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createFaceEngine, type OnnxFaceEngine } from '../../src/face/index.js';
-import { fitSimilarity } from '../../src/face/align.js';
+import { fitSimilarity, MIRROR_68 } from '../../src/face/align.js';
 import { encodeTemplate, decodeTemplate, cosine } from '../../src/face/template.js';
 import { foldAccuracy, tarAtFar } from '../../src/face/metrics.js';
 import { isBiostationError } from '../../src/runtime/errors.js';
@@ -98,6 +98,12 @@ describe('face gallery', () => {
 });
 
 describe('alignment and metrics helpers', () => {
+  it('MIRROR_68 swaps left and right points and is its own inverse', () => {
+    expect(MIRROR_68.every((j, i) => MIRROR_68[j] === i)).toBe(true);
+    expect([MIRROR_68[0], MIRROR_68[36], MIRROR_68[39], MIRROR_68[48], MIRROR_68[30], MIRROR_68[8], MIRROR_68[62]]).toEqual([16, 45, 42, 54, 30, 8, 62]);
+    expect(new Set(MIRROR_68).size).toBe(68);
+  });
+
   it('fitSimilarity recovers a rotation + scale + translation', () => {
     const a = 1.3 * Math.cos(0.4);
     const b = 1.3 * Math.sin(0.4);
