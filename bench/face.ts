@@ -24,7 +24,7 @@ const lfwOnly = process.argv.includes('--lfw-only');
 const DATASETS = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
 const LFW = path.join(DATASETS, 'lfw-dev');
 const CACHE_DIR = path.resolve('.cache/face-bench');
-const PIPELINE_VERSION = 'lm68x2mirror-chip150-3scales-gray-support-v5';
+const PIPELINE_VERSION = 'lm68x2mirror-chip150-scales-unless-clear-gray-support-v6';
 
 const table = (rows: Array<Record<string, string | number>>): void => console.table(rows);
 const pct = (x: number, d = 2): string => `${(100 * x).toFixed(d)} %`;

@@ -26,14 +26,28 @@ export function visibleArea(b: Box, width: number, height: number): number {
   return Math.max(0, w) * Math.max(0, h);
 }
 
+/** exp(-d^2 / (2 * CENTRE_SIGMA^2)), d = box centre's distance from the image centre / half-diagonal. */
+export function centreWeight(b: Box, width: number, height: number): number {
+  const dx = b.x + b.width / 2 - width / 2;
+  const dy = b.y + b.height / 2 - height / 2;
+  const d2 = (dx * dx + dy * dy) / ((width * width + height * height) / 4);
+  return Math.exp(-d2 / (2 * CENTRE_SIGMA * CENTRE_SIGMA));
+}
+
 /** Dominance of one detection in a width x height image (larger = more likely the subject). */
 export function dominance(d: Detection, width: number, height: number): number {
   const visible = visibleArea(d.box, width, height);
-  const dx = d.box.x + d.box.width / 2 - width / 2;
-  const dy = d.box.y + d.box.height / 2 - height / 2;
-  const d2 = (dx * dx + dy * dy) / ((width * width + height * height) / 4);
-  const centre = Math.exp(-d2 / (2 * CENTRE_SIGMA * CENTRE_SIGMA));
-  return visible * centre * (d.score >= CONFIDENT_SCORE ? 1 : 0.5) * (d.support ?? 1);
+  return visible * centreWeight(d.box, width, height) * (d.score >= CONFIDENT_SCORE ? 1 : 0.5) * (d.support ?? 1);
+}
+
+/**
+ * A lone face that needs no second opinion: confident, at least 90 % inside the image and with a
+ * centre weight of at least 0.5 (within ~0.41 of the half-diagonal from the centre).
+ */
+export function isFramedPortrait(d: Detection, width: number, height: number): boolean {
+  const area = d.box.width * d.box.height;
+  if (d.score < CONFIDENT_SCORE || !(area > 0) || visibleArea(d.box, width, height) < 0.9 * area) return false;
+  return centreWeight(d.box, width, height) >= 0.5;
 }
 
 /** Detections sorted by dominance, the subject first (a new array). */

@@ -9,7 +9,7 @@ import { Tensor } from 'onnxruntime-node';
 import { BiostationError } from '../runtime/errors.js';
 import { CHIP_SIZE, chipTransform, LandmarkNet, type Landmarks68 } from './align.js';
 import { iou, mergePasses, TinyFaceDetector, type Box, type Detection } from './detector.js';
-import { byDominance } from './dominance.js';
+import { byDominance, isFramedPortrait } from './dominance.js';
 import type { FaceEngine, FaceExtractMode, FaceExtraction, FaceGallery, FaceQuality } from './engine.js';
 import { Int8FaceGallery } from './gallery.js';
 import { decodeImage, DEFAULT_DECODE_LIMITS, type DecodeLimits, type RgbImage } from './image.js';
@@ -40,11 +40,12 @@ export interface FaceEngineTuning {
   /** In enroll mode, a second face whose box width is at least this fraction of the dominant one's is "several faces". */
   multipleFaceWidthRatio: number;
   /**
-   * Run the detector at 0.625x, 1x and 1.6x always (true), or only when 1x finds no confident face.
-   * The tiny detector's recall swings with scale; all three scales found the centred LFW face
-   * in images where 1x only saw a neighbour cut by the border.
+   * When to add the 0.625x and 1.6x detector passes to 1x: 'always', 'unless-clear' (unless 1x
+   * found exactly one face, confident, whole and near the centre: a framed portrait) or
+   * 'if-none' (only when 1x finds no confident face). The tiny detector's recall swings with
+   * scale: the extra scales found the centred LFW face where 1x only saw a neighbour cut by the border.
    */
-  detectAllScales: boolean;
+  extraScales: 'always' | 'unless-clear' | 'if-none';
   /** Average the landmarks of the crop and of its mirror image (align.ts). */
   mirrorLandmarks: boolean;
 }
@@ -86,8 +87,8 @@ export class OnnxFaceEngine implements FaceEngine {
 
   /**
    * Detects faces. The tiny detector's confidence varies a lot with the input scale, so it runs at
-   * 1x, 0.625x and 1.6x of the default input side (the last two only when 1x finds no face scoring
-   * >= 0.5, unless tuning.detectAllScales); if none is confident, the same three scales on the
+   * 1x, 0.625x and 1.6x of the default input side (the last two as tuning.extraScales says);
+   * if none is confident, the same three scales on the
    * image's luma (grey) copy, then on the image with a 25 % black border (tight crops whose face
    * touches the edges). Everything found is merged by NMS, each face counting the passes that saw it.
    * @returns detections in working-image pixels, dominant first (see dominance.ts).
@@ -96,7 +97,7 @@ export class OnnxFaceEngine implements FaceEngine {
     const confident = (passes: Detection[][]): boolean => passes.some((ds) => ds.some((d) => d.score >= 0.5));
     const side = this.detector.defaultInputSide(img);
     const passes: Detection[][] = [await this.detector.detect(img, side)];
-    if (this.tuning.detectAllScales || !confident(passes)) {
+    if (this.needsExtraScales(passes[0], img)) {
       for (const s of this.extraScales(side)) passes.push(await this.detector.detect(img, s));
     }
     if (!confident(passes)) {
@@ -119,6 +120,14 @@ export class OnnxFaceEngine implements FaceEngine {
       }
     }
     return byDominance(mergePasses(passes, this.detector.options.iouThreshold), img.width, img.height);
+  }
+
+  private needsExtraScales(first: Detection[], img: RgbImage): boolean {
+    const mode = this.tuning.extraScales;
+    if (mode === 'always') return true;
+    if (!first.some((d) => d.score >= 0.5)) return true;
+    if (mode === 'if-none') return false;
+    return !(first.length === 1 && isFramedPortrait(first[0], img.width, img.height));
   }
 
   private extraScales(side: number): number[] {
@@ -262,12 +271,12 @@ function toGray(img: RgbImage): RgbImage {
 export const DEFAULT_TUNING: FaceEngineTuning = {
   flip: true,
   // From `npm run bench:face` (all-pairs calibration on lfw-dev, flip + int16 decision scores):
-  // FAR 1e-3 -> 0.9283 (TAR 94.45 % over all 4,414 genuine pairs), FAR 1e-4 -> 0.9427 (TAR 81.29 %).
+  // FAR 1e-3 -> 0.9283 (TAR 94.49 % over all 4,414 genuine pairs), FAR 1e-4 -> 0.9426 (TAR 81.49 %).
   threshold: 0.9283,
-  identifyThreshold: 0.9427,
+  identifyThreshold: 0.9426,
   decodeLimits: DEFAULT_DECODE_LIMITS,
   qualityLimits: ENROLL_QUALITY_LIMITS,
   multipleFaceWidthRatio: 0.7,
-  detectAllScales: true,
+  extraScales: 'unless-clear',
   mirrorLandmarks: true,
 };

@@ -1,7 +1,7 @@
 /** Choice of the dominant face (src/face/dominance.ts) and multi-pass merging (detector.ts). */
 import { describe, expect, it } from 'vitest';
 import { mergePasses, type Detection } from '../../src/face/detector.js';
-import { byDominance, dominance, visibleArea } from '../../src/face/dominance.js';
+import { byDominance, dominance, isFramedPortrait, visibleArea } from '../../src/face/dominance.js';
 
 const det = (x: number, y: number, w: number, score = 0.9, support?: number): Detection => ({ box: { x, y, width: w, height: w }, score, support });
 
@@ -28,6 +28,13 @@ describe('dominant face', () => {
     const seenThrice = det(70, 80, 100, 0.7, 3);
     const seenOnce = det(40, 0, 160, 0.6, 1);
     expect(byDominance([seenOnce, seenThrice], 250, 250)[0]).toBe(seenThrice);
+  });
+
+  it('a framed portrait is one confident, whole, centred face; anything else asks for more scales', () => {
+    expect(isFramedPortrait(det(75, 75, 100, 0.9), 250, 250)).toBe(true);
+    expect(isFramedPortrait(det(75, 75, 100, 0.45), 250, 250)).toBe(false); // not confident
+    expect(isFramedPortrait(det(-4, 29, 94, 0.93), 250, 250)).toBe(false); // off-centre (LFW Sam_Bith_0003 at 1x)
+    expect(isFramedPortrait(det(180, 75, 100, 0.9), 250, 250)).toBe(false); // 30 % outside the image
   });
 
   it('mergePasses keeps the best box per face and counts the passes that found it', () => {
