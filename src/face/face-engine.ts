@@ -1,5 +1,5 @@
 /**
- * The face engine: decode -> detect (TinyFaceDetector, three scales) -> dominant face (dominance.ts)
+ * The face engine: decode -> detect (TinyFaceDetector, up to three scales) -> dominant face (dominance.ts)
  * -> 68 landmarks (mirror-averaged) -> dlib chip alignment ->
  * dlib ResNet-34 embedding (optionally averaged with the mirrored chip) -> L2 normalisation ->
  * versioned template. See align.ts, detector.ts, quality.ts, template.ts, gallery.ts.
@@ -87,10 +87,10 @@ export class OnnxFaceEngine implements FaceEngine {
 
   /**
    * Detects faces. The tiny detector's confidence varies a lot with the input scale, so it runs at
-   * 1x, 0.625x and 1.6x of the default input side (the last two as tuning.extraScales says);
-   * if none is confident, the same three scales on the
-   * image's luma (grey) copy, then on the image with a 25 % black border (tight crops whose face
-   * touches the edges). Everything found is merged by NMS, each face counting the passes that saw it.
+   * 1x, 0.625x and 1.6x of the default input side (the last two as tuning.extraScales says); if no
+   * face is confident, the same three scales on the image's luma (grey) copy, then on the image with
+   * a 25 % black border (tight crops whose face touches the edges). Everything found is merged by
+   * NMS, each face counting the passes that saw it.
    * @returns detections in working-image pixels, dominant first (see dominance.ts).
    */
   async detect(img: RgbImage): Promise<Detection[]> {

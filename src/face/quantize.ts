@@ -3,9 +3,9 @@
  * - int8 (q_i = round(127 * v_i / max|v|), scale = fround(max|v| / 127)): the 1:N scan, cosine up
  *   to ~1e-3. That is too coarse for decisions: dlib scores of genuine and impostor pairs crowd
  *   around the threshold, and int8 scores cost 0.2 points of LFW accuracy.
- * - int16 (same with 32767): every decision score, 1:1 and 1:N alike (the gallery rescoring the
- *   int8 scan's best rows), so verify, match and identify give identical scores, equal to the float
- *   cosine up to ~1e-5.
+ * - 16-bit (quantize16: the int8 code refined by an int8 residual, 127 x 256 levels): every
+ *   decision score, 1:1 and 1:N alike (the gallery rescoring the int8 scan's best rows), so verify,
+ *   match and identify give identical scores, equal to the float cosine up to ~1e-5.
  * similarity = (sum q_a * q_b) * scale_a * scale_b.
  */
 export interface QuantizedVector {
