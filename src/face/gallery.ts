@@ -1,8 +1,9 @@
 /**
- * In-memory 1:N face gallery: exact (brute-force) search over every template in two steps
- * (see quantize.ts): an int8 scan of all rows, then the best rows (at least 64, 4*topK+16 and more
- * when a few persons own them all) rescored with their 16-bit codes, the decision score verify and
- * match also use (quantize16: code = 256 * int8 code + int8 residual). Memory per template: D bytes
+ * In-memory 1:N face gallery: brute-force search over every template in two steps (see
+ * quantize.ts): an int8 scan of all rows, then the best rows (at least 64, 4*topK+16 and more when a
+ * few persons own them all) rescored with their 16-bit codes, the decision score verify and match
+ * also use (quantize16: code = 256 * int8 code + int8 residual). A row left out of the rescoring
+ * would need an int8 error (~1e-3) larger than its gap to the 64th best row. Memory per template: D bytes
  * (int8 row) + D (residual row) + 4 (scale) + 4 (row -> person), i.e. 264 bytes for 128-d, plus
  * per-person bookkeeping (ext_id string, row list).
  * Large galleries scan with onnxruntime's MatMulInteger (int8 x int8 -> int32, MLAS kernels);
@@ -16,7 +17,7 @@ import { dotInt8, quantize, quantize16 } from './quantize.js';
 
 /** Rows from which the ONNX MatMulInteger path is used. */
 const ORT_MIN_ROWS = 8192;
-/** Fewest int8-scan rows rescored in int16 (int8 scores are within ~1e-3 of the int16 ones). */
+/** Fewest int8-scan rows rescored with 16-bit codes (int8 scores are within ~1e-3 of those). */
 const MIN_RESCORED_ROWS = 64;
 
 export class Int8FaceGallery implements FaceGallery {
@@ -178,7 +179,7 @@ export class Int8FaceGallery implements FaceGallery {
   /**
    * Top-K persons from per-row int8 dot products. The K best persons are the first K distinct
    * persons among the rows sorted by score, so only the best m rows are kept (m grows when a few
-   * persons own all of them), rescored in int16 and re-sorted; no per-person array is touched.
+   * persons own all of them), rescored with 16-bit codes and re-sorted; no per-person array is touched.
    */
   private rank(dots: Int32Array, scale: number, vector: Float32Array, topK: number): GalleryHit[] {
     const n = this.count;
