@@ -2,15 +2,13 @@
  * Reader for TensorFlow.js graph models: a `model.json` with `format: "graph-model"` whose
  * `modelTopology.node` holds TensorFlow GraphDef nodes (NodeDef as JSON: name, op, input, attr)
  * and whose `weightsManifest` lists binary shards holding every Const node's value.
- *
- * Weight decoding follows tfjs-core io.decodeWeights: groups are read in order, each group's
- * shards are concatenated and its entries laid out back to back. Supported entry layouts:
- *  - dtype float32 / int32 (4 bytes LE) and bool (1 byte);
- *  - quantization.dtype 'float16' (IEEE half, original float32) -> exact float32;
- *  - quantization.dtype 'uint8' / 'uint16' -> q * scale + min (rounded when the original dtype is int32).
+ * Weights are decoded by tfjs-weights.ts (decodeWeightGroups), shared with the layers-model reader.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { decodeWeightGroups, type ConstTensor, type WeightGroup } from './tfjs-weights.js';
+
+export type { ConstTensor } from './tfjs-weights.js';
 
 /** One attribute of a NodeDef in tfjs JSON form (AttrValue proto; int64 values arrive as strings). */
 export interface TfAttr {
@@ -32,13 +30,6 @@ export interface TfNode {
   attr: Record<string, TfAttr>;
 }
 
-/** A decoded Const value, shape in TF layout (e.g. HWIO conv filters, [kh,kw,C,M] depthwise). */
-export interface ConstTensor {
-  shape: number[];
-  dtype: 'float32' | 'int32' | 'bool';
-  data: Float32Array | Int32Array;
-}
-
 export interface GraphModel {
   /** Nodes by name (the json order is not guaranteed topological). */
   nodes: Map<string, TfNode>;
@@ -52,13 +43,6 @@ export interface GraphModel {
   convertedBy?: string;
 }
 
-interface WeightEntry {
-  name: string;
-  shape: number[];
-  dtype: string;
-  quantization?: { dtype: 'float16' | 'uint8' | 'uint16'; scale?: number; min?: number; original_dtype?: string };
-}
-
 interface GraphModelJson {
   format?: string;
   generatedBy?: string;
@@ -66,46 +50,7 @@ interface GraphModelJson {
   signature?: unknown;
   userDefinedMetadata?: { signature?: unknown };
   modelTopology: { node: Array<{ name: string; op: string; input?: string[]; attr?: Record<string, TfAttr> }> };
-  weightsManifest: Array<{ paths: string[]; weights: WeightEntry[] }>;
-}
-
-const F16_POW = Array.from({ length: 31 }, (_, e) => Math.pow(2, e - 15));
-
-/** IEEE 754 binary16 bits -> number (exact in float32, subnormals/Inf/NaN included). */
-export function float16ToNumber(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >> 10) & 0x1f;
-  const frac = h & 0x3ff;
-  if (exp === 0) return sign * frac * Math.pow(2, -24);
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * (1 + frac / 1024) * F16_POW[exp];
-}
-
-/** Decodes one manifest entry from `buf` at `off`; returns the tensor and the bytes consumed. */
-function decodeEntry(w: WeightEntry, buf: Buffer, off: number): { t: ConstTensor; bytes: number } {
-  const n = w.shape.reduce((a, b) => a * b, 1);
-  const q = w.quantization;
-  const dtype = w.dtype as ConstTensor['dtype'];
-  if (dtype !== 'float32' && dtype !== 'int32' && dtype !== 'bool') throw new Error(`weight ${w.name}: dtype ${w.dtype} not supported`);
-  const data = dtype === 'float32' ? new Float32Array(n) : new Int32Array(n);
-  const size = q ? (q.dtype === 'uint8' ? 1 : 2) : dtype === 'bool' ? 1 : 4;
-  if (off + n * size > buf.length) throw new Error(`weight ${w.name}: shards too short (${buf.length} bytes, need ${off + n * size})`);
-  if (q?.dtype === 'float16') {
-    if (dtype !== 'float32') throw new Error(`weight ${w.name}: float16 quantization of ${dtype}`);
-    for (let i = 0; i < n; i++) data[i] = float16ToNumber(buf.readUInt16LE(off + 2 * i));
-  } else if (q) {
-    if (q.dtype !== 'uint8' && q.dtype !== 'uint16') throw new Error(`weight ${w.name}: quantization ${q.dtype} not supported`);
-    if (typeof q.scale !== 'number' || typeof q.min !== 'number') throw new Error(`weight ${w.name}: quantization without scale/min`);
-    for (let i = 0; i < n; i++) {
-      const v = (size === 1 ? buf[off + i] : buf.readUInt16LE(off + 2 * i)) * q.scale + q.min;
-      data[i] = dtype === 'float32' ? v : Math.round(v);
-    }
-  } else if (dtype === 'bool') {
-    for (let i = 0; i < n; i++) data[i] = buf[off + i] ? 1 : 0;
-  } else {
-    for (let i = 0; i < n; i++) data[i] = dtype === 'int32' ? buf.readInt32LE(off + 4 * i) : buf.readFloatLE(off + 4 * i);
-  }
-  return { t: { shape: [...w.shape], dtype, data }, bytes: n * size };
+  weightsManifest: WeightGroup[];
 }
 
 /**
@@ -118,18 +63,8 @@ export function readGraphModel(jsonPath: string): GraphModel {
   const json = JSON.parse(readFileSync(jsonPath, 'utf8')) as GraphModelJson;
   if (!json.modelTopology?.node) throw new Error(`${jsonPath}: no modelTopology.node (not a graph model)`);
   if (json.format && json.format !== 'graph-model') throw new Error(`${jsonPath}: format ${json.format} is not graph-model`);
-  const consts = new Map<string, ConstTensor>();
-  const shards: string[] = [];
-  for (const g of json.weightsManifest ?? []) {
-    shards.push(...g.paths);
-    const buf = Buffer.concat(g.paths.map((p) => readFileSync(path.join(dir, p))));
-    let off = 0;
-    for (const w of g.weights) {
-      const { t, bytes } = decodeEntry(w, buf, off);
-      consts.set(w.name, t);
-      off += bytes;
-    }
-  }
+  const consts = decodeWeightGroups(json.weightsManifest ?? [], dir);
+  const shards = (json.weightsManifest ?? []).flatMap((grp) => grp.paths);
   const nodes = new Map<string, TfNode>();
   for (const n of json.modelTopology.node) {
     nodes.set(n.name, { name: n.name, op: n.op, inputs: n.input ?? [], attr: n.attr ?? {} });

@@ -13,9 +13,14 @@ export interface QuantizedVector {
   scale: number;
 }
 
-export function quantize(v: Float32Array, out?: Int8Array, offset = 0): QuantizedVector {
+function maxAbs(v: Float32Array): number {
   let max = 0;
   for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]));
+  return max;
+}
+
+export function quantize(v: Float32Array, out?: Int8Array, offset = 0): QuantizedVector {
+  const max = maxAbs(v);
   const q = out ?? new Int8Array(v.length);
   const inv = max > 0 ? 127 / max : 0;
   for (let i = 0; i < v.length; i++) q[offset + i] = Math.round(v[i] * inv);
@@ -55,8 +60,7 @@ export interface Quantized16Vector {
  * 128-d template, not 384) and rebuilds exactly these codes.
  */
 export function quantize16(v: Float32Array): Quantized16Vector {
-  let max = 0;
-  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]));
+  const max = maxAbs(v);
   const q = new Int16Array(v.length);
   const inv = max > 0 ? 127 / max : 0;
   for (let i = 0; i < v.length; i++) {
