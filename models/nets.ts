@@ -11,18 +11,10 @@ const FACE_MEAN_RGB = [122.782, 117.001, 104.298];
 const TINY_MEAN_RGB = [117.001, 114.697, 97.404];
 
 /**
- * dlib ResNet-34 face recogniser (dlib's anet_type, face-api FaceRecognitionNet): [N,3,150,150] -> [N,128].
+ * dlib ResNet-34 face recogniser (face-api FaceRecognitionNet): [N,3,150,150] -> [N,128].
  * Conv + bias + dlib affine ("scale") layers are folded into one Conv.
- * @param weights face-api names and TF.js layouts (from dlib-dat.ts or face-api's manifest).
- * @param input normalisation (px - meanRgb) / divisor: dlib's input_rgb_image divides by 256,
- *   face-api.js by 255.
- * @param source where the weights come from, for the model's doc string.
  */
-export function buildRecognizer(
-  weights: Map<string, WeightTensor>,
-  input: { meanRgb: number[]; divisor: number } = { meanRgb: FACE_MEAN_RGB, divisor: 255 },
-  source = 'face-api.js weights',
-): Uint8Array {
+export function buildRecognizer(weights: Map<string, WeightTensor>): Uint8Array {
   const g = new GraphBuilder(weights);
   const convLayer = (x: string, prefix: string, stride: number, padding: 'same' | 'valid', relu: boolean): string => {
     const y = g.conv(x, g.get(`${prefix}/conv/filters`), g.get(`${prefix}/conv/bias`).data, stride, padding, {
@@ -58,7 +50,7 @@ export function buildRecognizer(
     return g.op('Relu', [g.op('Add', [pooled, b])]);
   };
 
-  let x = g.normalize('input', input.meanRgb, input.divisor);
+  let x = g.normalize('input', FACE_MEAN_RGB, 255);
   x = convLayer(x, 'conv32_down', 2, 'valid', true);
   size = Math.floor((size - 7) / 2) + 1;
   ch = 32;
@@ -79,7 +71,7 @@ export function buildRecognizer(
     name: 'dlib_resnet34_face_descriptor',
     input: { name: 'input', shape: ['N', 3, 150, 150] },
     outputs: [{ from: desc, name: 'descriptor', shape: ['N', 128] }],
-    doc: `dlib ResNet-34 face descriptor (${source}). Input RGB 0..255 NCHW 150x150 face chip.`,
+    doc: 'dlib ResNet-34 face descriptor (face-api.js weights). Input RGB 0..255 NCHW 150x150 face chip.',
   });
 }
 
