@@ -10,15 +10,13 @@ import { BiostationError } from '../runtime/errors.js';
 import { CHIP_SIZE, chipTransform, LandmarkNet, type Landmarks68 } from './align.js';
 import { iou, mergePasses, TinyFaceDetector, type Box, type Detection } from './detector.js';
 import { byDominance, isFramedPortrait } from './dominance.js';
-import type { FaceEngine, FaceExtractMode, FaceExtraction, FaceGallery, FaceQuality } from './engine.js';
-import { Int8FaceGallery } from './gallery.js';
+import type { FaceEngine, FaceExtractMode, FaceExtraction, FaceQuality } from './engine.js';
 import { decodeImage, DEFAULT_DECODE_LIMITS, type DecodeLimits, type RgbImage } from './image.js';
 import { chipStats, ENROLL_QUALITY_LIMITS, estimatePose, interOcularPx, qualityFailures, type QualityLimits } from './quality.js';
-import { quantize16, similarity16 } from './quantize.js';
-import { decodeCompatible, encodeTemplate } from './template.js';
+import { EMBEDDING_DIM, faceModelId, FaceTemplateSpace } from './template-space.js';
 import { flipPlanar, warpAffine } from './warp.js';
 
-export const EMBEDDING_DIM = 128;
+export { EMBEDDING_DIM };
 
 export interface FaceEngineSessions {
   detector: ort.InferenceSession;
@@ -62,8 +60,8 @@ export interface AnalyzedFace {
   rawDescriptors: Float32Array;
 }
 
-export class OnnxFaceEngine implements FaceEngine {
-  readonly modelId: string;
+/** The whole face engine in this thread; templates and scores come from FaceTemplateSpace. */
+export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
   readonly defaultThreshold: number;
   readonly identifyThreshold: number;
   private readonly detector: TinyFaceDetector;
@@ -73,7 +71,7 @@ export class OnnxFaceEngine implements FaceEngine {
     private readonly sessions: FaceEngineSessions,
     readonly tuning: FaceEngineTuning,
   ) {
-    this.modelId = `dlib-r34-128/lm68-chip150${tuning.flip ? '+flip' : ''}@1`;
+    super(faceModelId(tuning.flip), sessions.matmul);
     this.defaultThreshold = tuning.threshold;
     this.identifyThreshold = tuning.identifyThreshold;
     this.detector = new TinyFaceDetector(sessions.detector);
@@ -224,34 +222,6 @@ export class OnnxFaceEngine implements FaceEngine {
   async extract(image: Uint8Array, mode: FaceExtractMode): Promise<FaceExtraction> {
     const face = await this.analyzeDominant(image, mode);
     return { template: this.templateOf(face.vector), quality: face.quality, box: face.box };
-  }
-
-  /** Encodes an L2-normalised embedding as this engine's template. */
-  templateOf(vector: Float32Array): Uint8Array {
-    return encodeTemplate(this.modelId, vector);
-  }
-
-  /** Decodes a template of this engine. Throws INVALID_TEMPLATE / TEMPLATE_INCOMPATIBLE. */
-  vectorOf(template: Uint8Array): Float32Array {
-    return decodeCompatible(template, this.modelId, EMBEDDING_DIM);
-  }
-
-  /** Decision score: int16 cosine in [-1, 1] (identical to the gallery's scores, see quantize.ts). */
-  similarity(a: Uint8Array, b: Uint8Array): number {
-    return similarity16(quantize16(this.vectorOf(a)), quantize16(this.vectorOf(b)));
-  }
-
-  /** Same as similarity on decoded vectors. */
-  vectorSimilarity(a: Float32Array, b: Float32Array): number {
-    return similarity16(quantize16(a), quantize16(b));
-  }
-
-  assertCompatible(template: Uint8Array): void {
-    this.vectorOf(template);
-  }
-
-  createGallery(): FaceGallery & Int8FaceGallery {
-    return new Int8FaceGallery(EMBEDDING_DIM, (t) => this.vectorOf(t), this.sessions.matmul);
   }
 }
 

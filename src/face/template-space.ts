@@ -1,0 +1,57 @@
+/**
+ * The template side of the face engine, without any image model: the model id templates carry, the
+ * template codec, the 16-bit decision score and the 1:N gallery. The in-process engine
+ * (face-engine.ts) and the worker-pool engine (pooled-engine.ts) share it, so both give the same
+ * scores for the same templates.
+ */
+import type * as ort from 'onnxruntime-node';
+import type { FaceGallery } from './engine.js';
+import { Int8FaceGallery } from './gallery.js';
+import { quantize16, similarity16 } from './quantize.js';
+import { decodeCompatible, encodeTemplate } from './template.js';
+
+export const EMBEDDING_DIM = 128;
+
+/** Model id written into every template (template.ts); `flip` is the test-time mirror of the chip. */
+export function faceModelId(flip: boolean): string {
+  return `dlib-r34-128/lm68-chip150${flip ? '+flip' : ''}@1`;
+}
+
+export class FaceTemplateSpace {
+  /**
+   * @param modelId id of the model whose templates this space accepts.
+   * @param matmul MatMulInteger session for large gallery scans (null: JS scan only).
+   */
+  constructor(
+    readonly modelId: string,
+    private readonly matmul: ort.InferenceSession | null,
+  ) {}
+
+  /** Encodes an L2-normalised embedding as this model's template. */
+  templateOf(vector: Float32Array): Uint8Array {
+    return encodeTemplate(this.modelId, vector);
+  }
+
+  /** Decodes a template of this model. Throws INVALID_TEMPLATE / TEMPLATE_INCOMPATIBLE. */
+  vectorOf(template: Uint8Array): Float32Array {
+    return decodeCompatible(template, this.modelId, EMBEDDING_DIM);
+  }
+
+  /** Decision score: int16 cosine in [-1, 1] (identical to the gallery's scores, see quantize.ts). */
+  similarity(a: Uint8Array, b: Uint8Array): number {
+    return similarity16(quantize16(this.vectorOf(a)), quantize16(this.vectorOf(b)));
+  }
+
+  /** Same as similarity on decoded vectors. */
+  vectorSimilarity(a: Float32Array, b: Float32Array): number {
+    return similarity16(quantize16(a), quantize16(b));
+  }
+
+  assertCompatible(template: Uint8Array): void {
+    this.vectorOf(template);
+  }
+
+  createGallery(): FaceGallery & Int8FaceGallery {
+    return new Int8FaceGallery(EMBEDDING_DIM, (t) => this.vectorOf(t), this.matmul);
+  }
+}
