@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApplicationService, type IssuedCredential } from './auth/applications.js';
 import { TokenService } from './auth/tokens.js';
 import type { FaceEngine } from './face/engine.js';
-import { createFaceEngine } from './face/index.js';
+import { createFaceEngine, createPooledFaceEngine } from './face/index.js';
 import { FaceService } from './face/service.js';
 import type { FingerEngine } from './finger/engine.js';
 import { createFingerEngine } from './finger/index.js';
@@ -85,7 +85,10 @@ export async function startStation(config: StationConfig, options: StationOption
   }
 
   const engines = {
-    face: new EngineSlot('face', config.engines.face ? (options.faceEngine ?? createFaceEngine) : undefined),
+    face: new EngineSlot(
+      'face',
+      config.engines.face ? (options.faceEngine ?? (() => (config.faceWorkers > 0 ? createPooledFaceEngine(config.faceWorkers) : createFaceEngine()))) : undefined,
+    ),
     finger: new EngineSlot('finger', config.engines.finger ? (options.fingerEngine ?? createFingerEngine) : undefined),
     ocr: new EngineSlot(
       'ocr',
@@ -118,6 +121,8 @@ export async function startStation(config: StationConfig, options: StationOption
       await Promise.all([services.face.close(), services.finger.close()]);
       const reader = await engines.ocr.settled();
       await reader?.close();
+      const face = await engines.face.settled();
+      await face?.close?.();
       await store.close();
     })());
 

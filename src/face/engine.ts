@@ -79,4 +79,6 @@ export interface FaceEngine {
   /** Throws INVALID_TEMPLATE / TEMPLATE_INCOMPATIBLE when the template cannot be compared by this engine. */
   assertCompatible(template: Uint8Array): void;
   createGallery(): FaceGallery;
+  /** Releases worker threads (engines that have them); the engine is unusable afterwards. */
+  close?(): Promise<void>;
 }

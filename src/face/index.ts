@@ -8,10 +8,13 @@ import { buildModels, MODELS_BUILD_DIR } from '../../models/convert.js';
 import { encodeModel } from '../../models/onnx-proto.js';
 import { BiostationError } from '../runtime/errors.js';
 import type { FaceEngine } from './engine.js';
+import { FaceExtractorPool, PooledFaceEngine } from './extract-pool.js';
 import { DEFAULT_TUNING, OnnxFaceEngine, type FaceEngineTuning } from './face-engine.js';
+import { faceModelId, FaceTemplateSpace } from './template-space.js';
 
 export type { FaceEngine } from './engine.js';
 export { OnnxFaceEngine, type AnalyzedFace } from './face-engine.js';
+export { FaceExtractorPool, PooledFaceEngine } from './extract-pool.js';
 
 export interface CreateFaceEngineOptions {
   /** Folder of the built ONNX models (default models/build of this checkout). */
@@ -36,20 +39,22 @@ function matmulIntegerModel(): Uint8Array {
   });
 }
 
+const sessionOptions = (intraOpNumThreads?: number): ort.InferenceSession.SessionOptions => ({
+  graphOptimizationLevel: 'all',
+  executionMode: 'sequential',
+  interOpNumThreads: 1,
+  ...(intraOpNumThreads ? { intraOpNumThreads } : {}),
+});
+
 /**
- * Loads the face models once and returns the engine.
+ * Loads the face models once and returns the engine, running in this thread.
  * @throws BiostationError ENGINE_UNAVAILABLE when the models cannot be built or loaded.
  */
 export async function createFaceEngine(options: CreateFaceEngineOptions = {}): Promise<OnnxFaceEngine & FaceEngine> {
   const dir = options.modelsDir ?? MODELS_BUILD_DIR;
   try {
     buildModels(dir);
-    const so: ort.InferenceSession.SessionOptions = {
-      graphOptimizationLevel: 'all',
-      executionMode: 'sequential',
-      interOpNumThreads: 1,
-      ...(options.intraOpNumThreads ? { intraOpNumThreads: options.intraOpNumThreads } : {}),
-    };
+    const so = sessionOptions(options.intraOpNumThreads);
     const [detector, landmarks, recognizer, matmul] = await Promise.all([
       ort.InferenceSession.create(path.join(dir, 'tiny_face_detector.onnx'), so),
       ort.InferenceSession.create(path.join(dir, 'face_landmark_68.onnx'), so),
@@ -60,4 +65,24 @@ export async function createFaceEngine(options: CreateFaceEngineOptions = {}): P
   } catch (e) {
     throw new BiostationError('ENGINE_UNAVAILABLE', `The face models could not be loaded: ${(e as Error).message}`);
   }
+}
+
+/**
+ * The engine with extraction on `workers` threads (extract-pool.ts), each with its own sessions and
+ * one intra-op thread: requests are served in parallel and never block the event loop. Templates,
+ * scores and galleries are computed in this thread exactly as by createFaceEngine's engine.
+ * @throws BiostationError ENGINE_UNAVAILABLE when the models cannot be built or a worker cannot load them.
+ */
+export async function createPooledFaceEngine(workers: number, options: Omit<CreateFaceEngineOptions, 'intraOpNumThreads'> = {}): Promise<PooledFaceEngine> {
+  const dir = options.modelsDir ?? MODELS_BUILD_DIR;
+  const tuning = { ...DEFAULT_TUNING, ...options.tuning };
+  let matmul: ort.InferenceSession;
+  try {
+    buildModels(dir); // once here, so that the workers find the build current
+    matmul = await ort.InferenceSession.create(matmulIntegerModel(), sessionOptions());
+  } catch (e) {
+    throw new BiostationError('ENGINE_UNAVAILABLE', `The face models could not be loaded: ${(e as Error).message}`);
+  }
+  const pool = await FaceExtractorPool.start(workers, { modelsDir: dir, tuning });
+  return new PooledFaceEngine(new FaceTemplateSpace(faceModelId(tuning.flip), matmul), pool, tuning.threshold, tuning.identifyThreshold);
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -31,6 +32,11 @@ export const StationConfigSchema = Type.Object({
   createDemoApplication: Type.Boolean(),
   /** Which engines the station loads; a disabled engine answers 503 ENGINE_UNAVAILABLE. */
   engines: Type.Object({ face: Type.Boolean(), finger: Type.Boolean(), ocr: Type.Boolean() }),
+  /**
+   * Face extraction worker threads, each with its own models (about 80 MB); 0 extracts on the main
+   * thread, which onnxruntime then blocks for every face (25-40 ms).
+   */
+  faceWorkers: Type.Integer({ minimum: 0, maximum: 16 }),
   /** OCR recogniser workers (default: cores) and the bounded queue beyond them. */
   ocrPoolSize: Type.Integer({ minimum: 1, maximum: 32 }),
   ocrMaxQueue: Type.Integer({ minimum: 0, maximum: 1000 }),
@@ -60,6 +66,7 @@ export function defaultConfig(cwd = process.cwd()): StationConfig {
     credentialAttemptsPerMinute: 60,
     createDemoApplication: true,
     engines: { face: true, finger: true, ocr: true },
+    faceWorkers: Math.max(1, Math.min(4, availableParallelism())),
     ocrPoolSize: 2,
     ocrMaxQueue: 8,
     uiDir: path.resolve(cwd, 'renderer/dist'),
@@ -75,6 +82,7 @@ const ENV_KEYS: Array<[string, keyof StationConfig, (raw: string) => unknown]> =
   ['BIOSTATION_PORT', 'port', Number],
   ['BIOSTATION_TOKEN_TTL_SECONDS', 'tokenTtlSeconds', Number],
   ['BIOSTATION_LOG_LEVEL', 'logLevel', String],
+  ['BIOSTATION_FACE_WORKERS', 'faceWorkers', Number],
   ['BIOSTATION_OCR_POOL_SIZE', 'ocrPoolSize', Number],
   ['BIOSTATION_UI_DIR', 'uiDir', (v) => path.resolve(v)],
   ['BIOSTATION_DEMO_APP', 'createDemoApplication', (v) => v !== '0' && v !== 'false'],

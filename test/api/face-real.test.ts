@@ -3,7 +3,7 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFaceEngine } from '../../src/face/index.js';
+import { createPooledFaceEngine } from '../../src/face/index.js';
 import { startTestStation, type TestStation } from './harness.js';
 
 const datasets = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
@@ -29,14 +29,17 @@ function pngHeaderOnly(width: number, height: number): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(64))), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/** The face routes with the real engine: real photographs in, the spec's answers out; bad input never a 500. */
+/**
+ * The face routes with the real engine, as the station runs it (extraction on two worker threads):
+ * real photographs in, the spec's answers out; bad input never a 500.
+ */
 describe.skipIf(!haveData)('face API on real images', () => {
   let t: TestStation;
   let token: string;
   const post = (p: string, json: unknown) => t.request('POST', `/api/v1/services/face${p}`, { token, json });
 
   beforeAll(async () => {
-    t = await startTestStation({ faceEngine: createFaceEngine });
+    t = await startTestStation({ faceEngine: () => createPooledFaceEngine(2) });
     token = (await t.application('face-real')).token;
   });
   afterAll(() => t?.close());
