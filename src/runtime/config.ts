@@ -33,8 +33,8 @@ export const StationConfigSchema = Type.Object({
   /** Which engines the station loads; a disabled engine answers 503 ENGINE_UNAVAILABLE. */
   engines: Type.Object({ face: Type.Boolean(), finger: Type.Boolean(), ocr: Type.Boolean() }),
   /**
-   * Face extraction worker threads, each with its own models (about 80 MB); 0 extracts on the main
-   * thread, which onnxruntime then blocks for every face (25-40 ms).
+   * Face extraction worker threads, each with its own models (about 120 MB of memory each); 0 extracts
+   * on the main thread, which onnxruntime then blocks for every face (25-40 ms).
    */
   faceWorkers: Type.Integer({ minimum: 0, maximum: 16 }),
   /** OCR recogniser workers (default: cores) and the bounded queue beyond them. */
