@@ -16,8 +16,6 @@ import { chipStats, ENROLL_QUALITY_LIMITS, estimatePose, interOcularPx, qualityF
 import { EMBEDDING_DIM, faceModelId, FaceTemplateSpace } from './template-space.js';
 import { flipPlanar, warpAffine } from './warp.js';
 
-export { EMBEDDING_DIM };
-
 export interface FaceEngineSessions {
   detector: ort.InferenceSession;
   landmarks: ort.InferenceSession;
