@@ -146,7 +146,7 @@ export class FaceExtractorPool {
     const job = slot.job;
     if (!job || (m.type !== 'result' && m.type !== 'error') || m.id !== job.request.id) return;
     slot.job = null;
-    if (m.type === 'result') job.resolve({ ...m.result, template: new Uint8Array(m.result.template) });
+    if (m.type === 'result') job.resolve(m.result); // structured clone: already this thread's own copy
     else job.reject(m.error.code ? new BiostationError(m.error.code, m.error.message, m.error.details) : new Error(m.error.message));
     this.pump();
   }
