@@ -1,8 +1,9 @@
 /**
  * Face benchmark (`npm run bench:face [-- --quick] [-- --no-cache] [-- --lfw-only]`), prints tables:
  *  1. LFW View-2 on lfw-dev/pairs.txt (5 folds x 600 pairs): accuracy mean +- std (threshold chosen on
- *     the other folds), TAR at FAR 1e-3 / 1e-4 over all pairs, detection failures; with and without
- *     test-time flip, float vs int8 (the 1:N scan) vs int16 (the engine's decision score), and the FAR 1e-3 threshold used as defaultThreshold.
+ *     the other folds), TAR at FAR 1e-3 / 1e-4 over all pairs, detection failures; each recogniser
+ *     alone and fused (fusion.ts), with and without test-time flip, float vs int8 (the 1:N scan) vs
+ *     int16 (the engine's decision score); all-pairs thresholds used as the engine's defaults.
  *  2. Time per image for detect + align + embed (extract, probe mode), one onnxruntime thread.
  *  3. Identify latency over 10k / 100k / 1M random unit templates, and memory per template.
  *  4. API throughput: measured by the service benchmark (lead), not here.
@@ -13,8 +14,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { readManifest } from '../models/convert.js';
 import { createFaceEngine, type OnnxFaceEngine } from '../src/face/index.js';
+import { DLIB_DIM, fuseEmbeddings, MOBILEFACENET_DIM } from '../src/face/fusion.js';
 import { foldAccuracy, percentile, tarAtFar, type ScoredPair } from '../src/face/metrics.js';
 import { quantize, quantize16, quantizedSimilarity, similarity16 } from '../src/face/quantize.js';
+import { RESIDUAL_DIMS } from '../src/face/template-space.js';
 import { cosine } from '../src/face/template.js';
 import { recordSummary } from './lib/summary.js';
 
@@ -24,7 +27,7 @@ const lfwOnly = process.argv.includes('--lfw-only');
 const DATASETS = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
 const LFW = path.join(DATASETS, 'lfw-dev');
 const CACHE_DIR = path.resolve('.cache/face-bench');
-const PIPELINE_VERSION = 'lm68x2mirror-chip150-scales-unless-clear-gray-support-v6';
+const PIPELINE_VERSION = 'lm68x2mirror-chip150-arc112-scales-unless-clear-gray-support-v7';
 
 const table = (rows: Array<Record<string, string | number>>): void => console.table(rows);
 const pct = (x: number, d = 2): string => `${(100 * x).toFixed(d)} %`;
@@ -52,7 +55,9 @@ function readPairs(): Pair[] {
   return pairs;
 }
 
-type Embedded = { plain: Float32Array; flip: Float32Array } | null;
+/** Unit vectors of one image: fused (as the engine, chip only or chip + mirror) and each recogniser alone (chip + mirror). */
+type Embedded = { plain: Float32Array; flip: Float32Array; dlib: Float32Array; mobileFaceNet: Float32Array } | null;
+type Variant = keyof NonNullable<Embedded>;
 
 function normalise(v: Float32Array): Float32Array {
   let n = 0;
@@ -61,11 +66,13 @@ function normalise(v: Float32Array): Float32Array {
   return v.map((x) => x / n);
 }
 
+const sumViews = (v: Float32Array, dim: number): Float32Array => normalise(v.slice(0, dim).map((x, i) => x + v[dim + i]));
+
 async function embedAll(engine: OnnxFaceEngine, files: string[]): Promise<Map<string, Embedded>> {
   const manifest = readManifest();
   const key = `${engine.modelId}|${PIPELINE_VERSION}|${manifest?.models.map((m) => m.sha256).join(',')}`;
   const cacheFile = path.join(CACHE_DIR, 'lfw-embeddings.json');
-  const cache: { key: string; items: Record<string, number[] | null> } =
+  const cache: { key: string; items: Record<string, { dlib: number[]; mobileFaceNet: number[] } | null> } =
     !noCache && existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : { key, items: {} };
   if (cache.key !== key) {
     // another model or pipeline: start afresh under the new key
@@ -79,7 +86,7 @@ async function embedAll(engine: OnnxFaceEngine, files: string[]): Promise<Map<st
     if (!(f in cache.items)) {
       try {
         const face = await engine.analyzeDominant(readFileSync(path.join(LFW, 'images', f)), 'probe');
-        cache.items[f] = Array.from(face.rawDescriptors);
+        cache.items[f] = { dlib: Array.from(face.rawDescriptors.dlib), mobileFaceNet: Array.from(face.rawDescriptors.mobileFaceNet) };
       } catch {
         cache.items[f] = null;
       }
@@ -92,9 +99,10 @@ async function embedAll(engine: OnnxFaceEngine, files: string[]): Promise<Map<st
     const raw = cache.items[f];
     if (!raw) out.set(f, null);
     else {
-      const a = Float32Array.from(raw.slice(0, 128));
-      const b = Float32Array.from(raw.slice(128, 256));
-      out.set(f, { plain: normalise(a), flip: normalise(a.map((x, i) => x + b[i])) });
+      if (raw.dlib.length !== 2 * DLIB_DIM) throw new Error('bench embeddings need the engine with flip on (chip + mirror descriptors)');
+      const d = Float32Array.from(raw.dlib);
+      const m = Float32Array.from(raw.mobileFaceNet);
+      out.set(f, { plain: fuseEmbeddings(d, m, 1), flip: fuseEmbeddings(d, m, 2), dlib: sumViews(d, DLIB_DIM), mobileFaceNet: sumViews(m, MOBILEFACENET_DIM) });
     }
   }
   mkdirSync(CACHE_DIR, { recursive: true });
@@ -115,8 +123,10 @@ async function lfwSection(engine: OnnxFaceEngine): Promise<void> {
   const failures = files.filter((f) => emb.get(f) === null);
   const rows: Array<Record<string, string | number>> = [];
   let calibrated = NaN;
-  for (const variant of ['plain', 'flip'] as const) {
-    for (const scoring of ['float', 'int8', 'int16'] as const) {
+  const label: Record<Variant, string> = { dlib: 'dlib ResNet-34 alone, chip + mirror', mobileFaceNet: 'MobileFaceNet alone, chip + mirror', plain: 'fused, chip only', flip: 'fused, chip + mirror (TTA)' };
+  for (const variant of ['dlib', 'mobileFaceNet', 'plain', 'flip'] as const) {
+    const single = variant === 'dlib' || variant === 'mobileFaceNet';
+    for (const scoring of single ? (['float'] as const) : (['float', 'int8', 'int16'] as const)) {
       const scored: ScoredPair[] = pairs.map((p) => {
         const a = emb.get(p.a);
         const b = emb.get(p.b);
@@ -124,7 +134,7 @@ async function lfwSection(engine: OnnxFaceEngine): Promise<void> {
         if (a && b) {
           if (scoring === 'float') score = cosine(a[variant], b[variant]);
           else if (scoring === 'int8') score = quantizedSimilarity(quantize(a[variant]), quantize(b[variant]));
-          else score = similarity16(quantize16(a[variant]), quantize16(b[variant]));
+          else score = similarity16(quantize16(a[variant], RESIDUAL_DIMS), quantize16(b[variant], RESIDUAL_DIMS));
         }
         return { score, same: p.same, fold: p.fold };
       });
@@ -137,7 +147,7 @@ async function lfwSection(engine: OnnxFaceEngine): Promise<void> {
         recordSummary('face', 'LFW TAR @ FAR 1e-3', pct(f3.tar), '>= 97 %');
       }
       rows.push({
-        embedding: variant === 'flip' ? 'chip + mirror (TTA)' : 'chip only',
+        embedding: label[variant],
         scores: scoring === 'int16' ? 'int16 (engine)' : scoring,
         'accuracy mean': pct(acc.mean),
         'std': pct(acc.std),
@@ -160,7 +170,7 @@ async function lfwSection(engine: OnnxFaceEngine): Promise<void> {
  * FAR 1e-3 .. 1e-5 with enough impostors to be meaningful.
  */
 function allPairsSection(emb: Map<string, Embedded>, variant: 'plain' | 'flip'): void {
-  const items = [...emb].filter(([, e]) => e !== null).map(([f, e]) => ({ who: f.replace(/_\d{4}\.jpg$/, ''), q: quantize16(e![variant]) }));
+  const items = [...emb].filter(([, e]) => e !== null).map(([f, e]) => ({ who: f.replace(/_\d{4}\.jpg$/, ''), q: quantize16(e![variant], RESIDUAL_DIMS) }));
   const n = items.length;
   const imp = new Float32Array((n * (n - 1)) / 2);
   const gen: number[] = [];
@@ -201,7 +211,7 @@ async function timingSection(): Promise<void> {
     }
     rows.push({ image: label, runs, 'median ms': percentile(ts, 50).toFixed(1), 'p95 ms': percentile(ts, 95).toFixed(1), flip: String(engine.tuning.flip) });
   }
-  console.log('\n## Time per image: decode + detect (3 scales) + landmarks (2 passes, crop and mirror) + align + embed (chip and mirror) (onnxruntime intraOpNumThreads=1)');
+  console.log('\n## Time per image: decode + detect (3 scales) + landmarks (2 passes, crop and mirror) + align + embed (dlib ResNet-34 and MobileFaceNet, chip and mirror each) (onnxruntime intraOpNumThreads=1)');
   table(rows);
 }
 
@@ -214,6 +224,9 @@ function randomUnit(dim: number): Float32Array {
   return normalise(v);
 }
 
+/** A random fused vector (each recogniser's part a random unit vector, weighted as fusion.ts does). */
+const randomFused = (): Float32Array => fuseEmbeddings(randomUnit(DLIB_DIM), randomUnit(MOBILEFACENET_DIM), 1);
+
 async function identifySection(engine: OnnxFaceEngine): Promise<void> {
   const sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
   const rows: Array<Record<string, string | number>> = [];
@@ -221,10 +234,10 @@ async function identifySection(engine: OnnxFaceEngine): Promise<void> {
     const gallery = engine.createGallery();
     gallery.reserve(n);
     const before = process.memoryUsage();
-    for (let i = 0; i < n; i++) gallery.upsertVectors(`p${i}`, [randomUnit(128)]);
+    for (let i = 0; i < n; i++) gallery.upsertVectors(`p${i}`, [randomFused()]);
     const after = process.memoryUsage();
     const queries = n >= 1_000_000 ? 30 : 60;
-    const probes = Array.from({ length: queries }, () => engine.templateOf(randomUnit(128)));
+    const probes = Array.from({ length: queries }, () => engine.templateOf(randomFused()));
     const tSync: number[] = [];
     const tAsync: number[] = [];
     for (const p of probes) {
@@ -247,7 +260,7 @@ async function identifySection(engine: OnnxFaceEngine): Promise<void> {
       'heap+buffers bytes/template (incl. ext_id, maps)': heapPerTemplate > 0 ? heapPerTemplate.toFixed(0) : 'n/a (GC during fill)',
     });
   }
-  console.log('\n## Identify (exact search: int8 scan + 16-bit rescoring, 1 template per person, random unit vectors, top-5)');
+  console.log(`\n## Identify (exact search: int8 scan + 16-bit rescoring, 1 template per person, random ${DLIB_DIM}+${MOBILEFACENET_DIM}-d fused vectors, top-5)`);
   table(rows);
 }
 

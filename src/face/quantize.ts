@@ -55,18 +55,20 @@ export interface Quantized16Vector {
 
 /**
  * 16-bit codes built on the int8 ones: c_i = 256 * q8_i + r_i with q8_i = round(127 * v_i / max|v|)
- * (the int8 code) and r_i = round(256 * 127 * v_i / max|v| - 256 * q8_i) clamped to [-128, 127];
- * scale = fround(max|v| / 127) / 256. The gallery stores q8 and r as two int8 rows (264 bytes per
- * 128-d template, not 384) and rebuilds exactly these codes.
+ * (the int8 code) and r_i = round(256 * 127 * v_i / max|v| - 256 * q8_i) clamped to [-128, 127]
+ * for i < residualDims, r_i = 0 after; scale = fround(max|v| / 127) / 256. The gallery stores q8
+ * and the first residualDims r as int8 rows and rebuilds exactly these codes. The face engine
+ * keeps residuals for the dlib part only (fusion.ts): its cosines crowd into a narrow range
+ * where int8 rounding (~1e-3) moves LFW decisions; MobileFaceNet's spread 6x wider.
  */
-export function quantize16(v: Float32Array): Quantized16Vector {
+export function quantize16(v: Float32Array, residualDims = v.length): Quantized16Vector {
   const max = maxAbs(v);
   const q = new Int16Array(v.length);
   const inv = max > 0 ? 127 / max : 0;
   for (let i = 0; i < v.length; i++) {
     const x = v[i] * inv;
     const q8 = Math.round(x);
-    q[i] = 256 * q8 + Math.min(127, Math.max(-128, Math.round(256 * x - 256 * q8)));
+    q[i] = 256 * q8 + (i < residualDims ? Math.min(127, Math.max(-128, Math.round(256 * x - 256 * q8))) : 0);
   }
   return { q, scale: Math.fround(max / 127) / 256 };
 }

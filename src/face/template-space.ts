@@ -8,13 +8,20 @@ import type * as ort from 'onnxruntime-node';
 import type { FaceGallery } from './engine.js';
 import { Int8FaceGallery } from './gallery.js';
 import { quantize16, similarity16 } from './quantize.js';
+import { DLIB_DIM, FUSED_DIM } from './fusion.js';
 import { decodeCompatible, encodeTemplate } from './template.js';
 
-export const EMBEDDING_DIM = 128;
+/** Length of a template's vector: dlib 128 + MobileFaceNet 192, fused (fusion.ts). */
+export const EMBEDDING_DIM = FUSED_DIM;
+/** Dims scored with 16-bit codes (the dlib part, see quantize16); the rest with int8 codes. */
+export const RESIDUAL_DIMS = DLIB_DIM;
 
-/** Model id written into every template (template.ts); `flip` is the test-time mirror of the chip. */
+/**
+ * Model id written into every template (template.ts); `flip` is the test-time mirror of the chips.
+ * Version 1 was dlib alone (128-d): its templates are refused as TEMPLATE_INCOMPATIBLE.
+ */
 export function faceModelId(flip: boolean): string {
-  return `dlib-r34-128/lm68-chip150${flip ? '+flip' : ''}@1`;
+  return `dlib-r34-128+mfn-192/lm68-chip150-arc112${flip ? '+flip' : ''}@2`;
 }
 
 export class FaceTemplateSpace {
@@ -39,12 +46,12 @@ export class FaceTemplateSpace {
 
   /** Decision score: int16 cosine in [-1, 1] (identical to the gallery's scores, see quantize.ts). */
   similarity(a: Uint8Array, b: Uint8Array): number {
-    return similarity16(quantize16(this.vectorOf(a)), quantize16(this.vectorOf(b)));
+    return this.vectorSimilarity(this.vectorOf(a), this.vectorOf(b));
   }
 
   /** Same as similarity on decoded vectors. */
   vectorSimilarity(a: Float32Array, b: Float32Array): number {
-    return similarity16(quantize16(a), quantize16(b));
+    return similarity16(quantize16(a, RESIDUAL_DIMS), quantize16(b, RESIDUAL_DIMS));
   }
 
   assertCompatible(template: Uint8Array): void {
@@ -52,6 +59,6 @@ export class FaceTemplateSpace {
   }
 
   createGallery(): FaceGallery & Int8FaceGallery {
-    return new Int8FaceGallery(EMBEDDING_DIM, (t) => this.vectorOf(t), this.matmul);
+    return new Int8FaceGallery(EMBEDDING_DIM, (t) => this.vectorOf(t), this.matmul, 1024, RESIDUAL_DIMS);
   }
 }

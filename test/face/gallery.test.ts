@@ -3,20 +3,24 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createFaceEngine, type OnnxFaceEngine } from '../../src/face/index.js';
 import { fitSimilarity, MIRROR_68 } from '../../src/face/align.js';
 import { encodeTemplate, decodeTemplate, cosine } from '../../src/face/template.js';
+import { DLIB_DIM, fuseEmbeddings, FUSED_DIM, MOBILEFACENET_DIM, W_DLIB } from '../../src/face/fusion.js';
 import { foldAccuracy, tarAtFar } from '../../src/face/metrics.js';
 import { isBiostationError } from '../../src/runtime/errors.js';
 
 let engine: OnnxFaceEngine;
 
-function unit(seed: number): Float32Array {
+function randomUnit(seed: number, dim: number): Float32Array {
   let s = seed * 2654435761;
-  const v = new Float32Array(128).map(() => {
+  const v = new Float32Array(dim).map(() => {
     s = (s * 1103515245 + 12345) % 2147483648;
     return s / 2147483648 - 0.5;
   });
   const n = Math.hypot(...v);
   return v.map((x) => x / n);
 }
+
+/** A fused engine vector built from two random unit vectors (dlib part, MobileFaceNet part). */
+const unit = (seed: number): Float32Array => fuseEmbeddings(randomUnit(seed, DLIB_DIM), randomUnit(seed + 0.5, MOBILEFACENET_DIM), 1);
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -32,29 +36,46 @@ beforeAll(async () => {
 });
 
 describe('face templates', () => {
-  it('round-trips model id and vector, about 550 bytes', () => {
+  it('round-trips model id and vector (float32, 320-d)', () => {
     const v = unit(1);
     const t = engine.templateOf(v);
-    expect(t.length).toBeLessThanOrEqual(600);
+    expect(t.length).toBe(9 + engine.modelId.length + 4 * FUSED_DIM);
     const d = decodeTemplate(t);
     expect(d.modelId).toBe(engine.modelId);
     expect(Array.from(d.vector)).toEqual(Array.from(v));
   });
 
   it('refuses another model version with TEMPLATE_INCOMPATIBLE and garbage with INVALID_TEMPLATE', () => {
-    const other = encodeTemplate('dlib-r34-128/lm68-chip150@0', unit(2));
+    const other = encodeTemplate('dlib-r34-128/lm68-chip150+flip@1', randomUnit(2, DLIB_DIM)); // the dlib-only engine's templates
     expect(codeOf(() => engine.assertCompatible(other))).toBe('TEMPLATE_INCOMPATIBLE');
+    const sameLength = encodeTemplate('dlib-r34-128+mfn-192/lm68-chip150-arc112+flip@1', unit(2));
+    expect(codeOf(() => engine.assertCompatible(other))).toBe('TEMPLATE_INCOMPATIBLE');
+    expect(codeOf(() => engine.assertCompatible(sameLength))).toBe('TEMPLATE_INCOMPATIBLE');
     expect(codeOf(() => engine.similarity(other, engine.templateOf(unit(2))))).toBe('TEMPLATE_INCOMPATIBLE');
     expect(codeOf(() => engine.assertCompatible(new Uint8Array([1, 2, 3])))).toBe('INVALID_TEMPLATE');
     const truncated = engine.templateOf(unit(3)).subarray(0, 100);
     expect(codeOf(() => engine.assertCompatible(truncated))).toBe('INVALID_TEMPLATE');
   });
 
-  it('similarity is the cosine up to 16-bit quantisation', () => {
+  it('fused vectors are unit length and their cosine is the weighted sum of the two recognisers\' cosines', () => {
+    const [d1, d2, m1, m2] = [randomUnit(3, DLIB_DIM), randomUnit(4, DLIB_DIM), randomUnit(5, MOBILEFACENET_DIM), randomUnit(6, MOBILEFACENET_DIM)];
+    const a = fuseEmbeddings(d1, m1, 1);
+    const b = fuseEmbeddings(d2, m2, 1);
+    expect(cosine(a, a)).toBeCloseTo(1, 6);
+    expect(cosine(a, b)).toBeCloseTo(W_DLIB * cosine(d1, d2) + (1 - W_DLIB) * cosine(m1, m2), 6);
+    // two views are summed per recogniser before normalising
+    const two = fuseEmbeddings(new Float32Array([...d1, ...d2]), new Float32Array([...m1, ...m2]), 2);
+    const sum = (x: Float32Array, y: Float32Array): Float32Array => x.map((v, i) => v + y[i]);
+    expect(cosine(two, fuseEmbeddings(sum(d1, d2), sum(m1, m2), 1))).toBeCloseTo(1, 6);
+    expect(W_DLIB).toBeGreaterThan(0.8);
+    expect(W_DLIB).toBeLessThan(0.9);
+  });
+
+  it('similarity is the cosine up to quantisation (16-bit on the dlib part, int8 on MobileFaceNet\'s)', () => {
     for (let i = 0; i < 20; i++) {
       const a = unit(10 + i);
       const b = unit(100 + i);
-      expect(Math.abs(engine.similarity(engine.templateOf(a), engine.templateOf(b)) - cosine(a, b))).toBeLessThan(1e-4);
+      expect(Math.abs(engine.similarity(engine.templateOf(a), engine.templateOf(b)) - cosine(a, b))).toBeLessThan(5e-4);
     }
     expect(engine.similarity(engine.templateOf(unit(5)), engine.templateOf(unit(5)))).toBeGreaterThan(0.999);
   });
