@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createFaceEngine, type OnnxFaceEngine } from '../../src/face/index.js';
 import { fitSimilarity, MIRROR_68 } from '../../src/face/align.js';
+import { warpAffine, type Affine } from '../../src/face/warp.js';
 import { encodeTemplate, decodeTemplate, cosine } from '../../src/face/template.js';
 import { DLIB_DIM, fuseEmbeddings, FUSED_DIM, MOBILEFACENET_DIM, W_DLIB } from '../../src/face/fusion.js';
 import { foldAccuracy, tarAtFar } from '../../src/face/metrics.js';
@@ -123,6 +124,18 @@ describe('alignment and metrics helpers', () => {
     expect(MIRROR_68.every((j, i) => MIRROR_68[j] === i)).toBe(true);
     expect([MIRROR_68[0], MIRROR_68[36], MIRROR_68[39], MIRROR_68[48], MIRROR_68[30], MIRROR_68[8], MIRROR_68[62]]).toEqual([16, 45, 42, 54, 30, 8, 62]);
     expect(new Set(MIRROR_68).size).toBe(68);
+  });
+
+  it('warpAffine: the axis-aligned fast path gives exactly what the general path gives, borders included', () => {
+    const W = 61;
+    const H = 47;
+    const img = { width: W, height: H, data: Uint8Array.from({ length: W * H * 3 }, (_, i) => (i * 7919) % 251) };
+    for (const [s, c, f] of [[0.47, -3.3, 2.1], [0.9, 10.25, -6.5], [1.2, 0.3, 0.7]]) {
+      const fast: Affine = [s, 0, c, 0, s, f];
+      // a shear of 1e-300 changes no coordinate but takes the general per-sample loop
+      const general: Affine = [s, 1e-300, c, 1e-300, s, f];
+      expect(Array.from(warpAffine(img, fast, 80, 64))).toEqual(Array.from(warpAffine(img, general, 80, 64)));
+    }
   });
 
   it('fitSimilarity recovers a rotation + scale + translation', () => {
