@@ -1,3 +1,5 @@
+import { isBiostationError } from './errors.js';
+
 /** What a 1:N index must offer to be kept in step with the store. */
 export interface MutableGallery {
   upsert(extId: string, templates: Uint8Array[]): void;
@@ -28,9 +30,16 @@ interface Entry<G> {
  * gallery's: a difference means a write made elsewhere (another API node, another process), and
  * the gallery is rebuilt from the store. upsert and remove are idempotent, so a write both loaded
  * and applied is harmless.
+ *
+ * A person whose stored templates the engine refuses (TEMPLATE_INCOMPATIBLE: made by another model
+ * version, e.g. before an engine upgrade or synced from an older station; INVALID_TEMPLATE) is left
+ * out of the gallery, so the rest of the application can still be identified; verify against that
+ * person still answers TEMPLATE_INCOMPATIBLE. The count is kept (`skipped`) and a process warning
+ * (code BIOSTATION_GALLERY_SKIPPED) names the application once per load.
  */
 export class GalleryRegistry<G extends MutableGallery> {
   private readonly entries = new Map<string, Entry<G>>();
+  private readonly skippedCounts = new Map<string, number>();
 
   constructor(
     private readonly build: () => Promise<G>,
@@ -44,7 +53,19 @@ export class GalleryRegistry<G extends MutableGallery> {
     if (entry && entry.revision === revision) return entry.gallery;
     const gallery = (async () => {
       const g = await this.build();
-      for (const person of await this.source.allTemplates(applicationId)) g.upsert(person.extId, person.templates);
+      let skipped = 0;
+      for (const person of await this.source.allTemplates(applicationId)) {
+        try {
+          g.upsert(person.extId, person.templates);
+        } catch (e) {
+          if (!isBiostationError(e) || (e.code !== 'TEMPLATE_INCOMPATIBLE' && e.code !== 'INVALID_TEMPLATE')) throw e;
+          skipped++;
+        }
+      }
+      this.skippedCounts.set(applicationId, skipped);
+      if (skipped > 0) {
+        process.emitWarning(`${skipped} person(s) of application ${applicationId} have templates this engine cannot read (another model version): left out of identification until re-enrolled`, { code: 'BIOSTATION_GALLERY_SKIPPED' });
+      }
       return g;
     })();
     // The replaced gallery may still serve a search in flight: release its workers a little later.
@@ -55,6 +76,11 @@ export class GalleryRegistry<G extends MutableGallery> {
     });
     this.entries.set(applicationId, fresh);
     return gallery;
+  }
+
+  /** Persons left out of the application's last loaded gallery (templates of another model), 0 if none or not loaded. */
+  skipped(applicationId: string): number {
+    return this.skippedCounts.get(applicationId) ?? 0;
   }
 
   /** Closes every gallery (station shutdown). */
