@@ -14,7 +14,7 @@ import { byDominance, isFramedPortrait } from './dominance.js';
 import type { FaceEngine, FaceExtractMode, FaceExtraction, FaceQuality } from './engine.js';
 import { decodeImage, DEFAULT_DECODE_LIMITS, type DecodeLimits, type RgbImage } from './image.js';
 import { chipStats, ENROLL_QUALITY_LIMITS, estimatePose, interOcularPx, qualityFailures, type QualityLimits } from './quality.js';
-import { fuseEmbeddings } from './fusion.js';
+import { fuseEmbeddings, MOBILEFACENET_DIM } from './fusion.js';
 import { faceModelId, FaceTemplateSpace } from './template-space.js';
 import { flipPlanar, warpAffine, type Affine } from './warp.js';
 
@@ -145,10 +145,10 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
     const arc = chips(img, arcFaceTransform(landmarks), ARCFACE_SIZE, n);
     for (let i = 0; i < arc.length; i++) arc[i] = (arc[i] - 127.5) / 128;
     const plane = 3 * ARCFACE_SIZE * ARCFACE_SIZE;
-    const mobileFaceNet = new Float32Array(n * 192);
+    const mobileFaceNet = new Float32Array(n * MOBILEFACENET_DIM);
     for (let i = 0; i < n; i++) {
       const r = await this.sessions.mobileFaceNet.run({ input: new Tensor('float32', arc.subarray(i * plane, (i + 1) * plane), [1, 3, ARCFACE_SIZE, ARCFACE_SIZE]) });
-      mobileFaceNet.set(r.embedding.data as Float32Array, i * 192);
+      mobileFaceNet.set(r.embedding.data as Float32Array, i * MOBILEFACENET_DIM);
     }
     const vector = fuseEmbeddings(dlib, mobileFaceNet, n);
 
