@@ -59,7 +59,7 @@ export interface FaceGallery {
 }
 
 export interface FaceEngine {
-  /** Model id and version written into every template, e.g. "dlib-r34-128@1". */
+  /** Model id and version written into every template, e.g. "dlib-r34-128+mfn-192/lm68-chip150-arc112+flip@2". */
   readonly modelId: string;
   /** 1:1 similarity threshold (verify, match): FAR 1e-3 on lfw-dev (see src/face/README.md). */
   readonly defaultThreshold: number;

@@ -44,7 +44,7 @@ export class FaceTemplateSpace {
     return decodeCompatible(template, this.modelId, EMBEDDING_DIM);
   }
 
-  /** Decision score: int16 cosine in [-1, 1] (identical to the gallery's scores, see quantize.ts). */
+  /** Decision score: quantised cosine in [-1, 1], 16-bit codes on the dlib dims and int8 on the rest (identical to the gallery's scores, see quantize.ts). */
   similarity(a: Uint8Array, b: Uint8Array): number {
     return this.vectorSimilarity(this.vectorOf(a), this.vectorOf(b));
   }

@@ -7,9 +7,9 @@
  *   5  u8       vector encoding: 1 = float32
  *   6  u16      dimension D
  *   8  u8       model id length L
- *   9  L bytes  model id (ASCII), e.g. "dlib-r34-128/lm68-chip150@1"
+ *   9  L bytes  model id (ASCII), e.g. "dlib-r34-128+mfn-192/lm68-chip150-arc112+flip@2"
  *   9+L D*4     L2-normalised vector
- * A 128-d template is 9 + L + 512 bytes (about 550 bytes).
+ * The engine's 320-d template is 9 + 47 + 1280 = 1,336 bytes.
  */
 import { BiostationError } from '../runtime/errors.js';
 
