@@ -14,7 +14,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { readManifest } from '../models/convert.js';
 import { createFaceEngine, type OnnxFaceEngine } from '../src/face/index.js';
-import { DLIB_DIM, fuseEmbeddings, MOBILEFACENET_DIM } from '../src/face/fusion.js';
+import { DLIB_DIM, fuseEmbeddings, MOBILEFACENET_DIM, pooled } from '../src/face/fusion.js';
 import { foldAccuracy, percentile, tarAtFar, type ScoredPair } from '../src/face/metrics.js';
 import { quantize, quantize16, quantizedSimilarity, similarity16 } from '../src/face/quantize.js';
 import { RESIDUAL_DIMS } from '../src/face/template-space.js';
@@ -66,8 +66,6 @@ function normalise(v: Float32Array): Float32Array {
   return v.map((x) => x / n);
 }
 
-const sumViews = (v: Float32Array, dim: number): Float32Array => normalise(v.slice(0, dim).map((x, i) => x + v[dim + i]));
-
 async function embedAll(engine: OnnxFaceEngine, files: string[]): Promise<Map<string, Embedded>> {
   const manifest = readManifest();
   const key = `${engine.modelId}|${PIPELINE_VERSION}|${manifest?.models.map((m) => m.sha256).join(',')}`;
@@ -102,7 +100,7 @@ async function embedAll(engine: OnnxFaceEngine, files: string[]): Promise<Map<st
       if (raw.dlib.length !== 2 * DLIB_DIM) throw new Error('bench embeddings need the engine with flip on (chip + mirror descriptors)');
       const d = Float32Array.from(raw.dlib);
       const m = Float32Array.from(raw.mobileFaceNet);
-      out.set(f, { plain: fuseEmbeddings(d, m, 1), flip: fuseEmbeddings(d, m, 2), dlib: sumViews(d, DLIB_DIM), mobileFaceNet: sumViews(m, MOBILEFACENET_DIM) });
+      out.set(f, { plain: fuseEmbeddings(d, m, 1), flip: fuseEmbeddings(d, m, 2), dlib: pooled(d, DLIB_DIM, 2), mobileFaceNet: pooled(m, MOBILEFACENET_DIM, 2) });
     }
   }
   mkdirSync(CACHE_DIR, { recursive: true });

@@ -23,8 +23,8 @@ const SPREAD_MOBILEFACENET = 0.3934;
 /** Weight of the dlib cosine in the fused score (the MobileFaceNet weight is 1 - W_DLIB). */
 export const W_DLIB = 1 / SPREAD_DLIB / (1 / SPREAD_DLIB + 1 / SPREAD_MOBILEFACENET);
 
-/** Sums `views` consecutive descriptors of length `dim` and L2-normalises the sum. */
-function pooled(desc: Float32Array, dim: number, views: number): Float32Array {
+/** Sums `views` consecutive descriptors of length `dim` and L2-normalises the sum (one recogniser's vector). */
+export function pooled(desc: Float32Array, dim: number, views: number): Float32Array {
   const v = new Float32Array(dim);
   for (let i = 0; i < views; i++) for (let k = 0; k < dim; k++) v[k] += desc[i * dim + k];
   let n = 0;
