@@ -38,6 +38,9 @@ export interface SyncRow {
   error: string | null;
 }
 
+  direction?: 'pull' | 'push';
+  deleted?: number;
+  refused?: number;
 export const toSyncRecord = (r: SyncRow): SyncRecord => ({
   peerUrl: r.peer_url,
   startedAt: r.started_at,
@@ -49,6 +52,9 @@ export const toSyncRecord = (r: SyncRow): SyncRecord => ({
   error: r.error,
 });
 
+  direction: r.direction ?? 'pull',
+  deleted: Number(r.deleted ?? 0),
+  refused: Number(r.refused ?? 0),
 export interface PersonRow {
   ext_id: string;
   created_at: string;

@@ -53,6 +53,8 @@ export interface PersonRecord extends PersonSummary {
 export interface NewTemplate {
   data: Uint8Array;
   position?: string | null;
+  /** Hybrid-logical-clock version of the person's latest change (src/sync/hlc.ts); set by stores that record versions. */
+  version?: string;
 }
 
 /**
@@ -85,14 +87,42 @@ export interface PersonRepository {
   revision(): Promise<number>;
 }
 
-/** One pull from a peer station (see src/sync). */
+/** A person's latest state or its tombstone, as the change feed gives it. */
+export type PersonChange = IncomingChange & { seq: number };
+
+export type IncomingChange =
+  | { kind: 'upsert'; extId: string; version: string; createdAt: string; updatedAt: string; templates: NewTemplate[] }
+  | { kind: 'delete'; extId: string; version: string; deletedAt: string; stationId: string };
+
+/** created/updated/deleted: the person changed; tombstone: a delete recorded for a person unknown here; stale: this store already holds a newer version. */
+export type ApplyOutcome = 'created' | 'updated' | 'deleted' | 'tombstone' | 'stale';
+
+/** One pull from or push to a peer station (see src/sync). */
 export interface SyncRecord {
   peerUrl: string;
+
+  // Change feed for station sync (src/sync). Every write above also stamps the person with a new
+  // version (hybrid logical clock) and a change sequence number; a delete leaves a tombstone.
+
+  /** Changes (latest state of each person or tombstone) with a sequence number above `afterSeq`, in sequence order. */
+  changes(afterSeq: number, limit: number): Promise<PersonChange[]>;
+  /** How many changes lie above `afterSeq` (progress of a sync). */
+  countChanges(afterSeq: number): Promise<number>;
+  /**
+   * Applies a change made on another station when its version is newer than what this store holds
+   * for that ext_id (person or tombstone), in one transaction; the replica's clock moves past it.
+   */
+  applyChange(change: IncomingChange): Promise<ApplyOutcome>;
+  /** Drops tombstones deleted before `before` (ISO time); returns how many. */
+  purgeTombstones(before: string): Promise<number>;
   startedAt: string;
   finishedAt: string;
   /** Persons read from the peer, by modality. */
   pulled: number;
+  /** The peer's origin (scheme, host, port): never a path, user or password. */
   created: number;
+  /** 'pull' or 'push'; older records are pulls. */
+  direction?: 'pull' | 'push';
   updated: number;
   /** Persons already as recent here, or whose templates this station cannot compare. */
   skipped: number;
@@ -101,6 +131,10 @@ export interface SyncRecord {
 }
 
 export interface SyncLogRepository {
+  /** Persons deleted by a tombstone from the other side. */
+  deleted?: number;
+  /** Persons refused because their templates belong to another model version (counted in skipped too). */
+  refused?: number;
   record(entry: SyncRecord): Promise<void>;
   /** The most recent pulls, newest first. */
   recent(limit: number): Promise<SyncRecord[]>;
@@ -109,6 +143,9 @@ export interface SyncLogRepository {
 /** The stores of one application. */
 export interface TenantStore {
   readonly faces: PersonRepository;
+  /** Resume point of a sync with a peer: the last change sequence number fully applied (0 when none). */
+  checkpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger'): Promise<number>;
+  setCheckpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger', seq: number): Promise<void>;
   readonly fingers: PersonRepository;
   readonly syncLog: SyncLogRepository;
 }

@@ -3,7 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { BiostationError } from '../../runtime/errors.js';
 import type { PersonRecord } from '../../store/types.js';
 import { tenantOf } from '../auth.js';
-import { decodeBase64Field, encodeBase64 } from '../base64.js';
+import { encodeBase64 } from '../base64.js';
+import { imageField } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
 import {
   CountBody, DecisionFields, DumpQuery, ExtIdParams, FaceBody, FaceMatchBody, FaceRecord, Result, ResultBody, Timestamp, pagingOf, resultErrors,
@@ -18,14 +19,16 @@ type Params = Static<typeof ExtIdParams>;
 
 const ok = (code: number, message: string) => ({ code, message });
 
-/** Images of a face body, decoded. @throws INVALID_IMAGE_TYPE, INVALID_BASE64 */
-function imagesOf(body: Pick<FaceBodyT, 'Images'>): Uint8Array[] {
-  return body.Images.map((item, i) => {
+/** Images of a face body, decoded and within the image limits. @throws INVALID_IMAGE_TYPE, INVALID_BASE64, IMAGE_TOO_LARGE */
+async function imagesOf(body: Pick<FaceBodyT, 'Images'>): Promise<Uint8Array[]> {
+  const images: Uint8Array[] = [];
+  for (const [i, item] of body.Images.entries()) {
     if (item.imageType !== undefined && item.imageType !== 'frontal') {
       throw new BiostationError('INVALID_IMAGE_TYPE', `Images[${i}].imageType must be "frontal"`);
     }
-    return decodeBase64Field(item.imageData, `Images[${i}].imageData`);
-  });
+    images.push(await imageField(item.imageData, `Images[${i}].imageData`, 'face'));
+  }
+  return images;
 }
 
 /** Added to a body whose client asked for liveness: the passive check is not evaluated on this station yet. */
@@ -90,7 +93,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       },
     }, async (request) => {
       const body = request.body as FaceBodyT;
-      const templates = await face.enroll(tenantOf(request), (request.params as Params).ext_id, imagesOf(body), { doLivenessCheck: !!body.doLivenessCheck });
+      const templates = await face.enroll(tenantOf(request), (request.params as Params).ext_id, await imagesOf(body), { doLivenessCheck: !!body.doLivenessCheck });
       return {
         result: ok(1000, 'ENROLLED_SUCCESSFULLY'),
         ...(body.ReturnTemplate ? { b64Templates: templates.map(encodeBase64) } : {}),
@@ -106,7 +109,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       },
     }, async (request) => {
       const body = request.body as FaceBodyT;
-      const templates = await face.update(tenantOf(request), (request.params as Params).ext_id, imagesOf(body), { doLivenessCheck: !!body.doLivenessCheck });
+      const templates = await face.update(tenantOf(request), (request.params as Params).ext_id, await imagesOf(body), { doLivenessCheck: !!body.doLivenessCheck });
       return body.ReturnTemplate
         ? { result: ok(1000, 'ENROLLED_SUCCESSFULLY'), b64Templates: templates.map(encodeBase64), ...livenessNote(body) }
         : { result: ok(1006, 'UPDATED_SUCCESSFULLY'), ...livenessNote(body) };
@@ -127,7 +130,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       },
     }, async (request) => {
       const body = request.body as FaceBodyT;
-      const [image] = imagesOf(body);
+      const [image] = await imagesOf(body);
       const d = await face.verify(tenantOf(request), (request.params as Params).ext_id, image);
       return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold, ...livenessNote(body) };
     });
@@ -141,7 +144,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       },
     }, async (request) => {
       const body = request.body as FaceBodyT;
-      const [image] = imagesOf(body);
+      const [image] = await imagesOf(body);
       const d = await face.identify(tenantOf(request), image);
       return {
         ExternalID: d.extId,
@@ -160,7 +163,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       },
     }, async (request) => {
       const body = request.body as Static<typeof FaceMatchBody>;
-      const [a, b] = imagesOf(body);
+      const [a, b] = await imagesOf(body);
       const d = await face.match(tenantOf(request), a, b);
       return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold, ...livenessNote(body) };
     });

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { tenantOf } from '../auth.js';
 import { decodeBase64Field, encodeBase64 } from '../base64.js';
+import { imageField } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
 import {
   CompareResponse, CountBody, DecisionFields, DumpQuery, ExtIdParams, FingerImageBody, FingerImagePairBody, FingerProbeBody,
@@ -18,9 +19,9 @@ type ImageBody = Static<typeof FingerImageBody>;
 const ok = (code: number, message: string) => ({ code, message });
 const DecisionResponse = Type.Object({ result: Result, ...DecisionFields });
 
-function sampleOf(body: ImageBody) {
+async function sampleOf(body: ImageBody) {
   return {
-    image: decodeBase64Field(body.imageData, 'imageData'),
+    image: await imageField(body.imageData, 'imageData', 'finger'),
     position: body.position ?? 'UNKNOWN',
     dpi: body.dpi === undefined ? 500 : Number(body.dpi),
   };
@@ -90,7 +91,7 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
         params: ExtIdParams, body: FingerImageBody, response: { 200: ResultBody, ...resultErrors(400, 409, 503) },
       },
     }, async (request) => {
-      await finger.enroll(tenantOf(request), (request.params as Params).ext_id, sampleOf(request.body as ImageBody));
+      await finger.enroll(tenantOf(request), (request.params as Params).ext_id, await sampleOf(request.body as ImageBody));
       return { result: ok(1000, 'ENROLLED_SUCCESSFULLY') };
     });
 
@@ -100,7 +101,7 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
         params: ExtIdParams, body: FingerImageBody, response: { 200: ResultBody, ...resultErrors(400, 404, 503) },
       },
     }, async (request) => {
-      await finger.update(tenantOf(request), (request.params as Params).ext_id, sampleOf(request.body as ImageBody));
+      await finger.update(tenantOf(request), (request.params as Params).ext_id, await sampleOf(request.body as ImageBody));
       return { result: ok(1006, 'UPDATED_SUCCESSFULLY') };
     });
 
@@ -118,7 +119,7 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
         params: ExtIdParams, body: FingerProbeBody, response: { 200: DecisionResponse, ...resultErrors(400, 404, 503) },
       },
     }, async (request) => {
-      const image = decodeBase64Field((request.body as { imageData: string }).imageData, 'imageData');
+      const image = await imageField((request.body as { imageData: string }).imageData, 'imageData', 'finger');
       const d = await finger.verify(tenantOf(request), (request.params as Params).ext_id, image);
       return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold };
     });
@@ -131,7 +132,7 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
         response: { 200: Type.Object({ ExternalID: Type.Union([Type.String(), Type.Null()]), result: Result, ...DecisionFields }), ...resultErrors(400, 503) },
       },
     }, async (request) => {
-      const image = decodeBase64Field((request.body as { imageData: string }).imageData, 'imageData');
+      const image = await imageField((request.body as { imageData: string }).imageData, 'imageData', 'finger');
       const d = await finger.identify(tenantOf(request), image);
       return { ExternalID: d.extId, result: d.extId ? ok(1008, 'IDENTIFIED_SUCCESSFULLY') : ok(1009, 'NOT_IDENTIFIED'), score: d.score, threshold: d.threshold };
     });
@@ -143,7 +144,9 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
         body: FingerImagePairBody, response: { 200: CompareResponse, ...resultErrors(400, 503) },
       },
     }, async (request) => {
-      const [a, b] = (request.body as Array<{ imageData: string }>).map((x, i) => decodeBase64Field(x.imageData, `[${i}].imageData`));
+      const [x, y] = request.body as Array<{ imageData: string }>;
+      const a = await imageField(x.imageData, '[0].imageData', 'finger');
+      const b = await imageField(y.imageData, '[1].imageData', 'finger');
       const d = await finger.matchImages(tenantOf(request), a, b);
       return { ...(d.matched ? ok(1010, 'MATCH_IMAGES_SUCCESSFULLY') : ok(1011, 'NOT_MATCHED')), score: d.score, threshold: d.threshold };
     });

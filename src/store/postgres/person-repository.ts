@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 import { toBytes, type PersonRow, type TemplateRow } from '../rows.js';
-import type { NewTemplate, PersonRecord, PersonRepository, PersonSummary, StoredTemplate } from '../types.js';
+import type { ApplyOutcome, IncomingChange, NewTemplate, PersonChange, PersonRecord, PersonRepository, PersonSummary, StoredTemplate } from '../types.js';
 import type { Modality } from '../sqlite/person-repository.js';
+import { clockPast, nextStamp, type Stamp } from './change-feed.js';
 import { inTransaction } from './schema.js';
 
 /**
@@ -12,12 +13,14 @@ export class PgPersonRepository implements PersonRepository {
   private readonly persons: string;
   private readonly templates: string;
   private readonly revisions: string;
+  private readonly tombstones: string;
 
   constructor(
     private readonly pool: Pool,
-    schema: string,
+    private readonly schema: string,
     private readonly modality: Modality,
   ) {
+    this.tombstones = `${schema}.tombstones`;
     this.persons = `${schema}.persons`;
     this.templates = `${schema}.templates`;
     this.revisions = `${schema}.revisions`;
@@ -34,13 +37,13 @@ export class PgPersonRepository implements PersonRepository {
   }
 
   async find(extId: string): Promise<PersonRecord | undefined> {
-    const { rows } = await this.pool.query<PersonRow>(
-      `SELECT ext_id, created_at, updated_at FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`,
+    const { rows } = await this.pool.query<PersonRow & { version: string }>(
+      `SELECT ext_id, created_at, updated_at, version FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`,
       [this.modality, extId],
     );
     if (!rows[0]) return undefined;
     const templates = await this.templatesOf([extId]);
-    return { extId, createdAt: rows[0].created_at, updatedAt: rows[0].updated_at, templates: templates.get(extId) ?? [] };
+    return { extId, createdAt: rows[0].created_at, updatedAt: rows[0].updated_at, templates: templates.get(extId) ?? [], version: rows[0].version };
   }
 
   async templateCount(extId: string): Promise<number | undefined> {
@@ -60,6 +63,7 @@ export class PgPersonRepository implements PersonRepository {
       );
       if (res.rowCount === 0) return false;
       await this.insertTemplates(c, extId, templates, now);
+      await this.stampPerson(c, extId, await nextStamp(c, this.schema));
       await this.bump(c);
       return true;
     });
@@ -71,6 +75,7 @@ export class PgPersonRepository implements PersonRepository {
       if (res.rowCount === 0) return false;
       await c.query(`DELETE FROM ${this.templates} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
       await this.insertTemplates(c, extId, templates, now);
+      await this.stampPerson(c, extId, await nextStamp(c, this.schema));
       await this.bump(c);
       return true;
     });
@@ -85,6 +90,7 @@ export class PgPersonRepository implements PersonRepository {
       );
       await this.insertTemplates(c, extId, templates, now);
       await this.bump(c);
+      await this.stampPerson(c, extId, await nextStamp(c, this.schema));
       const { rows } = await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.templates} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
       return Number(rows[0].n);
     });
@@ -95,17 +101,19 @@ export class PgPersonRepository implements PersonRepository {
       const res = await c.query(`DELETE FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
       if (res.rowCount === 0) return false;
       await this.bump(c);
+      const stamp = await nextStamp(c, this.schema);
+      await this.tombstone(c, extId, stamp.version, stamp.stationId, new Date().toISOString(), stamp.seq);
       return true;
     });
   }
 
   async page(offset: number, limit: number): Promise<PersonRecord[]> {
-    const { rows } = await this.pool.query<PersonRow>(
-      `SELECT ext_id, created_at, updated_at FROM ${this.persons} WHERE modality = $1 ORDER BY seq LIMIT $2 OFFSET $3`,
+    const { rows } = await this.pool.query<PersonRow & { version: string }>(
+      `SELECT ext_id, created_at, updated_at, version FROM ${this.persons} WHERE modality = $1 ORDER BY seq LIMIT $2 OFFSET $3`,
       [this.modality, limit, offset],
     );
     const templates = await this.templatesOf(rows.map((r) => r.ext_id));
-    return rows.map((r) => ({ extId: r.ext_id, createdAt: r.created_at, updatedAt: r.updated_at, templates: templates.get(r.ext_id) ?? [] }));
+    return rows.map((r) => ({ extId: r.ext_id, createdAt: r.created_at, updatedAt: r.updated_at, templates: templates.get(r.ext_id) ?? [], version: r.version }));
   }
 
   async allTemplates(): Promise<Array<{ extId: string; templates: Uint8Array[] }>> {
@@ -128,6 +136,84 @@ export class PgPersonRepository implements PersonRepository {
   }
 
   private async bump(c: PoolClient): Promise<void> {
+  async changes(afterSeq: number, limit: number): Promise<PersonChange[]> {
+    const { rows } = await this.pool.query<{
+      kind: 'upsert' | 'delete'; ext_id: string; version: string; seq: string; created_at: string | null; updated_at: string | null; deleted_at: string | null; station_id: string | null;
+    }>(
+      `SELECT 'upsert' AS kind, ext_id, version, change_seq AS seq, created_at, updated_at, NULL AS deleted_at, NULL AS station_id
+         FROM ${this.persons} WHERE modality = $1 AND change_seq > $2
+       UNION ALL
+       SELECT 'delete', ext_id, version, change_seq, NULL, NULL, deleted_at, station_id
+         FROM ${this.tombstones} WHERE modality = $1 AND change_seq > $2
+       ORDER BY seq LIMIT $3`,
+      [this.modality, afterSeq, limit],
+    );
+    const templates = await this.templatesOf(rows.filter((r) => r.kind === 'upsert').map((r) => r.ext_id));
+    return rows.map((r) =>
+      r.kind === 'upsert'
+        ? { kind: 'upsert', seq: Number(r.seq), extId: r.ext_id, version: r.version, createdAt: r.created_at!, updatedAt: r.updated_at!, templates: (templates.get(r.ext_id) ?? []).map((t) => ({ data: t.data, position: t.position })) }
+        : { kind: 'delete', seq: Number(r.seq), extId: r.ext_id, version: r.version, deletedAt: r.deleted_at!, stationId: r.station_id! },
+    );
+  }
+
+  async countChanges(afterSeq: number): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>(
+      `SELECT (SELECT count(*) FROM ${this.persons} WHERE modality = $1 AND change_seq > $2) + (SELECT count(*) FROM ${this.tombstones} WHERE modality = $1 AND change_seq > $2) AS n`,
+      [this.modality, afterSeq],
+    );
+    return Number(rows[0].n);
+  }
+
+  async applyChange(change: IncomingChange): Promise<ApplyOutcome> {
+    return inTransaction(this.pool, async (c): Promise<ApplyOutcome> => {
+      // The clock row lock serialises this with every other write of the application.
+      await c.query(`SELECT 1 FROM ${this.schema}.sync_clock FOR UPDATE`);
+      const p = await c.query<{ version: string }>(`SELECT version FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`, [this.modality, change.extId]);
+      const person = p.rows[0];
+      const t = person ? undefined : (await c.query<{ version: string }>(`SELECT version FROM ${this.tombstones} WHERE modality = $1 AND ext_id = $2`, [this.modality, change.extId])).rows[0];
+      const local = person?.version ?? t?.version ?? '';
+      if (change.version <= local) return 'stale';
+      const seq = await clockPast(c, this.schema, change.version);
+      if (change.kind === 'delete') {
+        await this.tombstone(c, change.extId, change.version, change.stationId, change.deletedAt, seq);
+        if (!person) return 'tombstone';
+        await c.query(`DELETE FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`, [this.modality, change.extId]);
+        await this.bump(c);
+        return 'deleted';
+      }
+      if (person) {
+        await c.query(`DELETE FROM ${this.templates} WHERE modality = $1 AND ext_id = $2`, [this.modality, change.extId]);
+        await c.query(`UPDATE ${this.persons} SET updated_at = $3 WHERE modality = $1 AND ext_id = $2`, [this.modality, change.extId, change.updatedAt]);
+      } else {
+        await c.query(`DELETE FROM ${this.tombstones} WHERE modality = $1 AND ext_id = $2`, [this.modality, change.extId]);
+        await c.query(`INSERT INTO ${this.persons} (modality, ext_id, created_at, updated_at) VALUES ($1, $2, $3, $4)`, [this.modality, change.extId, change.createdAt, change.updatedAt]);
+      }
+      await this.insertTemplates(c, change.extId, change.templates, change.updatedAt);
+      await c.query(`UPDATE ${this.persons} SET version = $3, change_seq = $4 WHERE modality = $1 AND ext_id = $2`, [this.modality, change.extId, change.version, seq]);
+      await this.bump(c);
+      return person ? 'updated' : 'created';
+    });
+  }
+
+  async purgeTombstones(before: string): Promise<number> {
+    const res = await this.pool.query(`DELETE FROM ${this.tombstones} WHERE modality = $1 AND deleted_at < $2`, [this.modality, before]);
+    return res.rowCount ?? 0;
+  }
+
+  private async stampPerson(c: PoolClient, extId: string, stamp: Stamp): Promise<void> {
+    await c.query(`DELETE FROM ${this.tombstones} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
+    await c.query(`UPDATE ${this.persons} SET version = $3, change_seq = $4 WHERE modality = $1 AND ext_id = $2`, [this.modality, extId, stamp.version, stamp.seq]);
+  }
+
+  private async tombstone(c: PoolClient, extId: string, version: string, stationId: string, deletedAt: string, seq: number): Promise<void> {
+    await c.query(
+      `INSERT INTO ${this.tombstones} (modality, ext_id, version, station_id, deleted_at, change_seq) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (modality, ext_id) DO UPDATE SET version = excluded.version, station_id = excluded.station_id,
+         deleted_at = excluded.deleted_at, change_seq = excluded.change_seq`,
+      [this.modality, extId, version, stationId, deletedAt, seq],
+    );
+  }
+
     await c.query(`UPDATE ${this.revisions} SET value = value + 1 WHERE modality = $1`, [this.modality]);
   }
 

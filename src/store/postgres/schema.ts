@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { PG_SYNC_MIGRATION } from './change-feed.js';
 
 /**
  * PostgreSQL layout. The station registry lives in schema `biostation`; each application owns a
@@ -65,6 +66,7 @@ export const TENANT_MIGRATIONS: PgMigration[] = [
 ];
 
 /** Schema name of an application (ids are UUIDs, checked by the caller). */
+  (c, s) => PG_SYNC_MIGRATION(c, s),
 export const tenantSchema = (applicationId: string): string => `app_${applicationId.replace(/-/g, '')}`;
 
 /**

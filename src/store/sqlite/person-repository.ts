@@ -1,8 +1,20 @@
 import { toBytes, type PersonRow, type TemplateRow } from '../rows.js';
-import type { NewTemplate, PersonRecord, PersonRepository, PersonSummary, StoredTemplate } from '../types.js';
+import type { ApplyOutcome, IncomingChange, NewTemplate, PersonChange, PersonRecord, PersonRepository, PersonSummary, StoredTemplate } from '../types.js';
 import type { Migration, SqliteDatabase } from './database.js';
+import { SYNC_MIGRATION, clockPast, nextStamp, type Stamp } from './change-feed.js';
 
 export type Modality = 'face' | 'finger';
+
+interface FeedRow {
+  kind: 'upsert' | 'delete';
+  ext_id: string;
+  version: string;
+  seq: number;
+  created_at: string | null;
+  updated_at: string | null;
+  deleted_at: string | null;
+  station_id: string | null;
+}
 
 /** Schema of an application's database: persons per modality, and their templates. */
 export const TENANT_MIGRATIONS: Migration[] = [
@@ -45,6 +57,7 @@ export const TENANT_MIGRATIONS: Migration[] = [
         error TEXT
       );
     `),
+  SYNC_MIGRATION,
 ];
 
 /**
@@ -70,10 +83,10 @@ export class SqlitePersonRepository implements PersonRepository {
 
   async find(extId: string): Promise<PersonRecord | undefined> {
     const row = this.db
-      .prepare('SELECT ext_id, created_at, updated_at FROM persons WHERE modality = ? AND ext_id = ?')
-      .get(this.modality, extId) as PersonRow | undefined;
+      .prepare('SELECT ext_id, created_at, updated_at, version FROM persons WHERE modality = ? AND ext_id = ?')
+      .get(this.modality, extId) as (PersonRow & { version: string }) | undefined;
     if (!row) return undefined;
-    return { ...this.summary(row), updatedAt: row.updated_at, templates: this.templatesOf([extId]).get(extId) ?? [] };
+    return { ...this.summary(row), updatedAt: row.updated_at, templates: this.templatesOf([extId]).get(extId) ?? [], version: row.version };
   }
 
   async templateCount(extId: string): Promise<number | undefined> {
@@ -90,6 +103,7 @@ export class SqlitePersonRepository implements PersonRepository {
       if (this.exists(extId)) return false;
       this.db.prepare('INSERT INTO persons (modality, ext_id, created_at, updated_at) VALUES (?, ?, ?, ?)').run(this.modality, extId, now, now);
       this.insertTemplates(extId, templates, now);
+      this.stampPerson(extId, nextStamp(this.db));
       this.bump();
       return true;
     }).immediate();
@@ -101,6 +115,7 @@ export class SqlitePersonRepository implements PersonRepository {
       this.db.prepare('DELETE FROM templates WHERE modality = ? AND ext_id = ?').run(this.modality, extId);
       this.insertTemplates(extId, templates, now);
       this.db.prepare('UPDATE persons SET updated_at = ? WHERE modality = ? AND ext_id = ?').run(now, this.modality, extId);
+      this.stampPerson(extId, nextStamp(this.db));
       this.bump();
       return true;
     }).immediate();
@@ -115,6 +130,7 @@ export class SqlitePersonRepository implements PersonRepository {
         )
         .run(this.modality, extId, now, now);
       this.insertTemplates(extId, templates, now);
+      this.stampPerson(extId, nextStamp(this.db));
       this.bump();
       return (
         this.db.prepare('SELECT count(*) AS n FROM templates WHERE modality = ? AND ext_id = ?').get(this.modality, extId) as {
@@ -126,6 +142,8 @@ export class SqlitePersonRepository implements PersonRepository {
 
   async delete(extId: string): Promise<boolean> {
     return this.db.transaction(() => {
+      const stamp = nextStamp(this.db);
+      this.tombstone(extId, stamp.version, stamp.stationId, new Date().toISOString(), stamp.seq);
       if (this.db.prepare('DELETE FROM persons WHERE modality = ? AND ext_id = ?').run(this.modality, extId).changes === 0) return false;
       this.bump();
       return true;
@@ -142,10 +160,10 @@ export class SqlitePersonRepository implements PersonRepository {
 
   async page(offset: number, limit: number): Promise<PersonRecord[]> {
     const rows = this.db
-      .prepare('SELECT ext_id, created_at, updated_at FROM persons WHERE modality = ? ORDER BY rowid LIMIT ? OFFSET ?')
-      .all(this.modality, limit, offset) as PersonRow[];
+      .prepare('SELECT ext_id, created_at, updated_at, version FROM persons WHERE modality = ? ORDER BY rowid LIMIT ? OFFSET ?')
+      .all(this.modality, limit, offset) as Array<PersonRow & { version: string }>;
     const templates = this.templatesOf(rows.map((r) => r.ext_id));
-    return rows.map((r) => ({ ...this.summary(r), updatedAt: r.updated_at, templates: templates.get(r.ext_id) ?? [] }));
+    return rows.map((r) => ({ ...this.summary(r), updatedAt: r.updated_at, templates: templates.get(r.ext_id) ?? [], version: r.version }));
   }
 
   async allTemplates(): Promise<Array<{ extId: string; templates: Uint8Array[] }>> {
@@ -160,6 +178,82 @@ export class SqlitePersonRepository implements PersonRepository {
     }
     return [...byPerson].map(([extId, templates]) => ({ extId, templates }));
   }
+  async changes(afterSeq: number, limit: number): Promise<PersonChange[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT 'upsert' AS kind, ext_id, version, change_seq AS seq, created_at, updated_at, NULL AS deleted_at, NULL AS station_id
+           FROM persons WHERE modality = ? AND change_seq > ?
+         UNION ALL
+         SELECT 'delete', ext_id, version, change_seq, NULL, NULL, deleted_at, station_id
+           FROM tombstones WHERE modality = ? AND change_seq > ?
+         ORDER BY seq LIMIT ?`,
+      )
+      .all(this.modality, afterSeq, this.modality, afterSeq, limit) as FeedRow[];
+    const templates = this.templatesOf(rows.filter((r) => r.kind === 'upsert').map((r) => r.ext_id));
+    return rows.map((r) =>
+      r.kind === 'upsert'
+        ? { kind: 'upsert', seq: r.seq, extId: r.ext_id, version: r.version, createdAt: r.created_at!, updatedAt: r.updated_at!, templates: (templates.get(r.ext_id) ?? []).map((t) => ({ data: t.data, position: t.position })) }
+        : { kind: 'delete', seq: r.seq, extId: r.ext_id, version: r.version, deletedAt: r.deleted_at!, stationId: r.station_id! },
+    );
+  }
+
+  async countChanges(afterSeq: number): Promise<number> {
+    const row = this.db
+      .prepare('SELECT (SELECT count(*) FROM persons WHERE modality = ? AND change_seq > ?) + (SELECT count(*) FROM tombstones WHERE modality = ? AND change_seq > ?) AS n')
+      .get(this.modality, afterSeq, this.modality, afterSeq) as { n: number };
+    return row.n;
+  }
+
+  async applyChange(change: IncomingChange): Promise<ApplyOutcome> {
+    return this.db.transaction((): ApplyOutcome => {
+      const person = this.db.prepare('SELECT version FROM persons WHERE modality = ? AND ext_id = ?').get(this.modality, change.extId) as { version: string } | undefined;
+      const tomb = person ? undefined : (this.db.prepare('SELECT version FROM tombstones WHERE modality = ? AND ext_id = ?').get(this.modality, change.extId) as { version: string } | undefined);
+      const local = person?.version ?? tomb?.version ?? '';
+      if (change.version <= local) return 'stale';
+      const seq = clockPast(this.db, change.version);
+      if (change.kind === 'delete') {
+        this.tombstone(change.extId, change.version, change.stationId, change.deletedAt, seq);
+        if (!person) return 'tombstone';
+        this.db.prepare('DELETE FROM persons WHERE modality = ? AND ext_id = ?').run(this.modality, change.extId);
+        this.bump();
+        return 'deleted';
+      }
+      if (person) {
+        this.db.prepare('DELETE FROM templates WHERE modality = ? AND ext_id = ?').run(this.modality, change.extId);
+        this.db.prepare('UPDATE persons SET updated_at = ? WHERE modality = ? AND ext_id = ?').run(change.updatedAt, this.modality, change.extId);
+      } else {
+        this.db.prepare('DELETE FROM tombstones WHERE modality = ? AND ext_id = ?').run(this.modality, change.extId);
+        this.db
+          .prepare('INSERT INTO persons (modality, ext_id, created_at, updated_at) VALUES (?, ?, ?, ?)')
+          .run(this.modality, change.extId, change.createdAt, change.updatedAt);
+      }
+      this.insertTemplates(change.extId, change.templates, change.updatedAt);
+      this.db.prepare('UPDATE persons SET version = ?, change_seq = ? WHERE modality = ? AND ext_id = ?').run(change.version, seq, this.modality, change.extId);
+      this.bump();
+      return person ? 'updated' : 'created';
+    }).immediate();
+  }
+
+  async purgeTombstones(before: string): Promise<number> {
+    return this.db.prepare('DELETE FROM tombstones WHERE modality = ? AND deleted_at < ?').run(this.modality, before).changes;
+  }
+
+  /** Sets the person's version and change sequence number (inside the write's transaction). */
+  private stampPerson(extId: string, stamp: Stamp): void {
+    this.db.prepare('DELETE FROM tombstones WHERE modality = ? AND ext_id = ?').run(this.modality, extId);
+    this.db.prepare('UPDATE persons SET version = ?, change_seq = ? WHERE modality = ? AND ext_id = ?').run(stamp.version, stamp.seq, this.modality, extId);
+  }
+
+  private tombstone(extId: string, version: string, stationId: string, deletedAt: string, seq: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO tombstones (modality, ext_id, version, station_id, deleted_at, change_seq) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (modality, ext_id) DO UPDATE SET version = excluded.version, station_id = excluded.station_id,
+           deleted_at = excluded.deleted_at, change_seq = excluded.change_seq`,
+      )
+      .run(this.modality, extId, version, stationId, deletedAt, seq);
+  }
+
 
   private summary(r: PersonRow): PersonSummary {
     return { extId: r.ext_id, createdAt: r.created_at };
