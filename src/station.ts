@@ -5,10 +5,10 @@ import { ApplicationService, type IssuedCredential } from './auth/applications.j
 import { TokenService } from './auth/tokens.js';
 import type { FaceEngine } from './face/engine.js';
 import { createFaceEngine, createPooledFaceEngine } from './face/index.js';
-import { FaceService } from './face/service.js';
+import { FaceService } from './services/face.js';
 import type { FingerEngine } from './finger/engine.js';
 import { createFingerEngine } from './finger/index.js';
-import { FingerService } from './finger/service.js';
+import { FingerService } from './services/finger.js';
 import type { StationServices } from './http/context.js';
 import { buildServer } from './http/server.js';
 import { UnsupportedPayloadLivenessService } from './liveness/service.js';

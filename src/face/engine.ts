@@ -70,7 +70,7 @@ export interface FaceEngine {
   readonly identifyThreshold: number;
   /**
    * Image bytes (JPEG, PNG, WebP; EXIF orientation honoured) -> template of the dominant face.
-   * Throws BiostationError: INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL, NO_FACE,
+   * Throws FaceError: INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL, NO_FACE,
    * MULTIPLE_FACES (enroll only), FACE_QUALITY_TOO_LOW (enroll only).
    */
   extract(image: Uint8Array, mode: FaceExtractMode): Promise<FaceExtraction>;

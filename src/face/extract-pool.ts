@@ -8,7 +8,7 @@
  * the queue waits for the replacement. Input errors keep their codes (NO_FACE, INVALID_IMAGE, ...).
  */
 import { Worker } from 'node:worker_threads';
-import { BiostationError, type ErrorCode } from '../runtime/errors.js';
+import { FaceError, type FaceErrorCode } from './errors.js';
 import type { FaceEngine, FaceExtractMode, FaceExtraction } from './engine.js';
 import type { CreateFaceEngineOptions } from './index.js';
 import type { FaceTemplateSpace } from './template-space.js';
@@ -25,7 +25,7 @@ export type ExtractReply =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
   | { type: 'result'; id: number; result: FaceExtraction }
-  | { type: 'error'; id: number; error: { code?: ErrorCode; message: string; details?: Record<string, unknown> } };
+  | { type: 'error'; id: number; error: { code?: FaceErrorCode; message: string; details?: Record<string, unknown> } };
 
 /** Worker options: everything of createFaceEngine that can cross a thread (not intraOpNumThreads, always 1). */
 export type PoolEngineOptions = Pick<CreateFaceEngineOptions, 'modelsDir' | 'tuning'>;
@@ -77,7 +77,7 @@ export class FaceExtractorPool {
 
   /**
    * Starts `size` workers and waits until every one has loaded its models.
-   * @throws BiostationError ENGINE_UNAVAILABLE when a worker cannot load the models.
+   * @throws FaceError ENGINE_UNAVAILABLE when a worker cannot load the models.
    */
   static async start(size: number, options: PoolEngineOptions = {}): Promise<FaceExtractorPool> {
     const pool = new FaceExtractorPool(options);
@@ -86,7 +86,7 @@ export class FaceExtractorPool {
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) {
       await pool.close();
-      throw new BiostationError('ENGINE_UNAVAILABLE', `The face workers could not start: ${(failed.reason as Error).message}`);
+      throw new FaceError('ENGINE_UNAVAILABLE', `The face workers could not start: ${(failed.reason as Error).message}`);
     }
     return pool;
   }
@@ -98,12 +98,12 @@ export class FaceExtractorPool {
 
   /**
    * Extracts the dominant face's template on a worker (FaceEngine.extract).
-   * @throws BiostationError with the engine's codes, or ENGINE_UNAVAILABLE when the pool is closed,
+   * @throws FaceError with the engine's codes, or ENGINE_UNAVAILABLE when the pool is closed,
    *   every worker is gone, or the worker died during this request.
    */
   extract(image: Uint8Array, mode: FaceExtractMode): Promise<FaceExtraction> {
     if (this.closed || this.failure) {
-      return Promise.reject(new BiostationError('ENGINE_UNAVAILABLE', this.failure ?? 'The face workers are stopped'));
+      return Promise.reject(new FaceError('ENGINE_UNAVAILABLE', this.failure ?? 'The face workers are stopped'));
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ request: { id: this.nextId++, image, mode }, resolve, reject });
@@ -147,7 +147,7 @@ export class FaceExtractorPool {
     if (!job || (m.type !== 'result' && m.type !== 'error') || m.id !== job.request.id) return;
     slot.job = null;
     if (m.type === 'result') job.resolve(m.result); // structured clone: already this thread's own copy
-    else job.reject(m.error.code ? new BiostationError(m.error.code, m.error.message, m.error.details) : new Error(m.error.message));
+    else job.reject(m.error.code ? new FaceError(m.error.code, m.error.message, m.error.details) : new Error(m.error.message));
     this.pump();
   }
 
@@ -156,7 +156,7 @@ export class FaceExtractorPool {
     if (i < 0) return; // 'error' then 'exit': handled once
     this.slots.splice(i, 1);
     slot.worker.removeAllListeners();
-    slot.job?.reject(new BiostationError('ENGINE_UNAVAILABLE', `A face worker stopped during the request: ${why}`));
+    slot.job?.reject(new FaceError('ENGINE_UNAVAILABLE', `A face worker stopped during the request: ${why}`));
     if (this.closed) return;
     this.replacing++;
     spawn(this.options).then(
@@ -176,9 +176,9 @@ export class FaceExtractorPool {
   }
 
   private failAll(message: string): void {
-    for (const job of this.queue.splice(0)) job.reject(new BiostationError('ENGINE_UNAVAILABLE', message));
+    for (const job of this.queue.splice(0)) job.reject(new FaceError('ENGINE_UNAVAILABLE', message));
     for (const slot of this.slots) {
-      slot.job?.reject(new BiostationError('ENGINE_UNAVAILABLE', message));
+      slot.job?.reject(new FaceError('ENGINE_UNAVAILABLE', message));
       slot.job = null;
     }
   }

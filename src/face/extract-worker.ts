@@ -3,7 +3,7 @@
  * intra-op thread, answers `ready` (or `failed`), then one `extract` request at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { isBiostationError } from '../runtime/errors.js';
+import { isFaceError } from './errors.js';
 import { createFaceEngine, type CreateFaceEngineOptions } from './index.js';
 import type { ExtractReply, ExtractRequest } from './extract-pool.js';
 
@@ -20,7 +20,7 @@ try {
       reply({
         type: 'error',
         id: m.id,
-        error: isBiostationError(e) ? { code: e.code, message: e.message, details: e.details } : { message: e instanceof Error ? e.message : String(e) },
+        error: isFaceError(e) ? { code: e.code, message: e.message, details: e.details } : { message: e instanceof Error ? e.message : String(e) },
       });
     }
   });

@@ -7,7 +7,7 @@
  */
 import type * as ort from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
-import { BiostationError } from '../runtime/errors.js';
+import { FaceError } from './errors.js';
 import { ARCFACE_SIZE, arcFaceTransform, CHIP_SIZE, chipTransform, LandmarkNet, type Landmarks68 } from './align.js';
 import { iou, mergePasses, TinyFaceDetector, type Box, type Detection } from './detector.js';
 import { byDominance, isFramedPortrait } from './dominance.js';
@@ -179,7 +179,7 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
 
   /**
    * Every face of an image, dominant first, each fully analysed (group photos, kiosk feedback).
-   * @throws BiostationError INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL.
+   * @throws FaceError INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL.
    */
   async analyzeAll(image: Uint8Array, maxFaces = 20): Promise<AnalyzedFace[]> {
     const img = await this.decode(image);
@@ -191,13 +191,13 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
 
   /**
    * Dominant face of an image (dominance.ts: large, whole, centred, confident).
-   * @throws BiostationError INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL, NO_FACE;
+   * @throws FaceError INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL, NO_FACE;
    *   in enroll mode also MULTIPLE_FACES and FACE_QUALITY_TOO_LOW (details.failures lists the limits failed).
    */
   async analyzeDominant(image: Uint8Array, mode: FaceExtractMode): Promise<AnalyzedFace> {
     const img = await this.decode(image);
     const dets = await this.detect(img);
-    if (dets.length === 0) throw new BiostationError('NO_FACE');
+    if (dets.length === 0) throw new FaceError('NO_FACE');
     const main = dets[0];
     if (mode === 'enroll') {
       const rivals = dets.slice(1).filter((d) => {
@@ -208,14 +208,14 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
         return !inside && iou(d.box, main.box) < 0.2 && d.score >= this.tuning.qualityLimits.minDetectionScore && d.box.width >= this.tuning.multipleFaceWidthRatio * main.box.width;
       });
       if (rivals.length > 0) {
-        throw new BiostationError('MULTIPLE_FACES', `${rivals.length + 1} faces of similar size were found`, { faces: rivals.length + 1 });
+        throw new FaceError('MULTIPLE_FACES', `${rivals.length + 1} faces of similar size were found`, { faces: rivals.length + 1 });
       }
     }
     const face = await this.analyzeFace(img, main);
     if (mode === 'enroll') {
       const failures = qualityFailures(face.quality, this.tuning.qualityLimits);
       if (failures.length > 0) {
-        throw new BiostationError('FACE_QUALITY_TOO_LOW', `Face quality too low: ${failures.join(', ')}`, { failures, quality: face.quality });
+        throw new FaceError('FACE_QUALITY_TOO_LOW', `Face quality too low: ${failures.join(', ')}`, { failures, quality: face.quality });
       }
     }
     return face;

@@ -12,7 +12,7 @@
  */
 import type * as ort from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
-import { BiostationError } from '../runtime/errors.js';
+import { FaceError } from './errors.js';
 import type { FaceGallery, GalleryHit } from './engine.js';
 import { dotInt8, quantize, quantize16 } from './quantize.js';
 
@@ -97,7 +97,7 @@ export class Int8FaceGallery implements FaceGallery {
   /** Same as upsert with already decoded, L2-normalised vectors. */
   upsertVectors(extId: string, vectors: Float32Array[]): void {
     for (const v of vectors) {
-      if (v.length !== this.dim) throw new BiostationError('TEMPLATE_INCOMPATIBLE', `Expected ${this.dim}-d vectors`);
+      if (v.length !== this.dim) throw new FaceError('TEMPLATE_INCOMPATIBLE', `Expected ${this.dim}-d vectors`);
     }
     this.remove(extId);
     if (vectors.length === 0) return;
@@ -148,7 +148,7 @@ export class Int8FaceGallery implements FaceGallery {
 
   /**
    * Best `topK` persons for the probe, best first (score = best template's similarity).
-   * @throws BiostationError INVALID_TEMPLATE / TEMPLATE_INCOMPATIBLE for a bad probe.
+   * @throws FaceError INVALID_TEMPLATE / TEMPLATE_INCOMPATIBLE for a bad probe.
    */
   search(probe: Uint8Array, topK: number): GalleryHit[] {
     return this.searchVector(this.decode(probe), topK);

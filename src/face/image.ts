@@ -3,7 +3,7 @@
  * Accepts JPEG, PNG and WebP. Uses sharp (libvips).
  */
 import sharp from 'sharp';
-import { BiostationError } from '../runtime/errors.js';
+import { FaceError } from './errors.js';
 
 /** Interleaved 8-bit RGB raster, row-major, `data.length === width * height * 3`. */
 export interface RgbImage {
@@ -33,27 +33,27 @@ const FORMATS = new Set(['jpeg', 'png', 'webp']);
  * Decodes an image.
  * @returns RGB raster after EXIF orientation, downscaled so its longest side <= maxWorkingSidePx,
  *   plus `scale` = working px / original px (1 when not downscaled).
- * @throws BiostationError INVALID_IMAGE (not JPEG/PNG/WebP, corrupt or truncated),
+ * @throws FaceError INVALID_IMAGE (not JPEG/PNG/WebP, corrupt or truncated),
  *   IMAGE_TOO_LARGE (header says more than maxInputPixels), IMAGE_TOO_SMALL (a side < minSidePx).
  */
 export async function decodeImage(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): Promise<RgbImage & { scale: number }> {
-  if (!bytes || bytes.length < 8) throw new BiostationError('INVALID_IMAGE', 'The data is too short to be an image');
+  if (!bytes || bytes.length < 8) throw new FaceError('INVALID_IMAGE', 'The data is too short to be an image');
   let meta: sharp.Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
-    throw new BiostationError('INVALID_IMAGE');
+    throw new FaceError('INVALID_IMAGE');
   }
   if (!meta.format || !FORMATS.has(meta.format)) {
-    throw new BiostationError('INVALID_IMAGE', `Unsupported image format ${meta.format ?? 'unknown'}; use JPEG, PNG or WebP`);
+    throw new FaceError('INVALID_IMAGE', `Unsupported image format ${meta.format ?? 'unknown'}; use JPEG, PNG or WebP`);
   }
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
   if (w * h > limits.maxInputPixels) {
-    throw new BiostationError('IMAGE_TOO_LARGE', `The image has ${w}x${h} pixels; the limit is ${limits.maxInputPixels} pixels`, { width: w, height: h });
+    throw new FaceError('IMAGE_TOO_LARGE', `The image has ${w}x${h} pixels; the limit is ${limits.maxInputPixels} pixels`, { width: w, height: h });
   }
   if (w < limits.minSidePx || h < limits.minSidePx) {
-    throw new BiostationError('IMAGE_TOO_SMALL', `The image is ${w}x${h}; each side must be at least ${limits.minSidePx} px`, { width: w, height: h });
+    throw new FaceError('IMAGE_TOO_SMALL', `The image is ${w}x${h}; each side must be at least ${limits.minSidePx} px`, { width: w, height: h });
   }
   try {
     let pipeline = sharp(bytes, { failOn: 'truncated', limitInputPixels: limits.maxInputPixels }).rotate();
@@ -68,8 +68,8 @@ export async function decodeImage(bytes: Uint8Array, limits: DecodeLimits = DEFA
     const rgb = info.channels === 3 ? new Uint8Array(data.buffer, data.byteOffset, data.length) : toRgb(data, info.channels);
     return { width: info.width, height: info.height, data: rgb, scale };
   } catch (e) {
-    if (e instanceof BiostationError) throw e;
-    throw new BiostationError('INVALID_IMAGE', 'The image data is corrupt or truncated');
+    if (e instanceof FaceError) throw e;
+    throw new FaceError('INVALID_IMAGE', 'The image data is corrupt or truncated');
   }
 }
 

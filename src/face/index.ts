@@ -6,7 +6,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { buildModels, MODELS_BUILD_DIR } from '../../models/convert.js';
 import { encodeModel } from '../../models/onnx-proto.js';
-import { BiostationError } from '../runtime/errors.js';
+import { FaceError } from './errors.js';
 import type { FaceEngine } from './engine.js';
 import { FaceExtractorPool, PooledFaceEngine } from './extract-pool.js';
 import { DEFAULT_TUNING, OnnxFaceEngine, type FaceEngineTuning } from './face-engine.js';
@@ -48,7 +48,7 @@ const sessionOptions = (intraOpNumThreads?: number): ort.InferenceSession.Sessio
 
 /**
  * Loads the face models once and returns the engine, running in this thread.
- * @throws BiostationError ENGINE_UNAVAILABLE when the models cannot be built or loaded.
+ * @throws FaceError ENGINE_UNAVAILABLE when the models cannot be built or loaded.
  */
 export async function createFaceEngine(options: CreateFaceEngineOptions = {}): Promise<OnnxFaceEngine & FaceEngine> {
   const dir = options.modelsDir ?? MODELS_BUILD_DIR;
@@ -64,7 +64,7 @@ export async function createFaceEngine(options: CreateFaceEngineOptions = {}): P
     ]);
     return new OnnxFaceEngine({ detector, landmarks, recognizer, mobileFaceNet, matmul }, { ...DEFAULT_TUNING, ...options.tuning });
   } catch (e) {
-    throw new BiostationError('ENGINE_UNAVAILABLE', `The face models could not be loaded: ${(e as Error).message}`);
+    throw new FaceError('ENGINE_UNAVAILABLE', `The face models could not be loaded: ${(e as Error).message}`);
   }
 }
 
@@ -72,7 +72,7 @@ export async function createFaceEngine(options: CreateFaceEngineOptions = {}): P
  * The engine with extraction on `workers` threads (extract-pool.ts), each with its own sessions and
  * one intra-op thread: requests are served in parallel and never block the event loop. Templates,
  * scores and galleries are computed in this thread exactly as by createFaceEngine's engine.
- * @throws BiostationError ENGINE_UNAVAILABLE when the models cannot be built or a worker cannot load them.
+ * @throws FaceError ENGINE_UNAVAILABLE when the models cannot be built or a worker cannot load them.
  */
 export async function createPooledFaceEngine(workers: number, options: Omit<CreateFaceEngineOptions, 'intraOpNumThreads'> = {}): Promise<PooledFaceEngine> {
   const dir = options.modelsDir ?? MODELS_BUILD_DIR;
@@ -82,7 +82,7 @@ export async function createPooledFaceEngine(workers: number, options: Omit<Crea
     buildModels(dir); // once here, so that the workers find the build current
     matmul = await ort.InferenceSession.create(matmulIntegerModel(), sessionOptions());
   } catch (e) {
-    throw new BiostationError('ENGINE_UNAVAILABLE', `The face models could not be loaded: ${(e as Error).message}`);
+    throw new FaceError('ENGINE_UNAVAILABLE', `The face models could not be loaded: ${(e as Error).message}`);
   }
   const pool = await FaceExtractorPool.start(workers, { modelsDir: dir, tuning });
   return new PooledFaceEngine(new FaceTemplateSpace(faceModelId(tuning.flip), matmul), pool, tuning.threshold, tuning.identifyThreshold);

@@ -11,7 +11,7 @@
  *   9+L D*4     L2-normalised vector
  * The engine's 320-d template is 9 + 47 + 1280 = 1,336 bytes.
  */
-import { BiostationError } from '../runtime/errors.js';
+import { FaceError } from './errors.js';
 
 const MAGIC = [0x42, 0x53, 0x46, 0x54];
 export const TEMPLATE_FORMAT_VERSION = 1;
@@ -41,25 +41,25 @@ export function encodeTemplate(modelId: string, vector: Float32Array): Uint8Arra
 
 /**
  * Parses a template.
- * @throws BiostationError INVALID_TEMPLATE (bad magic, unknown format/encoding, wrong length, non-finite values).
+ * @throws FaceError INVALID_TEMPLATE (bad magic, unknown format/encoding, wrong length, non-finite values).
  */
 export function decodeTemplate(t: Uint8Array): DecodedTemplate {
   if (!(t instanceof Uint8Array) || t.length < 9 || MAGIC.some((m, i) => t[i] !== m)) {
-    throw new BiostationError('INVALID_TEMPLATE', 'Not a Biostation face template');
+    throw new FaceError('INVALID_TEMPLATE', 'Not a Biostation face template');
   }
   if (t[4] !== TEMPLATE_FORMAT_VERSION || t[5] !== ENC_F32) {
-    throw new BiostationError('INVALID_TEMPLATE', `Unknown face template format ${t[4]}/${t[5]}`);
+    throw new FaceError('INVALID_TEMPLATE', `Unknown face template format ${t[4]}/${t[5]}`);
   }
   const dv = new DataView(t.buffer, t.byteOffset, t.byteLength);
   const dim = dv.getUint16(6, true);
   const idLen = t[8];
   const off = 9 + idLen;
-  if (t.length !== off + dim * 4) throw new BiostationError('INVALID_TEMPLATE', 'Face template has the wrong length');
+  if (t.length !== off + dim * 4) throw new FaceError('INVALID_TEMPLATE', 'Face template has the wrong length');
   const modelId = new TextDecoder().decode(t.subarray(9, off));
   const vector = new Float32Array(dim);
   for (let i = 0; i < dim; i++) {
     const v = dv.getFloat32(off + 4 * i, true);
-    if (!Number.isFinite(v)) throw new BiostationError('INVALID_TEMPLATE', 'Face template holds non-finite values');
+    if (!Number.isFinite(v)) throw new FaceError('INVALID_TEMPLATE', 'Face template holds non-finite values');
     vector[i] = v;
   }
   return { modelId, vector };
@@ -69,7 +69,7 @@ export function decodeTemplate(t: Uint8Array): DecodedTemplate {
 export function decodeCompatible(t: Uint8Array, modelId: string, dim: number): Float32Array {
   const d = decodeTemplate(t);
   if (d.modelId !== modelId || d.vector.length !== dim) {
-    throw new BiostationError('TEMPLATE_INCOMPATIBLE', `Template made by "${d.modelId}" (${d.vector.length}-d); this engine uses "${modelId}" (${dim}-d)`, {
+    throw new FaceError('TEMPLATE_INCOMPATIBLE', `Template made by "${d.modelId}" (${d.vector.length}-d); this engine uses "${modelId}" (${dim}-d)`, {
       templateModelId: d.modelId,
       engineModelId: modelId,
     });

@@ -33,9 +33,9 @@ export interface FingerEngine {
   readonly defaultThreshold: number;
   /**
    * Image bytes (PNG, JPEG, BMP, TIFF; gray or colour) at `dpi` (default 500) -> template.
-   * Throws BiostationError: INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL, NO_FINGERPRINT,
+   * Throws FingerError: INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL, NO_FINGERPRINT,
    * FINGERPRINT_QUALITY_TOO_LOW (not thrown by the current engine: it returns `quality` and leaves the
-   * policy to the service), INVALID_REQUEST (dpi outside 100..2000).
+   * policy to the service), INVALID_DPI (dpi outside 100..2000).
    */
   extract(image: Uint8Array, options?: { dpi?: number }): Promise<FingerExtraction>;
   /** Score of two stored templates (higher = more alike). Throws INVALID_TEMPLATE. */

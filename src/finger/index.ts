@@ -6,7 +6,7 @@ import { toStoredTemplate } from './engine/fingerprintTemplate.js';
 import { WorkerFingerGallery } from './engine/gallery.js';
 import { decodeImage } from './engine/images/decodeImage.js';
 import { ProbeMatcher } from './engine/matcher/matcher.js';
-import { BiostationError } from '../runtime/errors.js';
+import { FingerError } from './errors.js';
 
 export { extractFeatures } from './engine/extractor/featureExtractor.js';
 export { prepareRecord } from './engine/fingerprintTemplate.js';
@@ -53,7 +53,7 @@ export async function createFingerEngine(): Promise<FingerEngine> {
     async extract(image: Uint8Array, options?: { dpi?: number }): Promise<FingerExtraction> {
       const dpi = options?.dpi ?? Parameters.internalDpi;
       if (!Number.isFinite(dpi) || dpi < 100 || dpi > 2000) {
-        throw new BiostationError('INVALID_REQUEST', `dpi must be between 100 and 2000, got ${dpi}`);
+        throw new FingerError('INVALID_DPI', `dpi must be between 100 and 2000, got ${dpi}`);
       }
       const gray = await decodeImage(image);
       const features = extractFeatures(gray, dpi);

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { BiostationError, ERROR_CATALOGUE, type ErrorCode } from '../runtime/errors.js';
+import { FaceError, type FaceErrorCode } from '../face/errors.js';
+import { FingerError, type FingerErrorCode } from '../finger/errors.js';
 import { LivenessError } from '../liveness/service.js';
 import { OcrError } from '../ocr/engine.js';
 
@@ -86,9 +88,36 @@ const OCR_ERRORS: Record<OcrError['kind'], { status: number; message: string }> 
   PROCESSING_FAILED: { status: 500, message: 'Erro ao processar documento' },
 };
 
+/** The catalogue entry (HTTP status, result code) of each face engine failure. */
+const FACE_ERRORS: Record<FaceErrorCode, ErrorCode> = {
+  INVALID_IMAGE: 'INVALID_IMAGE',
+  IMAGE_TOO_LARGE: 'IMAGE_TOO_LARGE',
+  IMAGE_TOO_SMALL: 'IMAGE_TOO_SMALL',
+  NO_FACE: 'NO_FACE',
+  MULTIPLE_FACES: 'MULTIPLE_FACES',
+  FACE_QUALITY_TOO_LOW: 'FACE_QUALITY_TOO_LOW',
+  INVALID_TEMPLATE: 'INVALID_TEMPLATE',
+  TEMPLATE_INCOMPATIBLE: 'TEMPLATE_INCOMPATIBLE',
+  ENGINE_UNAVAILABLE: 'ENGINE_UNAVAILABLE',
+};
+
+/** The catalogue entry of each fingerprint engine failure (a resolution out of range is a bad request). */
+const FINGER_ERRORS: Record<FingerErrorCode, ErrorCode> = {
+  INVALID_IMAGE: 'INVALID_IMAGE',
+  IMAGE_TOO_LARGE: 'IMAGE_TOO_LARGE',
+  IMAGE_TOO_SMALL: 'IMAGE_TOO_SMALL',
+  INVALID_DPI: 'INVALID_REQUEST',
+  NO_FINGERPRINT: 'NO_FINGERPRINT',
+  FINGERPRINT_QUALITY_TOO_LOW: 'FINGERPRINT_QUALITY_TOO_LOW',
+  INVALID_TEMPLATE: 'INVALID_TEMPLATE',
+  ENGINE_UNAVAILABLE: 'ENGINE_UNAVAILABLE',
+};
+
 /** Maps whatever a handler or Fastify threw to a status and a body; never leaks a 500 for user error. */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof BiostationError) return sendError(request, reply, error.code, error.message);
+  if (error instanceof FaceError) return sendError(request, reply, FACE_ERRORS[error.code], error.message);
+  if (error instanceof FingerError) return sendError(request, reply, FINGER_ERRORS[error.code], error.message);
   if (error instanceof LivenessError) return sendLiveness(request, reply, error);
   if (error instanceof OcrError) {
     const { status, message } = OCR_ERRORS[error.kind];

@@ -72,8 +72,8 @@ export interface PersonRepository {
   create(extId: string, templates: NewTemplate[], now: string): Promise<boolean>;
   /** Replaces all templates of an existing person; returns false if the person is unknown. */
   replaceTemplates(extId: string, templates: NewTemplate[], now: string): Promise<boolean>;
-  /** Appends templates, creating the person if needed; returns the resulting template count. */
-  appendTemplates(extId: string, templates: NewTemplate[], now: string): Promise<number>;
+  /** Appends templates, creating the person if needed; returns the person as written (all its templates), read in the same transaction. */
+  appendTemplates(extId: string, templates: NewTemplate[], now: string): Promise<PersonRecord>;
   delete(extId: string): Promise<boolean>;
   /** Persons in a stable order (createdAt, extId), with their templates. */
   page(offset: number, limit: number): Promise<PersonRecord[]>;

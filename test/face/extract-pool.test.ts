@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFaceEngine, createPooledFaceEngine, FaceExtractorPool, type OnnxFaceEngine, type PooledFaceEngine } from '../../src/face/index.js';
-import { BiostationError, isBiostationError } from '../../src/runtime/errors.js';
+import { FaceError, isFaceError } from '../../src/face/errors.js';
 import { BBT_DIR, HAVE_BBT, HAVE_LFW, lfwPath } from './datasets.js';
 
 const PEOPLE: Array<[string, number]> = [
@@ -21,12 +21,12 @@ const PEOPLE: Array<[string, number]> = [
   ['Colin_Campbell', 1],
 ];
 
-async function failure(p: Promise<unknown>): Promise<BiostationError> {
+async function failure(p: Promise<unknown>): Promise<FaceError> {
   try {
     await p;
   } catch (e) {
-    if (isBiostationError(e)) return e;
-    throw new Error(`not a BiostationError: ${String(e)}`);
+    if (isFaceError(e)) return e;
+    throw new Error(`not a FaceError: ${String(e)}`);
   }
   throw new Error('expected a failure');
 }
@@ -94,7 +94,7 @@ describe.skipIf(!HAVE_LFW)('pooled face engine (worker threads)', () => {
     await pooled.pool.crashOne();
     const outcome = await inFlight;
     if (outcome instanceof Uint8Array) expect(outcome.length).toBeGreaterThan(0);
-    else expect((outcome as BiostationError).code).toBe('ENGINE_UNAVAILABLE');
+    else expect((outcome as FaceError).code).toBe('ENGINE_UNAVAILABLE');
     // The other worker keeps serving while the replacement loads; then the pool is whole again.
     const after = await Promise.all(images.slice(0, 4).map((img) => pooled.extract(img, 'probe')));
     expect(after).toHaveLength(4);

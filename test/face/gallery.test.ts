@@ -6,7 +6,7 @@ import { warpAffine, type Affine } from '../../src/face/warp.js';
 import { encodeTemplate, decodeTemplate, cosine } from '../../src/face/template.js';
 import { DLIB_DIM, fuseEmbeddings, FUSED_DIM, MOBILEFACENET_DIM, W_DLIB } from '../../src/face/fusion.js';
 import { foldAccuracy, tarAtFar } from '../../src/face/metrics.js';
-import { isBiostationError } from '../../src/runtime/errors.js';
+import { isFaceError } from '../../src/face/errors.js';
 
 let engine: OnnxFaceEngine;
 
@@ -27,7 +27,7 @@ function codeOf(fn: () => unknown): string | undefined {
   try {
     fn();
   } catch (e) {
-    return isBiostationError(e) ? e.code : 'NOT_A_BIOSTATION_ERROR';
+    return isFaceError(e) ? e.code : 'NOT_A_FACE_ERROR';
   }
   return undefined;
 }

@@ -1,10 +1,10 @@
-/** Bad input to the face engine: each case throws a BiostationError with a stable code. */
+/** Bad input to the face engine: each case throws a FaceError with a stable code. */
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createFaceEngine, type OnnxFaceEngine } from '../../src/face/index.js';
-import { isBiostationError } from '../../src/runtime/errors.js';
+import { isFaceError } from '../../src/face/errors.js';
 import { HAVE_LFW, lfwPath } from './datasets.js';
 
 let engine: OnnxFaceEngine;
@@ -13,7 +13,7 @@ async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
   try {
     await p;
   } catch (e) {
-    return isBiostationError(e) ? e.code : `NOT_A_BIOSTATION_ERROR: ${String(e)}`;
+    return isFaceError(e) ? e.code : `NOT_A_FACE_ERROR: ${String(e)}`;
   }
   return undefined;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FingerEngine } from '../../src/finger/engine.js';
 import { createFingerEngine } from '../../src/finger/index.js';
-import { BiostationError } from '../../src/runtime/errors.js';
+import { FingerError } from '../../src/finger/errors.js';
 import { datasetsRoot, fvcDir, sourceAfisDir } from './datasets.js';
 
 const testdata = path.join(datasetsRoot, 'fingerprint-templates', 'sourceafis-testdata');
@@ -67,7 +67,7 @@ describe.skipIf(!existsSync(fingerjet))('FingerJet FX OSE samples', () => {
       expect(engine.similarityOfInterchange(read(fingerjet, 'templates-iso', `${name}.ist`), read(fingerjet, 'templates-iso', `${name}.ist`))).toBeGreaterThan(engine.defaultThreshold);
     }
     const error = await engine.extract(read(fingerjet, 'images-pgm', 'a999_01p.pgm')).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(BiostationError);
-    expect((error as BiostationError).code).toBe('NO_FINGERPRINT');
+    expect(error).toBeInstanceOf(FingerError);
+    expect((error as FingerError).code).toBe('NO_FINGERPRINT');
   });
 });

@@ -40,8 +40,11 @@ function contract(kind: StoreSettings['kind'], settings: () => Promise<{ setting
     it('replace, append, delete, and a revision raised by exactly one per successful write', async () => {
       const fingers = (await store.tenants.forApplication(APP_A)).fingers;
       const r0 = await fingers.revision();
-      expect(await fingers.appendTemplates('f1', [{ data: bytes(1), position: 'RIGHT_INDEX' }], now())).toBe(1);
-      expect(await fingers.appendTemplates('f1', [{ data: bytes(2) }], now())).toBe(2);
+      expect((await fingers.appendTemplates('f1', [{ data: bytes(1), position: 'RIGHT_INDEX' }], now())).templates).toHaveLength(1);
+      const appended = await fingers.appendTemplates('f1', [{ data: bytes(2) }], now());
+      expect(appended.extId).toBe('f1');
+      expect(appended.templates.map((t) => [...t.data])).toEqual([bytes(1), bytes(2)].map((b) => [...b]));
+      expect(appended.templates[0].position).toBe('RIGHT_INDEX');
       expect(await fingers.replaceTemplates('f1', [{ data: bytes(7) }], now())).toBe(true);
       expect(await fingers.replaceTemplates('ghost', [{ data: bytes(7) }], now())).toBe(false);
       expect((await fingers.find('f1'))?.templates.map((t) => [...t.data])).toEqual([[7]]);

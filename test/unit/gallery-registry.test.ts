@@ -1,7 +1,7 @@
 /** GalleryRegistry: lazy per-application galleries; persons whose templates the engine refuses are left out. */
 import { describe, expect, it } from 'vitest';
 import { BiostationError } from '../../src/runtime/errors.js';
-import { GalleryRegistry, type MutableGallery } from '../../src/runtime/gallery-registry.js';
+import { GalleryRegistry, type MutableGallery } from '../../src/services/gallery-registry.js';
 
 /** A gallery that refuses templates starting with byte 0 (as an engine refuses another model's). */
 class FakeGallery implements MutableGallery {

@@ -39,8 +39,8 @@ describe('SQLite per-application store', () => {
     await expect(store.faces.replaceTemplates('x', [{ data: new Uint8Array([3]) }, { data: null as unknown as Uint8Array }], now())).rejects.toThrow();
     const person = await store.faces.find('x');
     expect(person?.templates.map((t) => [...t.data])).toEqual([[1]]);
-    expect(await store.fingers.appendTemplates('x', [{ data: new Uint8Array([5]), position: 'RIGHT_INDEX' }], now())).toBe(1);
-    expect(await store.fingers.appendTemplates('x', [{ data: new Uint8Array([6]) }], now())).toBe(2);
+    expect((await store.fingers.appendTemplates('x', [{ data: new Uint8Array([5]), position: 'RIGHT_INDEX' }], now())).templates).toHaveLength(1);
+    expect((await store.fingers.appendTemplates('x', [{ data: new Uint8Array([6]) }], now())).templates.map((t) => [...t.data])).toEqual([[5], [6]]);
     expect((await store.fingers.find('x'))?.templates[0].position).toBe('RIGHT_INDEX');
     expect(await store.fingers.delete('x')).toBe(true);
     expect(await store.fingers.templateCount('x')).toBeUndefined();

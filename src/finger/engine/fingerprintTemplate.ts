@@ -42,7 +42,7 @@ export interface PreparedRecord {
  * Parses any supported record (ISO 2005/2011, ANSI 378-2004; format detected) and prepares every
  * finger view for matching at 500 dpi. `frame` optionally rescales coordinates from a capture frame
  * (e.g. SecuGen's 300x400) to a target size in 500 dpi pixels.
- * Throws BiostationError INVALID_TEMPLATE (unparsable record, or no view with minutiae).
+ * Throws FingerError INVALID_TEMPLATE (unparsable record, or no view with minutiae).
  */
 export function prepareRecord(bytes: Uint8Array, frame?: { scaleX: number; scaleY: number }): PreparedRecord {
   const { format, template } = parseTemplate(bytes);

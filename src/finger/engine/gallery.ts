@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { BiostationError, type ErrorCode } from '../../runtime/errors.js';
+import { FingerError, type FingerErrorCode } from '../errors.js';
 import type { FingerGallery, FingerGalleryHit } from '../engine.js';
 import { parseTemplate } from './templates/formats.js';
 import { GalleryShard, type ShardHit } from './galleryShard.js';
@@ -45,12 +45,12 @@ export class WorkerFingerGallery implements FingerGallery {
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
-        if (m.error) p.reject(m.error.code ? new BiostationError(m.error.code as ErrorCode, m.error.message) : new Error(m.error.message));
+        if (m.error) p.reject(m.error.code ? new FingerError(m.error.code as FingerErrorCode, m.error.message) : new Error(m.error.message));
         else p.resolve(m.hits ?? []);
       });
       const fail = (e: Error) => {
         this.failure ??= e;
-        for (const p of this.pending.values()) p.reject(new BiostationError('ENGINE_UNAVAILABLE', `Fingerprint gallery worker failed: ${e.message}`));
+        for (const p of this.pending.values()) p.reject(new FingerError('ENGINE_UNAVAILABLE', `Fingerprint gallery worker failed: ${e.message}`));
         this.pending.clear();
       };
       worker.on('error', fail);
@@ -95,7 +95,7 @@ export class WorkerFingerGallery implements FingerGallery {
     const k = Math.max(0, Math.floor(topK));
     if (k === 0 || this.size === 0) return [];
     if (this.local.size === this.size) return this.local.search(probe, k);
-    if (this.failure) throw new BiostationError('ENGINE_UNAVAILABLE', `Fingerprint gallery worker failed: ${this.failure.message}`);
+    if (this.failure) throw new FingerError('ENGINE_UNAVAILABLE', `Fingerprint gallery worker failed: ${this.failure.message}`);
     const parts = await Promise.all(
       this.workers.map(
         (_, shard) =>

@@ -81,18 +81,19 @@ export class PgPersonRepository implements PersonRepository {
     });
   }
 
-  async appendTemplates(extId: string, templates: NewTemplate[], now: string): Promise<number> {
+  async appendTemplates(extId: string, templates: NewTemplate[], now: string): Promise<PersonRecord> {
     return inTransaction(this.pool, async (c) => {
-      await c.query(
+      const { rows } = await c.query<PersonRow>(
         `INSERT INTO ${this.persons} (modality, ext_id, created_at, updated_at) VALUES ($1, $2, $3, $3)
-         ON CONFLICT (modality, ext_id) DO UPDATE SET updated_at = excluded.updated_at`,
+         ON CONFLICT (modality, ext_id) DO UPDATE SET updated_at = excluded.updated_at
+         RETURNING ext_id, created_at, updated_at`,
         [this.modality, extId, now],
       );
       await this.insertTemplates(c, extId, templates, now);
       await this.bump(c);
       await this.stampPerson(c, extId, await nextStamp(c, this.schema));
-      const { rows } = await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.templates} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
-      return Number(rows[0].n);
+      const stored = await this.templatesOf([extId], c);
+      return { extId, createdAt: rows[0].created_at, updatedAt: rows[0].updated_at, templates: stored.get(extId) ?? [] };
     });
   }
 
@@ -226,10 +227,10 @@ export class PgPersonRepository implements PersonRepository {
     }
   }
 
-  private async templatesOf(extIds: string[]): Promise<Map<string, StoredTemplate[]>> {
+  private async templatesOf(extIds: string[], client: Pool | PoolClient = this.pool): Promise<Map<string, StoredTemplate[]>> {
     const out = new Map<string, StoredTemplate[]>();
     if (extIds.length === 0) return out;
-    const { rows } = await this.pool.query<TemplateRow>(
+    const { rows } = await client.query<TemplateRow>(
       `SELECT ext_id, position, data, created_at FROM ${this.templates} WHERE modality = $1 AND ext_id = ANY($2) ORDER BY id`,
       [this.modality, extIds],
     );

@@ -121,7 +121,7 @@ export class SqlitePersonRepository implements PersonRepository {
     }).immediate();
   }
 
-  async appendTemplates(extId: string, templates: NewTemplate[], now: string): Promise<number> {
+  async appendTemplates(extId: string, templates: NewTemplate[], now: string): Promise<PersonRecord> {
     return this.db.transaction(() => {
       this.db
         .prepare(
@@ -132,11 +132,10 @@ export class SqlitePersonRepository implements PersonRepository {
       this.insertTemplates(extId, templates, now);
       this.stampPerson(extId, nextStamp(this.db));
       this.bump();
-      return (
-        this.db.prepare('SELECT count(*) AS n FROM templates WHERE modality = ? AND ext_id = ?').get(this.modality, extId) as {
-          n: number;
-        }
-      ).n;
+      const row = this.db
+        .prepare('SELECT ext_id, created_at, updated_at FROM persons WHERE modality = ? AND ext_id = ?')
+        .get(this.modality, extId) as PersonRow;
+      return { ...this.summary(row), updatedAt: row.updated_at, templates: this.templatesOf([extId]).get(extId) ?? [] };
     }).immediate();
   }
 

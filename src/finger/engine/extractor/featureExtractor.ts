@@ -1,4 +1,4 @@
-import { BiostationError } from '../../../runtime/errors.js';
+import { FingerError } from '../../errors.js';
 import { Parameters } from '../configuration/parameters.js';
 import { rescaleGray, type GrayImage } from '../images/grayImage.js';
 import type { Minutia, MinutiaType } from '../templates/model.js';
@@ -68,7 +68,7 @@ function collectEndings(skeleton: Uint8Array, width: number, height: number, typ
  * endings become ridge endings and valley-skeleton endings become bifurcations; then inner-mask,
  * cloud and top-N minutia filters.
  * Input: gray image at `dpi`. Output coordinates are at 500 dpi in the rescaled frame.
- * Throws BiostationError IMAGE_TOO_SMALL / IMAGE_TOO_LARGE (after rescaling), NO_FINGERPRINT (blank,
+ * Throws FingerError IMAGE_TOO_SMALL / IMAGE_TOO_LARGE (after rescaling), NO_FINGERPRINT (blank,
  * noise or non-fingerprint image: too little foreground, incoherent ridges or too few minutiae).
  */
 export function extractFeatures(input: GrayImage, dpi: number, transparency?: Transparency): ExtractedFeatures {
@@ -82,10 +82,10 @@ export function extractFeatures(input: GrayImage, dpi: number, transparency?: Tr
 function extractFromRescaled(full: GrayImage, transparency?: Transparency): ExtractedFeatures {
   const { width, height } = full;
   if (width < Parameters.minImageSidePx || height < Parameters.minImageSidePx) {
-    throw new BiostationError('IMAGE_TOO_SMALL', `Image of ${width}x${height} px at 500 dpi is too small for a fingerprint`);
+    throw new FingerError('IMAGE_TOO_SMALL', `Image of ${width}x${height} px at 500 dpi is too small for a fingerprint`);
   }
   if (width > Parameters.maxImageSidePx || height > Parameters.maxImageSidePx) {
-    throw new BiostationError('IMAGE_TOO_LARGE', `Image of ${width}x${height} px at 500 dpi is too large for a fingerprint`);
+    throw new FingerError('IMAGE_TOO_LARGE', `Image of ${width}x${height} px at 500 dpi is too large for a fingerprint`);
   }
   const cropped = cropToForeground(full, segment(full));
   const { image, segmentation, offsetX, offsetY } = cropped;
@@ -93,7 +93,7 @@ function extractFromRescaled(full: GrayImage, transparency?: Transparency): Extr
   let foregroundAreaPx = 0;
   for (let i = 0; i < segmentation.pixelMask.length; i++) foregroundAreaPx += segmentation.pixelMask[i];
   if (foregroundAreaPx < Parameters.minForegroundAreaPx) {
-    throw new BiostationError('NO_FINGERPRINT', 'No fingerprint area was found in the image', { foregroundAreaPx });
+    throw new FingerError('NO_FINGERPRINT', 'No fingerprint area was found in the image', { foregroundAreaPx });
   }
   return extractFromForeground(image, segmentation, foregroundAreaPx, offsetX, offsetY, transparency);
 }
@@ -125,12 +125,12 @@ function extractFromForeground(
   }
   const meanCoherence = coherenceCount ? coherenceSum / coherenceCount : 0;
   if (meanCoherence < Parameters.minMeanCoherence) {
-    throw new BiostationError('NO_FINGERPRINT', 'The image has no coherent ridge pattern', { meanCoherence });
+    throw new FingerError('NO_FINGERPRINT', 'The image has no coherent ridge pattern', { meanCoherence });
   }
   const ridgeScore = ridgeness(equalized, mask, width, height, field);
   transparency?.('ridgeness', ridgeScore);
   if (ridgeScore < Parameters.minRidgeness) {
-    throw new BiostationError('NO_FINGERPRINT', 'The image has no fingerprint ridge pattern', { ridgeness: ridgeScore });
+    throw new FingerError('NO_FINGERPRINT', 'The image has no fingerprint ridge pattern', { ridgeness: ridgeScore });
   }
   const raw = smoothAndBinarize(equalized, field.pixelBins, field.bins, mask, width, height);
   const binary = voteCleanup(raw, mask, width, height);
@@ -148,7 +148,7 @@ function extractFromForeground(
   minutiae = topMinutiae(minutiae);
   transparency?.('minutiae', minutiae);
   if (minutiae.length < Parameters.minMinutiae) {
-    throw new BiostationError('NO_FINGERPRINT', `Only ${minutiae.length} minutiae were found`, { minutiaCount: minutiae.length });
+    throw new FingerError('NO_FINGERPRINT', `Only ${minutiae.length} minutiae were found`, { minutiaCount: minutiae.length });
   }
   const quality = imageQuality(ridgeScore, foregroundAreaPx, minutiae.length);
   minutiae = minutiae.map((m) => ({ ...m, x: m.x + offsetX, y: m.y + offsetY }));

@@ -1,14 +1,14 @@
-import { BiostationError } from '../../../runtime/errors.js';
+import { FingerError } from '../../errors.js';
 import type { GrayImage } from './grayImage.js';
 
 function invalid(reason: string): never {
-  throw new BiostationError('INVALID_IMAGE', `BMP/PGM: ${reason}`);
+  throw new FingerError('INVALID_IMAGE', `BMP/PGM: ${reason}`);
 }
 
 /**
  * Decodes a Windows BMP (BITMAPINFOHEADER or later; 1/4/8-bit palette, 24-bit BGR, 32-bit BGRA;
  * uncompressed or BI_BITFIELDS with the usual BGRA masks) to 8-bit gray (ITU-R BT.601 luma).
- * Throws BiostationError INVALID_IMAGE for truncated or unsupported files.
+ * Throws FingerError INVALID_IMAGE for truncated or unsupported files.
  */
 export function decodeBmp(bytes: Uint8Array): GrayImage {
   if (bytes.length < 54) invalid('file shorter than its headers');

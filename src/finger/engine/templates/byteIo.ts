@@ -1,8 +1,8 @@
-import { BiostationError } from '../../../runtime/errors.js';
+import { FingerError } from '../../errors.js';
 
 /** Throws INVALID_TEMPLATE with an exact reason. */
 export function invalidTemplate(reason: string, details?: Record<string, unknown>): never {
-  throw new BiostationError('INVALID_TEMPLATE', reason, details);
+  throw new FingerError('INVALID_TEMPLATE', reason, details);
 }
 
 /** Big-endian cursor over a record that reports truncation with the field name and offset. */

@@ -66,7 +66,7 @@ function checkLength(declared: number, available: number, minimum: number, flavo
 /**
  * Parses an ISO/IEC 19794-2:2005 finger minutiae record (24-byte header, views, 6-byte minutiae,
  * angle unit 360/256 degrees). Bytes after the declared record length (padding) are ignored.
- * Throws BiostationError INVALID_TEMPLATE with the exact field for truncated or inconsistent records.
+ * Throws FingerError INVALID_TEMPLATE with the exact field for truncated or inconsistent records.
  */
 export function parseIso2005(bytes: Uint8Array): FingerTemplate {
   const flavour: Flavour = 'ISO 19794-2:2005';

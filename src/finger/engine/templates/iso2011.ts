@@ -8,7 +8,7 @@ const FLAVOUR = 'ISO 19794-2:2011';
  * length, representation count, certification flag), then per representation: length, capture
  * date/time, device ids, quality blocks, certification blocks (if flagged), position, number,
  * resolution, impression type, size, minutia field length (5 or 6) and minutiae, extended data.
- * Throws BiostationError INVALID_TEMPLATE with the exact field for truncated or inconsistent records.
+ * Throws FingerError INVALID_TEMPLATE with the exact field for truncated or inconsistent records.
  */
 export function parseIso2011(bytes: Uint8Array): FingerTemplate {
   if (bytes.length < 8) invalidTemplate(`${FLAVOUR}: record shorter than its 8-byte identifier`);

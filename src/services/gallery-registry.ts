@@ -1,4 +1,12 @@
-import { isBiostationError } from './errors.js';
+import { FaceError } from '../face/errors.js';
+import { FingerError } from '../finger/errors.js';
+import { BiostationError } from '../runtime/errors.js';
+
+/** A template the engine refuses to compare (another model version, or unreadable), from either engine. */
+function isRefusedTemplate(e: unknown): boolean {
+  if (!(e instanceof FaceError || e instanceof FingerError || e instanceof BiostationError)) return false;
+  return e.code === 'TEMPLATE_INCOMPATIBLE' || e.code === 'INVALID_TEMPLATE';
+}
 
 /** What a 1:N index must offer to be kept in step with the store. */
 export interface MutableGallery {
@@ -58,7 +66,7 @@ export class GalleryRegistry<G extends MutableGallery> {
         try {
           g.upsert(person.extId, person.templates);
         } catch (e) {
-          if (!isBiostationError(e) || (e.code !== 'TEMPLATE_INCOMPATIBLE' && e.code !== 'INVALID_TEMPLATE')) throw e;
+          if (!isRefusedTemplate(e)) throw e;
           skipped++;
         }
       }

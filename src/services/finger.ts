@@ -1,19 +1,12 @@
-import type { FingerEngine, FingerGallery } from './engine.js';
+import type { FingerEngine, FingerGallery } from '../finger/engine.js';
 import { BiostationError } from '../runtime/errors.js';
 import type { EngineSlot } from '../runtime/engine-slot.js';
-import { PersonDirectory } from '../runtime/person-directory.js';
 import type { Tenant } from '../runtime/tenant.js';
 import type { TenantStoreProvider } from '../store/types.js';
+import { PersonDirectory, type Decision, type GalleryHit, type Identification } from './person-directory.js';
 
-export interface FingerDecision {
-  matched: boolean;
-  score: number;
-  threshold: number;
-}
-
-export interface FingerIdentification extends FingerDecision {
-  extId: string | null;
-}
+export type FingerDecision = Decision;
+export type FingerIdentification = Identification;
 
 export interface FingerSample {
   image: Uint8Array;
@@ -29,14 +22,12 @@ export const MAX_FINGER_TEMPLATES = 20;
  * Fingerprint business rules over one application's store. A fingerprint body carries one image,
  * so enroll adds one template: it creates the person, or adds a finger or impression to an
  * existing one (up to MAX_FINGER_TEMPLATES). Update replaces all of the person's templates with
- * the one given. Verify is 1:1 against the best template, identify 1:N over the application.
+ * the one given. Verify is 1:1 against the best template, identify 1:N over the application (same
+ * threshold as 1:1).
  */
-export class FingerService extends PersonDirectory<FingerGallery> {
-  constructor(
-    private readonly engine: EngineSlot<FingerEngine>,
-    stores: TenantStoreProvider,
-  ) {
-    super((store) => store.fingers, async () => (await engine.get()).createGallery(), (id) => stores.forApplication(id));
+export class FingerService extends PersonDirectory<FingerEngine, FingerGallery> {
+  constructor(engine: EngineSlot<FingerEngine>, stores: TenantStoreProvider) {
+    super(engine, (store) => store.fingers, stores, { thresholdKey: 'finger', lowestScore: 0, scoreDecimals: 4 });
   }
 
   /** @throws TEMPLATE_LIMIT_REACHED when the person is full; the engine's input errors. */
@@ -46,9 +37,8 @@ export class FingerService extends PersonDirectory<FingerGallery> {
       throw new BiostationError('TEMPLATE_LIMIT_REACHED', `The person already holds ${MAX_FINGER_TEMPLATES} fingerprint templates`);
     }
     const data = await this.extract(sample);
-    await tenant.store.fingers.appendTemplates(extId, [{ data, position: sample.position }], new Date().toISOString());
-    const person = await tenant.store.fingers.find(extId);
-    if (person) await this.galleries.applyUpsert(tenant.applicationId, extId, person.templates.map((t) => t.data));
+    const person = await tenant.store.fingers.appendTemplates(extId, [{ data, position: sample.position }], new Date().toISOString());
+    await this.galleries.applyUpsert(tenant.applicationId, extId, person.templates.map((t) => t.data));
   }
 
   /** @throws PERSON_NOT_FOUND, the engine's input errors. */
@@ -61,45 +51,32 @@ export class FingerService extends PersonDirectory<FingerGallery> {
     await this.galleries.applyUpsert(tenant.applicationId, extId, [data]);
   }
 
-  /** @throws PERSON_NOT_FOUND */
-  async verify(tenant: Tenant, extId: string, image: Uint8Array): Promise<FingerDecision> {
-    const person = await tenant.store.fingers.find(extId);
-    if (!person) throw new BiostationError('PERSON_NOT_FOUND');
-    const engine = await this.engine.get();
-    const probe = (await engine.extract(image)).template;
-    let score = 0;
-    for (const t of person.templates) score = Math.max(score, engine.similarity(probe, t.data));
-    return this.decide(tenant, engine, score);
-  }
-
-  async identify(tenant: Tenant, image: Uint8Array): Promise<FingerIdentification> {
-    const engine = await this.engine.get();
-    const probe = (await engine.extract(image)).template;
-    const gallery = await this.galleries.get(tenant.applicationId);
-    const [best] = await gallery.search(probe, 1);
-    const decision = this.decide(tenant, engine, best ? best.score : 0);
-    return { ...decision, extId: decision.matched && best ? best.extId : null };
-  }
-
   async matchImages(tenant: Tenant, a: Uint8Array, b: Uint8Array): Promise<FingerDecision> {
     const engine = await this.engine.get();
     const [ta, tb] = await Promise.all([engine.extract(a), engine.extract(b)]);
-    return this.decide(tenant, engine, engine.similarity(ta.template, tb.template));
+    return this.decide(tenant, engine.similarity(ta.template, tb.template), engine.defaultThreshold);
   }
 
   /** Two ISO/ANSI records. @throws INVALID_TEMPLATE */
   async matchTemplates(tenant: Tenant, a: Uint8Array, b: Uint8Array): Promise<FingerDecision> {
     const engine = await this.engine.get();
-    return this.decide(tenant, engine, engine.similarityOfInterchange(a, b));
+    return this.decide(tenant, engine.similarityOfInterchange(a, b), engine.defaultThreshold);
+  }
+
+  protected async probe(engine: FingerEngine, image: Uint8Array): Promise<Uint8Array> {
+    return (await engine.extract(image)).template;
+  }
+
+  protected search(gallery: FingerGallery, probe: Uint8Array, topK: number): Promise<GalleryHit[]> {
+    return gallery.search(probe, topK);
+  }
+
+  protected identifyThreshold(engine: FingerEngine): number {
+    return engine.defaultThreshold;
   }
 
   private async extract(sample: FingerSample): Promise<Uint8Array> {
     const engine = await this.engine.get();
     return (await engine.extract(sample.image, { dpi: sample.dpi })).template;
-  }
-
-  private decide(tenant: Tenant, engine: FingerEngine, score: number): FingerDecision {
-    const threshold = tenant.thresholds.finger ?? engine.defaultThreshold;
-    return { matched: score >= threshold, score: Math.round(score * 1e4) / 1e4, threshold };
   }
 }

@@ -1,0 +1,142 @@
+import { BiostationError } from '../runtime/errors.js';
+import type { EngineSlot } from '../runtime/engine-slot.js';
+import type { Tenant } from '../runtime/tenant.js';
+import type { PersonRecord, PersonRepository, PersonSummary, TenantStore, TenantStoreProvider } from '../store/types.js';
+import { GalleryRegistry, type MutableGallery } from './gallery-registry.js';
+
+/** A decision with its evidence: the similarity and the threshold it was held against. */
+export interface Decision {
+  matched: boolean;
+  score: number;
+  threshold: number;
+}
+
+export interface Identification extends Decision {
+  /** The best person when `matched`, else null. */
+  extId: string | null;
+}
+
+/** One 1:N search result: a person and its best template's score. */
+export interface GalleryHit {
+  extId: string;
+  score: number;
+}
+
+/** What the directory needs of a modality's engine. */
+export interface MatchingEngine<G> {
+  /** 1:1 threshold (verify, match) calibrated by the engine. */
+  readonly defaultThreshold: number;
+  similarity(a: Uint8Array, b: Uint8Array): number;
+  createGallery(): G;
+}
+
+/** The few ways the modalities differ in their decisions. */
+export interface ModalityRules {
+  /** Key of the application's own threshold (`tenant.thresholds`). */
+  thresholdKey: 'face' | 'finger';
+  /** Score reported by identify when the gallery is empty (the lowest score the engine gives). */
+  lowestScore: number;
+  /** Decimals of the reported score. */
+  scoreDecimals: number;
+}
+
+/**
+ * The operations every modality shares over one application's store: count, list, dump, delete, and
+ * the 1:1 / 1:N decisions (verify against the best of a person's templates, identify over the
+ * application's gallery), with the per-application 1:N galleries kept in step with the store. Face
+ * and fingerprint services extend it with their engine's extraction and their write rules.
+ */
+export abstract class PersonDirectory<E extends MatchingEngine<G>, G extends MutableGallery> {
+  protected readonly galleries: GalleryRegistry<G>;
+
+  protected constructor(
+    protected readonly engine: EngineSlot<E>,
+    private readonly pick: (store: TenantStore) => PersonRepository,
+    stores: TenantStoreProvider,
+    private readonly rules: ModalityRules,
+  ) {
+    const repositoryOf = async (applicationId: string) => this.pick(await stores.forApplication(applicationId));
+    this.galleries = new GalleryRegistry(async () => (await engine.get()).createGallery(), {
+      allTemplates: async (applicationId) => (await repositoryOf(applicationId)).allTemplates(),
+      revision: async (applicationId) => (await repositoryOf(applicationId)).revision(),
+    });
+  }
+
+  /** The probe template of one image (lenient extraction: the dominant face, any usable print). */
+  protected abstract probe(engine: E, image: Uint8Array): Promise<Uint8Array>;
+
+  /** Best `topK` persons of the gallery for the probe, best first. */
+  protected abstract search(gallery: G, probe: Uint8Array, topK: number): Promise<GalleryHit[]>;
+
+  /** The engine's 1:N threshold (stricter than 1:1 where the engine calibrates one). */
+  protected abstract identifyThreshold(engine: E): number;
+
+  /** The tenant's repository of this modality. */
+  protected repository(tenant: Tenant): PersonRepository {
+    return this.pick(tenant.store);
+  }
+
+  count(tenant: Tenant): Promise<number> {
+    return this.repository(tenant).count();
+  }
+
+  list(tenant: Tenant): Promise<PersonSummary[]> {
+    return this.repository(tenant).list();
+  }
+
+  /** @throws PERSON_NOT_FOUND */
+  async templateCount(tenant: Tenant, extId: string): Promise<number> {
+    const n = await this.repository(tenant).templateCount(extId);
+    if (n === undefined) throw new BiostationError('PERSON_NOT_FOUND');
+    return n;
+  }
+
+  /** Releases the galleries (worker threads) at shutdown. */
+  close(): Promise<void> {
+    return this.galleries.close();
+  }
+
+  /** Page `page` (1-based) of `limit` persons with their templates, and the total. */
+  async dump(tenant: Tenant, page: number, limit: number): Promise<{ total: number; persons: PersonRecord[] }> {
+    const repository = this.repository(tenant);
+    const [total, persons] = await Promise.all([repository.count(), repository.page((page - 1) * limit, limit)]);
+    return { total, persons };
+  }
+
+  /** Deletes the person and its templates, from the store and then from the gallery. @throws PERSON_NOT_FOUND */
+  async delete(tenant: Tenant, extId: string): Promise<void> {
+    if (!(await this.repository(tenant).delete(extId))) throw new BiostationError('PERSON_NOT_FOUND');
+    await this.galleries.applyRemove(tenant.applicationId, extId);
+  }
+
+  /** 1:1: the probe against the best of the person's templates. @throws PERSON_NOT_FOUND, the engine's input errors */
+  async verify(tenant: Tenant, extId: string, image: Uint8Array): Promise<Decision> {
+    const person = await this.repository(tenant).find(extId);
+    if (!person) throw new BiostationError('PERSON_NOT_FOUND');
+    const engine = await this.engine.get();
+    const probe = await this.probe(engine, image);
+    let score = -Infinity;
+    for (const t of person.templates) score = Math.max(score, engine.similarity(probe, t.data));
+    return this.decide(tenant, score, engine.defaultThreshold);
+  }
+
+  /** 1:N over every template of the application; a person's score is its best template's. */
+  async identify(tenant: Tenant, image: Uint8Array): Promise<Identification> {
+    const engine = await this.engine.get();
+    const probe = await this.probe(engine, image);
+    const gallery = await this.galleries.get(tenant.applicationId);
+    const [best] = await this.search(gallery, probe, 1);
+    const decision = this.decide(tenant, best ? best.score : this.rules.lowestScore, this.identifyThreshold(engine));
+    return { ...decision, extId: decision.matched && best ? best.extId : null };
+  }
+
+  /**
+   * The application's own threshold when it set one, else the engine's calibrated one. The score is
+   * rounded to the modality's decimals; a score with nothing to compare (no template) reads 0.
+   */
+  protected decide(tenant: Tenant, score: number, engineThreshold: number): Decision {
+    const threshold = tenant.thresholds[this.rules.thresholdKey] ?? engineThreshold;
+    const scale = 10 ** this.rules.scoreDecimals;
+    return { matched: score >= threshold, score: Number.isFinite(score) ? Math.round(score * scale) / scale : 0, threshold };
+  }
+}
