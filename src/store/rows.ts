@@ -36,11 +36,11 @@ export interface SyncRow {
   updated: number;
   skipped: number;
   error: string | null;
-}
-
   direction?: 'pull' | 'push';
   deleted?: number;
   refused?: number;
+}
+
 export const toSyncRecord = (r: SyncRow): SyncRecord => ({
   peerUrl: r.peer_url,
   startedAt: r.started_at,
@@ -50,11 +50,11 @@ export const toSyncRecord = (r: SyncRow): SyncRecord => ({
   updated: r.updated,
   skipped: r.skipped,
   error: r.error,
-});
-
   direction: r.direction ?? 'pull',
   deleted: Number(r.deleted ?? 0),
   refused: Number(r.refused ?? 0),
+});
+
 export interface PersonRow {
   ext_id: string;
   created_at: string;

@@ -48,13 +48,13 @@ export interface PersonSummary {
 export interface PersonRecord extends PersonSummary {
   updatedAt: string;
   templates: StoredTemplate[];
+  /** Hybrid-logical-clock version of the person's latest change (src/sync/hlc.ts); set by stores that record versions. */
+  version?: string;
 }
 
 export interface NewTemplate {
   data: Uint8Array;
   position?: string | null;
-  /** Hybrid-logical-clock version of the person's latest change (src/sync/hlc.ts); set by stores that record versions. */
-  version?: string;
 }
 
 /**
@@ -85,21 +85,6 @@ export interface PersonRepository {
    * node on the same PostgreSQL server, another process on the same SQLite file).
    */
   revision(): Promise<number>;
-}
-
-/** A person's latest state or its tombstone, as the change feed gives it. */
-export type PersonChange = IncomingChange & { seq: number };
-
-export type IncomingChange =
-  | { kind: 'upsert'; extId: string; version: string; createdAt: string; updatedAt: string; templates: NewTemplate[] }
-  | { kind: 'delete'; extId: string; version: string; deletedAt: string; stationId: string };
-
-/** created/updated/deleted: the person changed; tombstone: a delete recorded for a person unknown here; stale: this store already holds a newer version. */
-export type ApplyOutcome = 'created' | 'updated' | 'deleted' | 'tombstone' | 'stale';
-
-/** One pull from or push to a peer station (see src/sync). */
-export interface SyncRecord {
-  peerUrl: string;
 
   // Change feed for station sync (src/sync). Every write above also stamps the person with a new
   // version (hybrid logical clock) and a change sequence number; a delete leaves a tombstone.
@@ -115,37 +100,52 @@ export interface SyncRecord {
   applyChange(change: IncomingChange): Promise<ApplyOutcome>;
   /** Drops tombstones deleted before `before` (ISO time); returns how many. */
   purgeTombstones(before: string): Promise<number>;
+}
+
+/** A person's latest state or its tombstone, as the change feed gives it. */
+export type PersonChange = IncomingChange & { seq: number };
+
+export type IncomingChange =
+  | { kind: 'upsert'; extId: string; version: string; createdAt: string; updatedAt: string; templates: NewTemplate[] }
+  | { kind: 'delete'; extId: string; version: string; deletedAt: string; stationId: string };
+
+/** created/updated/deleted: the person changed; tombstone: a delete recorded for a person unknown here; stale: this store already holds a newer version. */
+export type ApplyOutcome = 'created' | 'updated' | 'deleted' | 'tombstone' | 'stale';
+
+/** One pull from or push to a peer station (see src/sync). */
+export interface SyncRecord {
+  /** The peer's origin (scheme, host, port): never a path, user or password. */
+  peerUrl: string;
+  /** 'pull' or 'push'; older records are pulls. */
+  direction?: 'pull' | 'push';
   startedAt: string;
   finishedAt: string;
   /** Persons read from the peer, by modality. */
   pulled: number;
-  /** The peer's origin (scheme, host, port): never a path, user or password. */
   created: number;
-  /** 'pull' or 'push'; older records are pulls. */
-  direction?: 'pull' | 'push';
   updated: number;
   /** Persons already as recent here, or whose templates this station cannot compare. */
   skipped: number;
+  /** Persons deleted by a tombstone from the other side. */
+  deleted?: number;
+  /** Persons refused because their templates belong to another model version (counted in skipped too). */
+  refused?: number;
   /** Why the pull stopped, when it failed; null on success. */
   error: string | null;
 }
 
 export interface SyncLogRepository {
-  /** Persons deleted by a tombstone from the other side. */
-  deleted?: number;
-  /** Persons refused because their templates belong to another model version (counted in skipped too). */
-  refused?: number;
   record(entry: SyncRecord): Promise<void>;
   /** The most recent pulls, newest first. */
   recent(limit: number): Promise<SyncRecord[]>;
+  /** Resume point of a sync with a peer: the last change sequence number fully applied (0 when none). */
+  checkpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger'): Promise<number>;
+  setCheckpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger', seq: number): Promise<void>;
 }
 
 /** The stores of one application. */
 export interface TenantStore {
   readonly faces: PersonRepository;
-  /** Resume point of a sync with a peer: the last change sequence number fully applied (0 when none). */
-  checkpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger'): Promise<number>;
-  setCheckpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger', seq: number): Promise<void>;
   readonly fingers: PersonRepository;
   readonly syncLog: SyncLogRepository;
 }

@@ -90,8 +90,8 @@ export class PgPersonRepository implements PersonRepository {
         [this.modality, extId, now],
       );
       await this.insertTemplates(c, extId, templates, now);
-      await this.bump(c);
       await this.stampPerson(c, extId, await nextStamp(c, this.schema));
+      await this.bump(c);
       const stored = await this.templatesOf([extId], c);
       return { extId, createdAt: rows[0].created_at, updatedAt: rows[0].updated_at, templates: stored.get(extId) ?? [] };
     });
@@ -101,9 +101,9 @@ export class PgPersonRepository implements PersonRepository {
     return inTransaction(this.pool, async (c) => {
       const res = await c.query(`DELETE FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
       if (res.rowCount === 0) return false;
-      await this.bump(c);
       const stamp = await nextStamp(c, this.schema);
       await this.tombstone(c, extId, stamp.version, stamp.stationId, new Date().toISOString(), stamp.seq);
+      await this.bump(c);
       return true;
     });
   }
@@ -136,7 +136,6 @@ export class PgPersonRepository implements PersonRepository {
     return Number(rows[0].value);
   }
 
-  private async bump(c: PoolClient): Promise<void> {
   async changes(afterSeq: number, limit: number): Promise<PersonChange[]> {
     const { rows } = await this.pool.query<{
       kind: 'upsert' | 'delete'; ext_id: string; version: string; seq: string; created_at: string | null; updated_at: string | null; deleted_at: string | null; station_id: string | null;
@@ -215,6 +214,7 @@ export class PgPersonRepository implements PersonRepository {
     );
   }
 
+  private async bump(c: PoolClient): Promise<void> {
     await c.query(`UPDATE ${this.revisions} SET value = value + 1 WHERE modality = $1`, [this.modality]);
   }
 

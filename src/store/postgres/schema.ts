@@ -63,10 +63,10 @@ export const TENANT_MIGRATIONS: PgMigration[] = [
       error TEXT
     )`);
   },
+  (c, s) => PG_SYNC_MIGRATION(c, s),
 ];
 
 /** Schema name of an application (ids are UUIDs, checked by the caller). */
-  (c, s) => PG_SYNC_MIGRATION(c, s),
 export const tenantSchema = (applicationId: string): string => `app_${applicationId.replace(/-/g, '')}`;
 
 /**

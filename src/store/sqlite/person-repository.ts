@@ -141,9 +141,9 @@ export class SqlitePersonRepository implements PersonRepository {
 
   async delete(extId: string): Promise<boolean> {
     return this.db.transaction(() => {
+      if (this.db.prepare('DELETE FROM persons WHERE modality = ? AND ext_id = ?').run(this.modality, extId).changes === 0) return false;
       const stamp = nextStamp(this.db);
       this.tombstone(extId, stamp.version, stamp.stationId, new Date().toISOString(), stamp.seq);
-      if (this.db.prepare('DELETE FROM persons WHERE modality = ? AND ext_id = ?').run(this.modality, extId).changes === 0) return false;
       this.bump();
       return true;
     }).immediate();
@@ -177,6 +177,7 @@ export class SqlitePersonRepository implements PersonRepository {
     }
     return [...byPerson].map(([extId, templates]) => ({ extId, templates }));
   }
+
   async changes(afterSeq: number, limit: number): Promise<PersonChange[]> {
     const rows = this.db
       .prepare(
@@ -252,7 +253,6 @@ export class SqlitePersonRepository implements PersonRepository {
       )
       .run(this.modality, extId, version, stationId, deletedAt, seq);
   }
-
 
   private summary(r: PersonRow): PersonSummary {
     return { extId: r.ext_id, createdAt: r.created_at };
