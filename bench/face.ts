@@ -15,7 +15,7 @@ import sharp from 'sharp';
 import { readManifest } from '../models/convert.js';
 import { createFaceEngine, type OnnxFaceEngine } from '../src/face/index.js';
 import { DLIB_DIM, fuseEmbeddings, MOBILEFACENET_DIM, pooled } from '../src/face/fusion.js';
-import { foldAccuracy, percentile, tarAtFar, type ScoredPair } from '../src/face/metrics.js';
+import { foldAccuracy, percentile, tarAtFar, type ScoredPair } from './lib/face-metrics.js';
 import { quantize, quantize16, quantizedSimilarity, similarity16 } from '../src/face/quantize.js';
 import { RESIDUAL_DIMS } from '../src/face/template-space.js';
 import { cosine } from '../src/face/template.js';

@@ -10,7 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import { FaceError, type FaceErrorCode } from './errors.js';
 import type { FaceEngine, FaceExtractMode, FaceExtraction } from './engine.js';
-import type { CreateFaceEngineOptions } from './index.js';
+import type { CreateFaceEngineOptions } from './tuning.js';
 import type { FaceTemplateSpace } from './template-space.js';
 
 /** Main thread -> worker. */

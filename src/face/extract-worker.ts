@@ -4,7 +4,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { isFaceError } from './errors.js';
-import { createFaceEngine, type CreateFaceEngineOptions } from './index.js';
+import { createFaceEngine } from './index.js';
+import type { CreateFaceEngineOptions } from './tuning.js';
 import type { ExtractReply, ExtractRequest } from './extract-pool.js';
 
 const port = parentPort!;

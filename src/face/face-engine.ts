@@ -12,8 +12,9 @@ import { ARCFACE_SIZE, arcFaceTransform, CHIP_SIZE, chipTransform, LandmarkNet, 
 import { iou, mergePasses, TinyFaceDetector, type Box, type Detection } from './detector.js';
 import { byDominance, isFramedPortrait } from './dominance.js';
 import type { FaceEngine, FaceExtractMode, FaceExtraction, FaceQuality } from './engine.js';
-import { decodeImage, DEFAULT_DECODE_LIMITS, type DecodeLimits, type RgbImage } from './image.js';
-import { chipStats, ENROLL_QUALITY_LIMITS, estimatePose, interOcularPx, qualityFailures, type QualityLimits } from './quality.js';
+import { decodeImage, type RgbImage } from './image.js';
+import { chipStats, estimatePose, interOcularPx, qualityFailures } from './quality.js';
+import type { FaceEngineTuning } from './tuning.js';
 import { fuseEmbeddings, MOBILEFACENET_DIM } from './fusion.js';
 import { faceModelId, FaceTemplateSpace } from './template-space.js';
 import { flipPlanar, warpAffine, type Affine } from './warp.js';
@@ -26,28 +27,6 @@ export interface FaceEngineSessions {
   mobileFaceNet: ort.InferenceSession;
   /** MatMulInteger graph for large galleries (optional). */
   matmul: ort.InferenceSession | null;
-}
-
-export interface FaceEngineTuning {
-  /** Sum the embeddings of each chip and its mirror image (test-time flip), for both recognisers. */
-  flip: boolean;
-  /** 1:1 threshold, int8 cosine (FAR 1e-3 on lfw-dev all pairs, see bench/face.ts). */
-  threshold: number;
-  /** 1:N threshold, int8 cosine (FAR 1e-4 on lfw-dev all pairs). */
-  identifyThreshold: number;
-  decodeLimits: DecodeLimits;
-  qualityLimits: QualityLimits;
-  /** In enroll mode, a second face whose box width is at least this fraction of the dominant one's is "several faces". */
-  multipleFaceWidthRatio: number;
-  /**
-   * When to add the 0.625x and 1.6x detector passes to 1x: 'always', 'unless-clear' (unless 1x
-   * found exactly one face, confident, whole and near the centre: a framed portrait) or
-   * 'if-none' (only when 1x finds no confident face). The tiny detector's recall swings with
-   * scale: the extra scales found the centred LFW face where 1x only saw a neighbour cut by the border.
-   */
-  extraScales: 'always' | 'unless-clear' | 'if-none';
-  /** Average the landmarks of the crop and of its mirror image (align.ts). */
-  mirrorLandmarks: boolean;
 }
 
 /** A face found in an image, with everything measured on it. */
@@ -74,10 +53,10 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
     readonly tuning: FaceEngineTuning,
   ) {
     super(faceModelId(tuning.flip), sessions.matmul);
-    this.defaultThreshold = tuning.threshold;
-    this.identifyThreshold = tuning.identifyThreshold;
+    this.defaultThreshold = tuning.verifyThresholdCosine;
+    this.identifyThreshold = tuning.identifyThresholdCosine;
     this.detector = new TinyFaceDetector(sessions.detector);
-    this.landmarkNet = new LandmarkNet(sessions.landmarks, 1.0, 2, tuning.mirrorLandmarks);
+    this.landmarkNet = new LandmarkNet(sessions.landmarks, tuning.landmarks.cropSideRatio, tuning.landmarks.passes, tuning.landmarks.mirror);
   }
 
   /** Decodes the image (see image.ts for the errors thrown). */
@@ -87,14 +66,15 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
 
   /**
    * Detects faces. The tiny detector's confidence varies a lot with the input scale, so it runs at
-   * 1x, 0.625x and 1.6x of the default input side (the last two as tuning.extraScales says); if no
-   * face is confident, the same three scales on the image's luma (grey) copy, then on the image with
-   * a 25 % black border (tight crops whose face touches the edges). Everything found is merged by
+   * 1x and the extra scale factors of the default input side (those as tuning.extraScales says); if no
+   * face is confident, the same scales on the image's luma (grey) copy, then on the image with
+   * a black border (tuning.detection.borderPadFraction) (tight crops whose face touches the edges). Everything found is merged by
    * NMS, each face counting the passes that saw it.
    * @returns detections in working-image pixels, dominant first (see dominance.ts).
    */
   async detect(img: RgbImage): Promise<Detection[]> {
-    const confident = (passes: Detection[][]): boolean => passes.some((ds) => ds.some((d) => d.score >= 0.5));
+    const { confidentScore, borderPadFraction } = this.tuning.detection;
+    const confident = (passes: Detection[][]): boolean => passes.some((ds) => ds.some((d) => d.score >= confidentScore));
     const side = this.detector.defaultInputSide(img);
     const passes: Detection[][] = [await this.detector.detect(img, side)];
     if (this.needsExtraScales(passes[0], img)) {
@@ -107,8 +87,8 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
       for (const s of [side, ...this.extraScales(side)]) passes.push(await this.detector.detect(gray, s));
     }
     if (!confident(passes)) {
-      const padX = Math.round(img.width * 0.25);
-      const padY = Math.round(img.height * 0.25);
+      const padX = Math.round(img.width * borderPadFraction);
+      const padY = Math.round(img.height * borderPadFraction);
       const padded = { width: img.width + 2 * padX, height: img.height + 2 * padY, data: new Uint8Array((img.width + 2 * padX) * (img.height + 2 * padY) * 3) };
       for (let y = 0; y < img.height; y++) {
         padded.data.set(img.data.subarray(y * img.width * 3, (y + 1) * img.width * 3), ((y + padY) * padded.width + padX) * 3);
@@ -125,13 +105,14 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
   private needsExtraScales(first: Detection[], img: RgbImage): boolean {
     const mode = this.tuning.extraScales;
     if (mode === 'always') return true;
-    if (!first.some((d) => d.score >= 0.5)) return true;
+    if (!first.some((d) => d.score >= this.tuning.detection.confidentScore)) return true;
     if (mode === 'if-none') return false;
     return !(first.length === 1 && isFramedPortrait(first[0], img.width, img.height));
   }
 
   private extraScales(side: number): number[] {
-    return [Math.round((side * 0.625) / 32) * 32, Math.round((side * 1.6) / 32) * 32].filter((s) => s >= 128 && s <= 800);
+    const { extraScaleFactors, inputStridePx, minExtraInputSidePx, maxExtraInputSidePx } = this.tuning.detection;
+    return extraScaleFactors.map((f) => Math.round((side * f) / inputStridePx) * inputStridePx).filter((s) => s >= minExtraInputSidePx && s <= maxExtraInputSidePx);
   }
 
   /** Landmarks, aligned chip, quality and embedding of one detected face (coordinates in source px). */
@@ -205,7 +186,7 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
         const cy = d.box.y + d.box.height / 2;
         const inside = cx > main.box.x && cx < main.box.x + main.box.width && cy > main.box.y && cy < main.box.y + main.box.height;
         // A box overlapping the dominant one is a second guess at the same face, not another person.
-        return !inside && iou(d.box, main.box) < 0.2 && d.score >= this.tuning.qualityLimits.minDetectionScore && d.box.width >= this.tuning.multipleFaceWidthRatio * main.box.width;
+        return !inside && iou(d.box, main.box) < this.tuning.detection.rivalMaxIou && d.score >= this.tuning.qualityLimits.minDetectionScore && d.box.width >= this.tuning.multipleFaceWidthRatio * main.box.width;
       });
       if (rivals.length > 0) {
         throw new FaceError('MULTIPLE_FACES', `${rivals.length + 1} faces of similar size were found`, { faces: rivals.length + 1 });
@@ -248,16 +229,3 @@ function toGray(img: RgbImage): RgbImage {
   }
   return { width: img.width, height: img.height, data };
 }
-
-export const DEFAULT_TUNING: FaceEngineTuning = {
-  flip: true,
-  // From `npm run bench:face` (all-pairs calibration on lfw-dev, fused with flip, int16 decision scores):
-  // FAR 1e-3 -> 0.8505 (TAR 98.44 % over all 4,414 genuine pairs), FAR 1e-4 -> 0.8723 (TAR 95.49 %).
-  threshold: 0.8505,
-  identifyThreshold: 0.8723,
-  decodeLimits: DEFAULT_DECODE_LIMITS,
-  qualityLimits: ENROLL_QUALITY_LIMITS,
-  multipleFaceWidthRatio: 0.7,
-  extraScales: 'unless-clear',
-  mirrorLandmarks: true,
-};

@@ -4,6 +4,7 @@
  */
 import sharp from 'sharp';
 import { FaceError } from './errors.js';
+import { DEFAULT_DECODE_LIMITS, type DecodeLimits } from './tuning.js';
 
 /** Interleaved 8-bit RGB raster, row-major, `data.length === width * height * 3`. */
 export interface RgbImage {
@@ -12,20 +13,6 @@ export interface RgbImage {
   data: Uint8Array;
 }
 
-export interface DecodeLimits {
-  /** Largest accepted width*height of the encoded image (header), in pixels. */
-  maxInputPixels: number;
-  /** Smallest accepted width and height, in pixels. */
-  minSidePx: number;
-  /** Decoded images larger than this (longest side, px) are downscaled (Lanczos) before detection. */
-  maxWorkingSidePx: number;
-}
-
-export const DEFAULT_DECODE_LIMITS: DecodeLimits = {
-  maxInputPixels: 40_000_000,
-  minSidePx: 32,
-  maxWorkingSidePx: 2048,
-};
 
 const FORMATS = new Set(['jpeg', 'png', 'webp']);
 
@@ -83,14 +70,4 @@ function toRgb(data: Uint8Array, channels: number): Uint8Array {
     out[i * 3 + 2] = channels >= 3 ? data[i * channels + 2] : v;
   }
   return out;
-}
-
-/** Resizes an RGB raster to exactly width x height (sharp, Lanczos when shrinking). */
-export async function resizeRgb(img: RgbImage, width: number, height: number): Promise<RgbImage> {
-  if (img.width === width && img.height === height) return img;
-  const data = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
-    .resize(width, height, { fit: 'fill' })
-    .raw()
-    .toBuffer();
-  return { width, height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }

@@ -9,20 +9,15 @@ import { encodeModel } from '../../models/onnx-proto.js';
 import { FaceError } from './errors.js';
 import type { FaceEngine } from './engine.js';
 import { FaceExtractorPool, PooledFaceEngine } from './extract-pool.js';
-import { DEFAULT_TUNING, OnnxFaceEngine, type FaceEngineTuning } from './face-engine.js';
+import { OnnxFaceEngine } from './face-engine.js';
+import { DEFAULT_TUNING, type CreateFaceEngineOptions } from './tuning.js';
 import { faceModelId, FaceTemplateSpace } from './template-space.js';
 
 export type { FaceEngine } from './engine.js';
 export { OnnxFaceEngine, type AnalyzedFace } from './face-engine.js';
 export { FaceExtractorPool, PooledFaceEngine } from './extract-pool.js';
 
-export interface CreateFaceEngineOptions {
-  /** Folder of the built ONNX models (default models/build of this checkout). */
-  modelsDir?: string;
-  /** onnxruntime intra-op threads per session (default: onnxruntime's choice, all cores). */
-  intraOpNumThreads?: number;
-  tuning?: Partial<FaceEngineTuning>;
-}
+export { DEFAULT_TUNING, type CreateFaceEngineOptions, type FaceEngineTuning } from './tuning.js';
 
 function matmulIntegerModel(): Uint8Array {
   return encodeModel({
@@ -85,5 +80,5 @@ export async function createPooledFaceEngine(workers: number, options: Omit<Crea
     throw new FaceError('ENGINE_UNAVAILABLE', `The face models could not be loaded: ${(e as Error).message}`);
   }
   const pool = await FaceExtractorPool.start(workers, { modelsDir: dir, tuning });
-  return new PooledFaceEngine(new FaceTemplateSpace(faceModelId(tuning.flip), matmul), pool, tuning.threshold, tuning.identifyThreshold);
+  return new PooledFaceEngine(new FaceTemplateSpace(faceModelId(tuning.flip), matmul), pool, tuning.verifyThresholdCosine, tuning.identifyThresholdCosine);
 }

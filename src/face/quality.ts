@@ -15,34 +15,9 @@
  */
 import type { FaceQuality } from './engine.js';
 import type { Landmarks68 } from './align.js';
+import { ENROLL_QUALITY_LIMITS, type QualityLimits } from './tuning.js';
 
-export interface QualityLimits {
-  minInterOcularPx: number;
-  minSharpness: number;
-  maxAbsYawDeg: number;
-  maxAbsPitchDeg: number;
-  maxAbsRollDeg: number;
-  minMeanLuma: number;
-  maxMeanLuma: number;
-  minDetectionScore: number;
-}
-
-/**
- * Enrollment limits. Chosen to reject clearly unusable captures while accepting typical web/ID
- * photos. Measured on every 8th lfw-dev photo (477): 1st-99th percentiles were inter-ocular 26-49 px,
- * sharpness 11-305, yaw -42..50 deg (rough estimate), pitch -20..16, roll -20..16, luma 72-179;
- * these limits reject about 2 % of them (mostly strongly turned heads).
- */
-export const ENROLL_QUALITY_LIMITS: QualityLimits = {
-  minInterOcularPx: 20,
-  minSharpness: 6,
-  maxAbsYawDeg: 60,
-  maxAbsPitchDeg: 40,
-  maxAbsRollDeg: 45,
-  minMeanLuma: 30,
-  maxMeanLuma: 230,
-  minDetectionScore: 0.5,
-};
+/** The limits enforced at enrollment: `QualityLimits` and `ENROLL_QUALITY_LIMITS` in tuning.ts. */
 
 const mean = (pts: Landmarks68, from: number, to: number): [number, number] => {
   let x = 0;
@@ -104,11 +79,11 @@ export function chipStats(chip: Float32Array, size: number, offset = 0): { sharp
 export function qualityFailures(q: FaceQuality, limits: QualityLimits = ENROLL_QUALITY_LIMITS): string[] {
   const f: string[] = [];
   if (q.interOcularPx < limits.minInterOcularPx) f.push('interOcularPx');
-  if (q.sharpness < limits.minSharpness) f.push('sharpness');
+  if (q.sharpness < limits.minSharpnessLaplacianVar) f.push('sharpness');
   if (Math.abs(q.yawDeg) > limits.maxAbsYawDeg) f.push('yawDeg');
   if (Math.abs(q.pitchDeg) > limits.maxAbsPitchDeg) f.push('pitchDeg');
   if (Math.abs(q.rollDeg) > limits.maxAbsRollDeg) f.push('rollDeg');
-  if (q.meanLuma < limits.minMeanLuma || q.meanLuma > limits.maxMeanLuma) f.push('meanLuma');
+  if (q.meanLuma < limits.minMeanLumaGrey || q.meanLuma > limits.maxMeanLumaGrey) f.push('meanLuma');
   if (q.detectionScore < limits.minDetectionScore) f.push('detectionScore');
   return f;
 }

@@ -97,9 +97,6 @@ function parseEngines(raw: string): unknown {
   return { face: names.includes('face'), finger: names.includes('finger'), ocr: names.includes('ocr') };
 }
 
-/** Documented environment variables (README table is generated from the same list). */
-export const ENVIRONMENT_VARIABLES = ENV_KEYS.map(([name, key]) => ({ name, key }));
-
 /**
  * Builds the validated configuration.
  * @throws ConfigError naming the offending key and why, for an unreadable file or an invalid value.

@@ -5,7 +5,7 @@ import { fitSimilarity, MIRROR_68 } from '../../src/face/align.js';
 import { warpAffine, type Affine } from '../../src/face/warp.js';
 import { encodeTemplate, decodeTemplate, cosine } from '../../src/face/template.js';
 import { DLIB_DIM, fuseEmbeddings, FUSED_DIM, MOBILEFACENET_DIM, W_DLIB } from '../../src/face/fusion.js';
-import { foldAccuracy, tarAtFar } from '../../src/face/metrics.js';
+import { foldAccuracy, tarAtFar } from '../../bench/lib/face-metrics.js';
 import { isFaceError } from '../../src/face/errors.js';
 
 let engine: OnnxFaceEngine;

@@ -102,5 +102,3 @@ export const Parameters = {
   distanceErrorFlatness: 0.69,
   angleErrorFlatness: 0.27,
 } as const;
-
-export type ParameterSet = typeof Parameters;

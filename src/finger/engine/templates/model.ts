@@ -62,9 +62,3 @@ export interface FingerTemplate {
 }
 
 export const PPCM_500_DPI = 197;
-
-/** Normalises an angle to [0, 2pi). */
-export function normalizeAngle(a: number): number {
-  const t = a % (2 * Math.PI);
-  return t < 0 ? t + 2 * Math.PI : t;
-}
