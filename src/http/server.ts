@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -36,6 +37,13 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
     routerOptions: { maxParamLength: 1024 },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     return503OnClosing: true,
+    // Server time limits (issue #18, finding 4). Node checks them every connectionsCheckingInterval.
+    requestTimeout: services.config.requestTimeoutMs,
+    keepAliveTimeout: services.config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: services.config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, services.config.headersTimeoutMs / 2),
+    },
   });
 
   const metrics = createMetrics();
@@ -44,6 +52,7 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    lingerOnEarlyReply(request.raw, reply);
   });
 
   app.setErrorHandler(handleError);
@@ -76,4 +85,29 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
   const uiAvailable = existsSync(services.config.uiDir);
   await app.register(fastifyStatic, { root: uiAvailable ? services.config.uiDir : process.cwd(), serve: uiAvailable, wildcard: false });
   return app;
+}
+
+/** How much of an unread body the station reads and discards after answering early, and for how long. */
+const LINGER_MAX_BYTES = 64 * 1024 * 1024;
+const LINGER_MS = 10_000;
+
+/**
+ * Fastify answers a body it refuses (413, bad JSON) with `Connection: close` before reading the
+ * rest of it; closing a socket with unread data makes the kernel send a reset, and the client
+ * often loses the answer and sees a dead connection instead (issue #18, finding 4). Here the
+ * station keeps the connection, reads and discards the rest of the body (at most LINGER_MAX_BYTES
+ * within LINGER_MS, else it closes), then the connection serves the next request as usual.
+ */
+function lingerOnEarlyReply(raw: IncomingMessage, reply: FastifyReply): void {
+  if (raw.complete || String(reply.getHeader('connection') ?? '').toLowerCase() !== 'close') return;
+  reply.removeHeader('connection');
+  let drained = 0;
+  const timer = setTimeout(() => raw.socket?.destroy(), LINGER_MS).unref();
+  raw.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > LINGER_MAX_BYTES) raw.socket?.destroy();
+  });
+  raw.once('end', () => clearTimeout(timer));
+  raw.once('close', () => clearTimeout(timer));
+  raw.resume();
 }

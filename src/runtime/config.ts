@@ -42,6 +42,14 @@ export const StationConfigSchema = Type.Object({
   ocrMaxQueue: Type.Integer({ minimum: 0, maximum: 1000 }),
   /** Folder of the built kiosk UI served at `/` (when it exists). */
   uiDir: Type.String(),
+  /**
+   * HTTP server time limits, milliseconds: the whole request (headers and body) must arrive within
+   * requestTimeoutMs, its headers within headersTimeoutMs; an idle keep-alive connection is closed
+   * after keepAliveTimeoutMs. A slow or stalled client then gets 408 or a closed socket, never a held slot.
+   */
+  requestTimeoutMs: Type.Integer({ minimum: 1000, maximum: 3_600_000 }),
+  headersTimeoutMs: Type.Integer({ minimum: 500, maximum: 600_000 }),
+  keepAliveTimeoutMs: Type.Integer({ minimum: 100, maximum: 600_000 }),
 });
 
 export type StationConfig = Static<typeof StationConfigSchema>;
@@ -70,6 +78,9 @@ export function defaultConfig(cwd = process.cwd()): StationConfig {
     ocrPoolSize: 2,
     ocrMaxQueue: 8,
     uiDir: path.resolve(cwd, 'renderer/dist'),
+    requestTimeoutMs: 120_000,
+    headersTimeoutMs: 15_000,
+    keepAliveTimeoutMs: 5_000,
   };
 }
 
@@ -87,6 +98,9 @@ const ENV_KEYS: Array<[string, keyof StationConfig, (raw: string) => unknown]> =
   ['BIOSTATION_UI_DIR', 'uiDir', (v) => path.resolve(v)],
   ['BIOSTATION_DEMO_APP', 'createDemoApplication', (v) => v !== '0' && v !== 'false'],
   ['BIOSTATION_ENGINES', 'engines', parseEngines],
+  ['BIOSTATION_REQUEST_TIMEOUT_MS', 'requestTimeoutMs', Number],
+  ['BIOSTATION_HEADERS_TIMEOUT_MS', 'headersTimeoutMs', Number],
+  ['BIOSTATION_KEEP_ALIVE_TIMEOUT_MS', 'keepAliveTimeoutMs', Number],
 ];
 
 /** "face,finger,ocr" (any subset, or "none") -> which engines load. */

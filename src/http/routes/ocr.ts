@@ -54,19 +54,20 @@ export function ocrRoutes(services: StationServices, authenticate: Authenticate)
         reply.status(status).send({ statusCode: status, message, error: status === 400 ? 'Bad Request' : 'Error' });
       if (!request.isMultipart()) return fail(400, 'Arquivo não enviado');
       let upload: { filename: string; bytes: Buffer } | undefined;
-      for await (const part of request.parts({ limits: { fileSize: OCR_MAX_FILE_BYTES, files: 1 } })) {
-        if (part.type === 'file' && part.fieldname === 'file' && !upload) {
-          let bytes: Buffer;
-          try {
-            bytes = await part.toBuffer();
-          } catch (e) {
-            if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return fail(400, 'Arquivo muito grande. Tamanho máximo: 20MB');
-            throw e;
+      try {
+        for await (const part of request.parts({ limits: { fileSize: OCR_MAX_FILE_BYTES, files: 1 } })) {
+          if (part.type === 'file' && part.fieldname === 'file' && !upload) {
+            upload = { filename: part.filename, bytes: await part.toBuffer() };
+          } else if (part.type === 'file') {
+            part.file.resume();
           }
-          upload = { filename: part.filename, bytes };
-        } else if (part.type === 'file') {
-          part.file.resume();
         }
+      } catch (e) {
+        // Whatever the multipart parser (busboy) refuses is a malformed upload, the client's fault:
+        // a 400 in the OCR group's shape, never a 500 (issue #18, finding 4).
+        if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return fail(400, 'Arquivo muito grande. Tamanho máximo: 20MB');
+        request.log.debug({ err: e }, 'malformed multipart upload');
+        return fail(400, 'Arquivo não enviado');
       }
       if (!upload || upload.bytes.length === 0) return fail(400, 'Arquivo não enviado');
       const bytes = new Uint8Array(upload.bytes.buffer, upload.bytes.byteOffset, upload.bytes.byteLength);
