@@ -1,0 +1,76 @@
+/**
+ * Replays a recorded USB session through its driver (the `readers replay` command, and how a
+ * field bug report is reproduced): loads the recording folder, picks the driver by the recorded
+ * vendor:product id, runs open + capture over a ReplayTransport and returns the image.
+ * Also compares an image with a reference PNG (mean absolute difference).
+ */
+import sharp from 'sharp';
+import { DRIVERS, findDriver, usbIdString, type DriverDefinition, type GrayImage } from './drivers/index.js';
+import { loadRecording, type Recording } from './usb/recording.js';
+import { ReplayTransport } from './usb/replay-transport.js';
+
+/** No driver handles the recorded device. */
+export class UnsupportedDeviceError extends Error {
+  readonly code = 'UNSUPPORTED_DEVICE' as const;
+  constructor(id: string) {
+    super(`no driver for USB device ${id} (supported: ${DRIVERS.map((d) => d.devices.map((x) => usbIdString(x.vendorId, x.productId)).join(', ')).join('; ')})`);
+    this.name = 'UnsupportedDeviceError';
+  }
+}
+
+export interface ReplayResult {
+  driver: DriverDefinition;
+  recording: Recording;
+  image: GrayImage;
+  /** Recorded URBs answered at least once, of all. */
+  coverage: { used: number; total: number };
+}
+
+/** Runs the matching driver over `dir`'s recording. Rejects with the driver's or the replay's error. */
+export async function replayRecording(dir: string, options: { signal?: AbortSignal } = {}): Promise<ReplayResult> {
+  const recording = await loadRecording(dir);
+  const { vendorId, productId } = recording.device;
+  const driver = findDriver(vendorId, productId);
+  if (!driver) throw new UnsupportedDeviceError(usbIdString(vendorId, productId));
+  const transport = new ReplayTransport(recording);
+  const session = driver.create(transport);
+  try {
+    await session.open();
+    const image = await session.capture({ signal: options.signal });
+    return { driver, recording, image, coverage: transport.coverage };
+  } finally {
+    await session.close();
+  }
+}
+
+/** Encodes a grayscale image as an 8-bit grey PNG carrying its dpi. */
+export function encodePng(image: GrayImage): Promise<Buffer> {
+  return sharp(Buffer.from(image.pixels), { raw: { width: image.widthPx, height: image.heightPx, channels: 1 } })
+    .withMetadata({ density: image.dpi })
+    .png()
+    .toBuffer();
+}
+
+/** Decodes any image sharp reads into 8-bit grey (the G channel of RGB PNGs such as libfprint's). */
+export async function decodeGray(bytes: Uint8Array): Promise<{ widthPx: number; heightPx: number; pixels: Uint8Array }> {
+  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+  const pixels = new Uint8Array(info.width * info.height);
+  const channel = info.channels >= 3 ? 1 : 0;
+  for (let i = 0; i < pixels.length; i++) pixels[i] = data[i * info.channels + channel]!;
+  return { widthPx: info.width, heightPx: info.height, pixels };
+}
+
+/** Pixel comparison of two equally sized grey images. Throws when the sizes differ. */
+export function comparePixels(a: { widthPx: number; heightPx: number; pixels: Uint8Array }, b: { widthPx: number; heightPx: number; pixels: Uint8Array }): { equalPixels: number; totalPixels: number; meanAbsDiff: number } {
+  if (a.widthPx !== b.widthPx || a.heightPx !== b.heightPx) {
+    throw new Error(`image sizes differ: ${a.widthPx}x${a.heightPx} vs ${b.widthPx}x${b.heightPx}`);
+  }
+  let equal = 0;
+  let sum = 0;
+  for (let i = 0; i < a.pixels.length; i++) {
+    const d = Math.abs(a.pixels[i]! - b.pixels[i]!);
+    if (d === 0) equal++;
+    sum += d;
+  }
+  return { equalPixels: equal, totalPixels: a.pixels.length, meanAbsDiff: sum / a.pixels.length };
+}
