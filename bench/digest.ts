@@ -16,6 +16,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { buildModels } from '../models/convert.js';
 import { createFaceEngine } from '../src/face/index.js';
 import { createFingerEngine } from '../src/finger/index.js';
 
@@ -132,6 +133,7 @@ async function faceDigest(): Promise<void> {
     console.log(`face: skipped, ${lfw}/pairs.txt not found`);
     return;
   }
+  buildModels(); // the station only loads models/build; a benchmark may build it first
   const engine = await createFaceEngine({ intraOpNumThreads: 1 });
   const pairs = readPairs(path.join(lfw, 'pairs.txt'));
   const files = [...new Set(pairs.flatMap((p) => [p.a, p.b]))].sort();

@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { readManifest } from '../models/convert.js';
+import { buildModels, readManifest } from '../models/convert.js';
 import { createFaceEngine, type OnnxFaceEngine } from '../src/face/index.js';
 import { DLIB_DIM, fuseEmbeddings, MOBILEFACENET_DIM, pooled } from '../src/face/fusion.js';
 import { foldAccuracy, percentile, tarAtFar, type ScoredPair } from './lib/face-metrics.js';
@@ -262,6 +262,7 @@ async function identifySection(engine: OnnxFaceEngine): Promise<void> {
   table(rows);
 }
 
+buildModels(); // the station only loads models/build; the benchmark builds it first when missing or stale
 const engine = await createFaceEngine();
 console.log(`face engine ${engine.modelId}, threshold ${engine.defaultThreshold}, models: ${readManifest()?.models.map((m) => `${m.id} (${m.source.package}@${m.source.version})`).join(', ')}`);
 await lfwSection(engine);
