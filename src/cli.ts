@@ -132,15 +132,18 @@ function print(json: boolean | undefined, value: object, text: string): void {
 
 function printBanner(url: string, credential: { key: string; secret: string } | undefined, created: boolean, file: string): void {
   const lines = [`Biostation listening on ${url}`, `  API docs: ${url}/api/docs`, `  kiosk UI: ${url}/`];
-  if (credential) {
+  // The secret is printed once, on the start that created it (logs and terminals keep what they show).
+  if (credential && created) {
     lines.push(
-      created ? '  A demo application was created:' : '  Demo application:',
+      '  A demo application was created (its secret is shown only now):',
       `    key:    ${credential.key}`,
       `    secret: ${credential.secret}`,
       `    (saved in ${file}, mode 0600)`,
       '  Get a token:',
       `    curl -s -X POST ${url}/api/v1/app-credentials/token -H 'content-type: application/json' -d '{"key":"${credential.key}","secret":"${credential.secret}"}'`,
     );
+  } else if (credential) {
+    lines.push(`  Demo application: key ${credential.key} (secret in ${file}, mode 0600)`);
   }
   process.stderr.write(`${lines.join('\n')}\n`);
 }

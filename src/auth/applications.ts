@@ -52,6 +52,7 @@ export class ApplicationService {
       disabledAt: null,
       faceThreshold: null,
       fingerThreshold: null,
+      tokenGeneration: 0,
     };
     await this.repository.insert(record);
     return { name: record.name, key: record.key, secret };
@@ -61,12 +62,12 @@ export class ApplicationService {
     return this.repository.list();
   }
 
-  /** @throws ApplicationError APPLICATION_NOT_FOUND */
+  /** Disables the application; every token it holds stops working at once. @throws ApplicationError APPLICATION_NOT_FOUND */
   async disable(key: string): Promise<void> {
     if (!(await this.repository.disable(key, this.now().toISOString()))) throw notFound(key);
   }
 
-  /** Issues a new secret; the old one stops working at once. @throws ApplicationError APPLICATION_NOT_FOUND */
+  /** Issues a new secret; the old one and every token issued under it stop working at once. @throws ApplicationError APPLICATION_NOT_FOUND */
   async rotateSecret(key: string): Promise<IssuedCredential> {
     const app = await this.repository.findByKey(key);
     if (!app) throw notFound(key);

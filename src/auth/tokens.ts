@@ -13,6 +13,8 @@ export interface TokenClaims {
   tokenId: string;
   issuedAt: number;
   expiresAt: number;
+  /** The application's token generation when the token was issued (claim `gen`; 0 when absent). */
+  generation: number;
 }
 
 /**
@@ -50,10 +52,14 @@ export class TokenService {
     return this.ttlSeconds;
   }
 
-  async issue(applicationId: string): Promise<{ token: string; claims: TokenClaims }> {
+  /**
+   * Signs a token for the application, stamped with its current token generation: raising the
+   * generation (secret rotation, disabling) revokes every token issued before.
+   */
+  async issue(applicationId: string, generation = 0): Promise<{ token: string; claims: TokenClaims }> {
     const now = Math.floor(Date.now() / 1000);
     const tokenId = randomUUID();
-    const token = await new SignJWT({})
+    const token = await new SignJWT({ gen: generation })
       .setProtectedHeader({ alg: ALG, kid: this.stationId, typ: 'JWT' })
       .setIssuer(ISSUER)
       .setAudience(this.stationId)
@@ -62,7 +68,7 @@ export class TokenService {
       .setIssuedAt(now)
       .setExpirationTime(now + this.ttlSeconds)
       .sign(this.privateKey);
-    return { token, claims: { applicationId, tokenId, issuedAt: now, expiresAt: now + this.ttlSeconds } };
+    return { token, claims: { applicationId, tokenId, issuedAt: now, expiresAt: now + this.ttlSeconds, generation } };
   }
 
   /** The claims of a valid token, or undefined for any invalid, expired or foreign token. */
@@ -79,6 +85,7 @@ export class TokenService {
         tokenId: payload.jti!,
         issuedAt: payload.iat!,
         expiresAt: payload.exp!,
+        generation: typeof payload.gen === 'number' && Number.isInteger(payload.gen) ? payload.gen : 0,
       };
     } catch {
       return undefined;

@@ -16,7 +16,9 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
 
 /**
  * The onRequest hook of protected routes: `Authorization: Bearer <JWT>` must carry a token this
- * station signed, not expired, for an application that exists and is not disabled. Otherwise 401.
+ * station signed, not expired, for an application that exists and is not disabled, issued under
+ * the application's current token generation (a rotated secret or a disable revokes older tokens
+ * on the next request, also when the CLI changed the registry from another process). Otherwise 401.
  * On success the request's tenant (application + its store) is set.
  */
 export function bearerAuth(tokens: TokenService, applications: ApplicationService, stores: TenantStoreProvider) {
@@ -28,6 +30,7 @@ export function bearerAuth(tokens: TokenService, applications: ApplicationServic
     if (!claims) throw new BiostationError('UNAUTHORIZED', 'Invalid or expired token');
     const app = await applications.findActive(claims.applicationId);
     if (!app) throw new BiostationError('UNAUTHORIZED', 'The application of this token is unknown or disabled');
+    if (claims.generation !== (app.tokenGeneration ?? 0)) throw new BiostationError('UNAUTHORIZED', 'The token was revoked (the secret was rotated)');
     request.tenant = {
       applicationId: app.id,
       applicationName: app.name,

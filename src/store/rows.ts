@@ -14,6 +14,7 @@ export interface ApplicationRow {
   disabled_at: string | null;
   face_threshold: number | null;
   finger_threshold: number | null;
+  token_generation: number;
 }
 
 export const toApplicationRecord = (r: ApplicationRow): ApplicationRecord => ({
@@ -25,6 +26,7 @@ export const toApplicationRecord = (r: ApplicationRow): ApplicationRecord => ({
   disabledAt: r.disabled_at,
   faceThreshold: r.face_threshold,
   fingerThreshold: r.finger_threshold,
+  tokenGeneration: Number(r.token_generation ?? 0),
 });
 
 export interface SyncRow {

@@ -17,6 +17,11 @@ export interface ApplicationRecord {
   /** Decision thresholds of this application; null = the engine's calibrated default. */
   faceThreshold: number | null;
   fingerThreshold: number | null;
+  /**
+   * Raised by every secret rotation and by disabling: access tokens carry the generation they were
+   * issued under and are refused once it is behind (revocation without a token list).
+   */
+  tokenGeneration?: number;
 }
 
 export interface ApplicationRepository {
@@ -24,9 +29,9 @@ export interface ApplicationRepository {
   findByKey(key: string): Promise<ApplicationRecord | undefined>;
   findById(id: string): Promise<ApplicationRecord | undefined>;
   list(): Promise<ApplicationRecord[]>;
-  /** Sets disabledAt; returns false when no application has that key. */
+  /** Sets disabledAt and raises tokenGeneration; returns false when no application has that key. */
   disable(key: string, at: string): Promise<boolean>;
-  /** Replaces the secret hash; returns false when no application has that key. */
+  /** Replaces the secret hash and raises tokenGeneration; returns false when no application has that key. */
   updateSecretHash(key: string, secretHash: string): Promise<boolean>;
   /** Sets (or with null clears) the decision thresholds; returns false when no application has that key. */
   updateThresholds(key: string, thresholds: { faceThreshold?: number | null; fingerThreshold?: number | null }): Promise<boolean>;

@@ -63,7 +63,8 @@ export function credentialRoutes(services: StationServices): FastifyPluginAsync 
         },
       },
       async (request) => {
-        const { token } = await services.tokens.issue((await authenticated(request.body)).id);
+        const application = await authenticated(request.body);
+        const { token } = await services.tokens.issue(application.id, application.tokenGeneration ?? 0);
         return { token, token_type: 'Bearer' as const, expires_in: services.tokens.lifetimeSeconds };
       },
     );

@@ -9,9 +9,9 @@ export class PgApplicationRepository implements ApplicationRepository {
 
   async insert(app: ApplicationRecord): Promise<void> {
     await this.pool.query(
-      `INSERT INTO ${S}.applications (id, name, key, secret_hash, created_at, disabled_at, face_threshold, finger_threshold)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt, app.faceThreshold, app.fingerThreshold],
+      `INSERT INTO ${S}.applications (id, name, key, secret_hash, created_at, disabled_at, face_threshold, finger_threshold, token_generation)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt, app.faceThreshold, app.fingerThreshold, app.tokenGeneration ?? 0],
     );
   }
 
@@ -31,12 +31,12 @@ export class PgApplicationRepository implements ApplicationRepository {
   }
 
   async disable(key: string, at: string): Promise<boolean> {
-    const res = await this.pool.query(`UPDATE ${S}.applications SET disabled_at = coalesce(disabled_at, $1) WHERE key = $2`, [at, key]);
+    const res = await this.pool.query(`UPDATE ${S}.applications SET disabled_at = coalesce(disabled_at, $1), token_generation = token_generation + 1 WHERE key = $2`, [at, key]);
     return (res.rowCount ?? 0) > 0;
   }
 
   async updateSecretHash(key: string, secretHash: string): Promise<boolean> {
-    const res = await this.pool.query(`UPDATE ${S}.applications SET secret_hash = $1 WHERE key = $2`, [secretHash, key]);
+    const res = await this.pool.query(`UPDATE ${S}.applications SET secret_hash = $1, token_generation = token_generation + 1 WHERE key = $2`, [secretHash, key]);
     return (res.rowCount ?? 0) > 0;
   }
 

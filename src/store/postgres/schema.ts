@@ -24,6 +24,9 @@ export const REGISTRY_MIGRATIONS: PgMigration[] = [
       finger_threshold DOUBLE PRECISION
     )`);
   },
+  async (c, s) => {
+    await c.query(`ALTER TABLE ${s}.applications ADD COLUMN token_generation INTEGER NOT NULL DEFAULT 0`);
+  },
 ];
 
 export const TENANT_MIGRATIONS: PgMigration[] = [

@@ -13,6 +13,7 @@ const MIGRATIONS: Migration[] = [
       disabled_at TEXT
     )`),
   (db) => db.exec('ALTER TABLE applications ADD COLUMN face_threshold REAL; ALTER TABLE applications ADD COLUMN finger_threshold REAL;'),
+  (db) => db.exec('ALTER TABLE applications ADD COLUMN token_generation INTEGER NOT NULL DEFAULT 0'),
 ];
 
 /** The station registry of applications, in `<dataDir>/station.db`. */
@@ -26,10 +27,10 @@ export class SqliteApplicationRepository implements ApplicationRepository {
   async insert(app: ApplicationRecord): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO applications (id, name, key, secret_hash, created_at, disabled_at, face_threshold, finger_threshold)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO applications (id, name, key, secret_hash, created_at, disabled_at, face_threshold, finger_threshold, token_generation)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt, app.faceThreshold, app.fingerThreshold);
+      .run(app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt, app.faceThreshold, app.fingerThreshold, app.tokenGeneration ?? 0);
   }
 
   async findByKey(key: string): Promise<ApplicationRecord | undefined> {
@@ -47,11 +48,11 @@ export class SqliteApplicationRepository implements ApplicationRepository {
   }
 
   async disable(key: string, at: string): Promise<boolean> {
-    return this.db.prepare('UPDATE applications SET disabled_at = coalesce(disabled_at, ?) WHERE key = ?').run(at, key).changes > 0;
+    return this.db.prepare('UPDATE applications SET disabled_at = coalesce(disabled_at, ?), token_generation = token_generation + 1 WHERE key = ?').run(at, key).changes > 0;
   }
 
   async updateSecretHash(key: string, secretHash: string): Promise<boolean> {
-    return this.db.prepare('UPDATE applications SET secret_hash = ? WHERE key = ?').run(secretHash, key).changes > 0;
+    return this.db.prepare('UPDATE applications SET secret_hash = ?, token_generation = token_generation + 1 WHERE key = ?').run(secretHash, key).changes > 0;
   }
 
   async updateThresholds(key: string, t: { faceThreshold?: number | null; fingerThreshold?: number | null }): Promise<boolean> {
