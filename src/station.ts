@@ -11,7 +11,7 @@ import { createFingerEngine } from './finger/index.js';
 import { FingerService } from './services/finger.js';
 import type { StationServices } from './http/context.js';
 import { buildServer } from './http/server.js';
-import { UnsupportedPayloadLivenessService } from './liveness/service.js';
+import { createAdvancedLiveness, LIBRARY_PATH, LIVENESS_KEY_FILE, type FaceInspector, type PassiveFaceLiveness } from './liveness/advanced/index.js';
 import type { CnhReader } from './ocr/engine.js';
 import { createCnhReader } from './ocr/index.js';
 import type { StationConfig } from './runtime/config.js';
@@ -37,6 +37,8 @@ export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
 export function stationPaths(dataDir: string) {
   return {
     signingKey: path.join(dataDir, 'station-key.jwk'),
+    /** The advanced liveness key pair (ECDH P-256, JWK, 0600), beside the signing key. */
+    livenessKey: path.join(dataDir, LIVENESS_KEY_FILE),
     demoCredentials: path.join(dataDir, DEMO_CREDENTIALS_FILE),
   };
 }
@@ -61,6 +63,8 @@ export interface StationOptions {
   faceEngine?: () => Promise<FaceEngine>;
   fingerEngine?: () => Promise<FingerEngine>;
   cnhReader?: () => Promise<CnhReader>;
+  /** Advanced liveness: a face inspector instead of the face engine's, extra accepted library builds, a passive detector. */
+  advancedLiveness?: { faces?: FaceInspector; extraBuilds?: string[]; passive?: PassiveFaceLiveness };
 }
 
 /**
@@ -104,7 +108,12 @@ export async function startStation(config: StationConfig, options: StationOption
     stores,
     face: new FaceService(engines.face, stores),
     finger: new FingerService(engines.finger, stores),
-    liveness: new UnsupportedPayloadLivenessService(),
+    liveness: createAdvancedLiveness({
+      keyFile: paths.livenessKey,
+      libraryFile: path.join(config.uiDir, LIBRARY_PATH),
+      faceEngine: () => engines.face.get(),
+      ...options.advancedLiveness,
+    }),
     sync: new SyncService(engines.face, engines.finger),
     engines,
   };

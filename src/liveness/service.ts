@@ -1,10 +1,10 @@
 /**
  * Advanced liveness: validation of the encrypted payload of the client capture library.
  *
- * Status: the capture library and its payload format are not built yet, so no payload can be
- * valid: every payload is answered with the spec's "Failed to parse file" (400, UNKNOWN). The
- * route, authentication and error bodies are final; the check lands with the capture library.
+ * The check itself is src/liveness/advanced/ (payload format: docs/liveness-payload.md).
  */
+
+import type { ChallengeView } from './advanced/challenge.js';
 
 /** The spec's advanced liveness response (HTTP 200). */
 export interface AdvancedLivenessResult {
@@ -28,14 +28,21 @@ export class LivenessError extends Error {
   }
 }
 
-export interface LivenessService {
-  /** @throws LivenessError for an unparsable, undecryptable or unusable payload. */
-  check(payload: Uint8Array): Promise<AdvancedLivenessResult>;
+/** Who asks: the challenge nonce inside a payload must have been issued to the same application. */
+export interface LivenessCheckContext {
+  applicationId: string;
 }
 
-/** Refuses every payload until the capture library's format exists (see the module comment). */
+export interface LivenessService {
+  /** @throws LivenessError for an unparsable, undecryptable or unusable payload. */
+  check(payload: Uint8Array, context: LivenessCheckContext): Promise<AdvancedLivenessResult>;
+  /** Issues a one-time challenge (nonce, colour sequence, the station's public key); absent when the mode is off. */
+  challenge?(applicationId: string): ChallengeView;
+}
+
+/** Refuses every payload (a station without the advanced mode). */
 export class UnsupportedPayloadLivenessService implements LivenessService {
-  async check(_payload: Uint8Array): Promise<AdvancedLivenessResult> {
+  async check(_payload: Uint8Array, _context: LivenessCheckContext): Promise<AdvancedLivenessResult> {
     throw new LivenessError(400, 'Failed to parse file', 'UNKNOWN');
   }
 }
