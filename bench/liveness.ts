@@ -1,0 +1,225 @@
+/**
+ * Passive liveness benchmark (`npm run bench:liveness [-- --per-split N] [--fit] [--no-cache] [--quick]`).
+ *
+ * Sets (bench/liveness/attacks.ts; identity-disjoint 'tune' and 'heldout' parts of lfw-dev):
+ *  - bona fide: 'live-camera' (the photos through a camera model: blur, noise, low light, JPEG) and
+ *    'lfw' (every lfw-dev photo as it is, the acceptance set: >= 97 % must pass);
+ *  - attacks: print, print-closeup, screen, screen-closeup, cutout;
+ *  - the three labelled Silent-Face samples of faces-misc/spoof-samples.
+ * Every image goes through the station's own path: decode, face detector, dominant face box, then the
+ * liveness engine (quality gates, network, signals). Measurements are cached in .cache/liveness-bench/.
+ *
+ * Prints: each signal alone (tune part), the fusions compared (2-fold on the tune part), APCER per
+ * attack type and BPCER per bona fide set at the default threshold (ISO/IEC 30107-3), for the tune and
+ * the held-out part, a DET table for the held-out part, and time per face. `--fit` also prints the
+ * fusion and threshold fitted on the tune part, for src/liveness/passive/tuning.ts.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createFaceEngine } from '../src/face/index.js';
+import { PassiveLivenessQualityError, type CnnScores, type PassiveLivenessEngine } from '../src/liveness/passive/engine.js';
+import { cnnLogit, type FusionModel } from '../src/liveness/passive/engine.js';
+import { createPassiveLivenessEngine, DEFAULT_LIVENESS_TUNING } from '../src/liveness/passive/index.js';
+import { SIGNAL_NAMES, type Signals } from '../src/liveness/passive/signals.js';
+import { ATTACK_TYPES, fnv1a, generateSet, type Split } from './liveness/attacks.js';
+import { auc, fitLogistic, rate, thresholdAtBpcer, type Row } from './liveness/fit.js';
+import { recordSummary } from './lib/summary.js';
+
+const arg = (name: string, def: number): number => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const quick = process.argv.includes('--quick');
+const fit = process.argv.includes('--fit');
+const noCache = process.argv.includes('--no-cache');
+const PER_SPLIT = arg('--per-split', quick ? 30 : 150);
+const LFW_STEP = quick ? 10 : 1;
+const DATASETS = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
+const LFW = path.join(DATASETS, 'lfw-dev', 'images');
+const SPOOF = path.join(DATASETS, 'faces-misc', 'spoof-samples');
+const CACHE_DIR = path.resolve('.cache/liveness-bench');
+/** Bump when the generator, the detector path or the signals change. */
+const VERSION = 'v1';
+
+if (!existsSync(LFW)) {
+  console.log(`bench:liveness skipped: ${LFW} not found (set BIOSTATION_DATASETS)`);
+  process.exit(0);
+}
+
+interface Measured {
+  id: string;
+  split: Split;
+  set: string;
+  bonaFide: boolean;
+  status: 'ok' | 'no-face' | 'quality';
+  cnn?: CnnScores | null;
+  signals?: Signals;
+  failures?: string[];
+  ms?: number;
+}
+
+const pct = (x: number, d = 1): string => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(d)} %`);
+const face = await createFaceEngine({ intraOpNumThreads: 1 });
+const engine: PassiveLivenessEngine = await createPassiveLivenessEngine({ intraOpNumThreads: 1 });
+if (!engine.hasNetwork) console.log('NOTE: liveness network absent (run `npm run models`): signals only');
+
+async function measure(id: string, split: Split, set: string, bonaFide: boolean, bytes: Uint8Array): Promise<Measured> {
+  const img = await face.decode(bytes);
+  const dets = await face.detect(img);
+  if (dets.length === 0) return { id, split, set, bonaFide, status: 'no-face' };
+  const t = performance.now();
+  try {
+    const m = await engine.measure(img, dets[0].box);
+    return { id, split, set, bonaFide, status: 'ok', cnn: m.cnn, signals: m.signals, ms: performance.now() - t };
+  } catch (e) {
+    if (e instanceof PassiveLivenessQualityError) return { id, split, set, bonaFide, status: 'quality', failures: e.failures };
+    throw e;
+  }
+}
+
+mkdirSync(CACHE_DIR, { recursive: true });
+const cacheFile = path.join(CACHE_DIR, `${VERSION}-${engine.hasNetwork ? 'cnn' : 'nocnn'}-${PER_SPLIT}-${LFW_STEP}.json`);
+let all: Measured[] = !noCache && existsSync(cacheFile) ? (JSON.parse(readFileSync(cacheFile, 'utf8')) as Measured[]) : [];
+if (all.length === 0) {
+  const started = Date.now();
+  for await (const s of generateSet(LFW, PER_SPLIT)) {
+    all.push(await measure(s.id, s.split, s.type, s.bonaFide, s.jpeg));
+    if (all.length % 100 === 0) console.log(`  ${all.length} generated samples measured (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  const files = readdirSync(LFW).filter((f) => f.endsWith('.jpg')).sort().filter((_, i) => i % LFW_STEP === 0);
+  for (const f of files) {
+    const split: Split = fnv1a(f.replace(/_\d{4}\.jpg$/, '')) % 2 === 0 ? 'tune' : 'heldout';
+    all.push(await measure(`lfw/${f}`, split, 'lfw', true, new Uint8Array(readFileSync(path.join(LFW, f)))));
+  }
+  for (const f of ['image_F1.jpg', 'image_F2.jpg', 'image_T1.jpg']) {
+    if (existsSync(path.join(SPOOF, f))) all.push(await measure(`spoof-samples/${f}`, 'heldout', 'spoof-samples', f.includes('_T'), new Uint8Array(readFileSync(path.join(SPOOF, f)))));
+  }
+  writeFileSync(cacheFile, JSON.stringify(all));
+  console.log(`measured ${all.length} images in ${((Date.now() - started) / 1000).toFixed(0)} s (cached in ${cacheFile})`);
+}
+all = all.filter((m) => m.set !== 'spoof-samples' || existsSync(SPOOF));
+
+const INPUTS = ['cnn', ...SIGNAL_NAMES] as FusionModel['inputs'];
+const featureOf = (m: Measured, name: FusionModel['inputs'][number]): number => (name === 'cnn' ? (m.cnn ? cnnLogit(m.cnn) : 0) : m.signals![name]);
+const ok = (ms: Measured[]): Measured[] => ms.filter((m) => m.status === 'ok');
+const scoreWith = (model: FusionModel) => (m: Measured): number => {
+  let z = model.bias;
+  model.inputs.forEach((n, i) => (z += (model.weights[i] * (featureOf(m, n) - model.mean[i])) / model.std[i]));
+  return 1 / (1 + Math.exp(-z));
+};
+const defaultScore = (m: Measured): number => engine.decide(m.cnn ?? null, m.signals!, { meanLuma: 0, clipped: 0, sharpness: 0 }).probability;
+
+const tune = ok(all.filter((m) => m.split === 'tune' && m.set !== 'spoof-samples'));
+const generated = (ms: Measured[]): Measured[] => ms.filter((m) => m.set !== 'lfw' && m.set !== 'spoof-samples');
+
+// 1. each signal alone (tune part; direction chosen there)
+console.log(`\n1. Each input alone, tune part (${tune.filter((m) => m.bonaFide).length} bona fide, ${tune.filter((m) => !m.bonaFide).length} attacks): AUC and APCER at BPCER 3 %`);
+const alone: Array<Record<string, string | number>> = [];
+for (const name of INPUTS) {
+  if (name === 'cnn' && !engine.hasNetwork) continue;
+  const b = tune.filter((m) => m.bonaFide).map((m) => featureOf(m, name));
+  const aAll = tune.filter((m) => !m.bonaFide).map((m) => featureOf(m, name));
+  const sign = auc(b, aAll) >= 0.5 ? 1 : -1;
+  const row: Record<string, string | number> = { input: name, direction: sign > 0 ? 'high = live' : 'low = live', AUC: (auc(b.map((v) => sign * v), aAll.map((v) => sign * v))).toFixed(3) };
+  const t = thresholdAtBpcer(b.map((v) => sign * v), 0.03);
+  for (const type of ATTACK_TYPES) row[type] = pct(rate(tune.filter((m) => m.set === type).map((m) => sign * featureOf(m, name)), (s) => s >= t));
+  alone.push(row);
+}
+console.table(alone);
+
+// 2. fusions compared: 2-fold on the tune part (fit on one half of the photos, scored on the other)
+const fusions: Record<string, FusionModel['inputs']> = {
+  'network alone (logistic)': ['cnn'],
+  'signals only': [...SIGNAL_NAMES],
+  'network + all signals': INPUTS,
+  'network + spectral (peak, chroma, highFreq)': ['cnn', 'spectralPeak', 'chromaPeak', 'highFreq'],
+  'network + spectral + border + glare': ['cnn', 'spectralPeak', 'chromaPeak', 'highFreq', 'border', 'glare'],
+};
+console.log('\n2. Fusions, 2-fold cross-validation on the tune part: AUC, APCER (worst attack type) at BPCER 3 %');
+const fusionRows: Array<Record<string, string>> = [];
+const half = (m: Measured): number => fnv1a(m.id) % 2;
+for (const [label, names] of Object.entries(fusions)) {
+  if (names.includes('cnn') && !engine.hasNetwork) continue;
+  const scored: Array<{ m: Measured; s: number }> = [];
+  for (const f of [0, 1]) {
+    const model = fitLogistic(tune.filter((m) => half(m) !== f).map((m) => ({ x: names.map((n) => featureOf(m, n)), live: m.bonaFide })), names);
+    for (const m of tune.filter((x) => half(x) === f)) scored.push({ m, s: scoreWith(model)(m) });
+  }
+  const b = scored.filter((x) => x.m.bonaFide).map((x) => x.s);
+  const t = thresholdAtBpcer(b, 0.03);
+  const worst = Math.max(...ATTACK_TYPES.map((type) => rate(scored.filter((x) => x.m.set === type).map((x) => x.s), (s) => s >= t)));
+  fusionRows.push({ fusion: label, AUC: auc(b, scored.filter((x) => !x.m.bonaFide).map((x) => x.s)).toFixed(4), 'worst APCER @ BPCER 3 %': pct(worst) });
+}
+console.table(fusionRows);
+
+if (fit) {
+  const names = engine.hasNetwork ? INPUTS : ([...SIGNAL_NAMES] as FusionModel['inputs']);
+  const rows: Row[] = tune.map((m) => ({ x: names.map((n) => featureOf(m, n)), live: m.bonaFide }));
+  const model = fitLogistic(rows, names);
+  const noCnn = fitLogistic(tune.map((m) => ({ x: SIGNAL_NAMES.map((n) => featureOf(m, n)), live: m.bonaFide })), [...SIGNAL_NAMES]);
+  const r = (v: number[]): number[] => v.map((x) => Number(x.toPrecision(5)));
+  const print = (fm: FusionModel): string => JSON.stringify({ inputs: fm.inputs, mean: r(fm.mean), std: r(fm.std), weights: r(fm.weights), bias: Number(fm.bias.toPrecision(5)) });
+  const bScores = tune.filter((m) => m.bonaFide).map(scoreWith(model));
+  console.log('\nFitted on the tune part (copy into src/liveness/passive/tuning.ts):');
+  console.log(`  fusion: ${print(model)},`);
+  console.log(`  fusionNoCnn: ${print(noCnn)},`);
+  console.log(`  threshold at tune BPCER 1 / 2 / 3 %: ${[0.01, 0.02, 0.03].map((p) => thresholdAtBpcer(bScores, p).toFixed(4)).join(' / ')}`);
+}
+
+// 3. the default engine (tuning.ts) on each part
+const T = DEFAULT_LIVENESS_TUNING.threshold;
+for (const split of ['tune', 'heldout'] as Split[]) {
+  const part = all.filter((m) => m.split === split && m.set !== 'spoof-samples');
+  console.log(`\n3${split === 'tune' ? 'a' : 'b'}. Default engine (${engine.hasNetwork ? 'network + signals' : 'signals only'}), threshold ${T}, ${split} part${split === 'heldout' ? ' (untouched by tuning)' : ''}`);
+  const rows: Array<Record<string, string | number>> = [];
+  for (const set of ['live-camera', 'lfw', ...ATTACK_TYPES]) {
+    const ms = part.filter((m) => m.set === set);
+    if (ms.length === 0) continue;
+    const okMs = ok(ms);
+    const scores = okMs.map(defaultScore);
+    const bona = ms[0].bonaFide;
+    rows.push({
+      set,
+      kind: bona ? 'bona fide' : 'attack',
+      images: ms.length,
+      'no face': ms.filter((m) => m.status === 'no-face').length,
+      'quality gate': ms.filter((m) => m.status === 'quality').length,
+      judged: okMs.length,
+      'BPCER / APCER': bona ? `BPCER ${pct(rate(scores, (s) => s < T))}` : `APCER ${pct(rate(scores, (s) => s >= T))}`,
+    });
+  }
+  console.table(rows);
+}
+
+// 4. DET on the held-out part: APCER per attack type at fixed BPCER (threshold set on the held-out bona fide)
+const held = ok(all.filter((m) => m.split === 'heldout' && m.set !== 'spoof-samples'));
+for (const bset of ['live-camera', 'live-camera + lfw']) {
+  const b = held.filter((m) => m.bonaFide && (bset.includes('lfw') || m.set === 'live-camera')).map(defaultScore);
+  console.log(`\n4. DET, held-out part, bona fide = ${bset} (${b.length}): APCER per attack type at BPCER`);
+  const det: Array<Record<string, string>> = [];
+  for (const p of [0.01, 0.03, 0.05, 0.1]) {
+    const t = thresholdAtBpcer(b, p);
+    const row: Record<string, string> = { BPCER: pct(p, 0), threshold: t.toFixed(4) };
+    for (const type of ATTACK_TYPES) row[type] = pct(rate(held.filter((m) => m.set === type).map(defaultScore), (s) => s >= t));
+    det.push(row);
+  }
+  console.table(det);
+}
+
+// 5. lfw-dev pass rate and the labelled samples
+const lfw = all.filter((m) => m.set === 'lfw');
+const lfwPass = lfw.filter((m) => m.status === 'ok' && defaultScore(m) >= T).length;
+console.log(`\n5. lfw-dev photos passing at the default threshold: ${lfwPass} / ${lfw.length} = ${pct(lfwPass / lfw.length, 2)} (no face ${lfw.filter((m) => m.status === 'no-face').length}, quality gate ${lfw.filter((m) => m.status === 'quality').length})`);
+for (const m of all.filter((x) => x.set === 'spoof-samples')) {
+  const s = m.status === 'ok' ? defaultScore(m) : NaN;
+  console.log(`   ${m.id} (${m.bonaFide ? 'live' : 'attack'}): ${m.status === 'ok' ? `P(live) ${s.toFixed(4)} -> ${s >= T ? 'live' : 'attack'}; network p(real) ${m.cnn?.real.toFixed(4) ?? '-'}` : m.status}`);
+}
+
+// 6. time per face (gates + crop + network + signals, one onnxruntime thread)
+const times = ok(all).map((m) => m.ms!).filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+if (times.length) {
+  const q = (p: number): string => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(1);
+  console.log(`\n6. Time per face (liveness only, one thread; measured while the cache was built): median ${q(0.5)} ms, p95 ${q(0.95)} ms, n = ${times.length}`);
+  recordSummary('liveness', 'time per face, median', `${q(0.5)} ms`, '<= 15 ms');
+}
+recordSummary('liveness', 'lfw-dev pass rate', pct(lfwPass / lfw.length, 2), '>= 97 %');

@@ -1,0 +1,77 @@
+/**
+ * Logistic regression and ISO/IEC 30107-3 error rates for the liveness benchmark.
+ * APCER: share of attack presentations of one type classified bona fide; BPCER: share of bona fide
+ * presentations classified attacks. Scores are P(live): accepted as bona fide when score >= threshold.
+ */
+import type { FusionModel } from '../../src/liveness/passive/engine.js';
+
+export interface Row {
+  x: number[];
+  live: boolean;
+}
+
+/** Class-balanced L2-regularised logistic regression by Newton's method on standardised inputs. */
+export function fitLogistic(rows: Row[], names: FusionModel['inputs'], l2 = 1e-2, iters = 30): FusionModel {
+  const d = names.length;
+  const mean = Array.from({ length: d }, (_, j) => rows.reduce((s, r) => s + r.x[j], 0) / rows.length);
+  const std = Array.from({ length: d }, (_, j) => Math.sqrt(rows.reduce((s, r) => s + (r.x[j] - mean[j]) ** 2, 0) / rows.length) || 1);
+  const nPos = rows.filter((r) => r.live).length;
+  const nNeg = rows.length - nPos;
+  const w = new Float64Array(d + 1); // last = bias
+  const z = rows.map((r) => [...r.x.map((v, j) => (v - mean[j]) / std[j]), 1]);
+  for (let it = 0; it < iters; it++) {
+    const g = new Float64Array(d + 1);
+    const H = Array.from({ length: d + 1 }, () => new Float64Array(d + 1));
+    rows.forEach((r, i) => {
+      const cw = r.live ? rows.length / (2 * nPos) : rows.length / (2 * nNeg);
+      let s = 0;
+      for (let j = 0; j <= d; j++) s += w[j] * z[i][j];
+      const p = 1 / (1 + Math.exp(-s));
+      const y = r.live ? 1 : 0;
+      for (let j = 0; j <= d; j++) {
+        g[j] += cw * (p - y) * z[i][j];
+        for (let k = 0; k <= d; k++) H[j][k] += cw * p * (1 - p) * z[i][j] * z[i][k];
+      }
+    });
+    for (let j = 0; j < d; j++) {
+      g[j] += l2 * rows.length * w[j];
+      H[j][j] += l2 * rows.length;
+    }
+    const step = solve(H.map((r) => Array.from(r)), Array.from(g));
+    for (let j = 0; j <= d; j++) w[j] -= step[j];
+  }
+  return { inputs: names, mean, std, weights: Array.from(w.slice(0, d)), bias: w[d] };
+}
+
+function solve(A: number[][], b: number[]): number[] {
+  const n = b.length;
+  const M = A.map((r, i) => [...r, b[i]]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
+    [M[c], M[p]] = [M[p], M[c]];
+    const piv = M[c][c] || 1e-12;
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = M[r][c] / piv;
+      for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
+    }
+  }
+  return M.map((r, i) => r[n] / (M[i][i] || 1e-12));
+}
+
+/** Threshold giving at most `bpcer` on the bona fide scores: the largest t with share(score < t) <= bpcer. */
+export function thresholdAtBpcer(bonaFide: number[], bpcer: number): number {
+  const s = [...bonaFide].sort((a, b) => a - b);
+  const k = Math.floor(bpcer * s.length); // this many may fall below
+  return k >= s.length ? Infinity : s[k];
+}
+
+export const rate = (scores: number[], pass: (s: number) => boolean): number => (scores.length ? scores.filter(pass).length / scores.length : NaN);
+
+/** Area under the ROC curve (probability an attack scores below a bona fide), ties counted half. */
+export function auc(bonaFide: number[], attacks: number[]): number {
+  let s = 0;
+  for (const b of bonaFide) for (const a of attacks) s += a < b ? 1 : a === b ? 0.5 : 0;
+  return s / (bonaFide.length * attacks.length);
+}

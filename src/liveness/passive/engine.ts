@@ -1,0 +1,180 @@
+/**
+ * Passive (single-image) liveness: is the face in front of the camera a live person or a
+ * presentation attack (printed photo, screen replay, cut-out or mask)? Pure: pixels and a face box
+ * in, a typed result (or a typed quality error) out; no HTTP, no storage, no configuration files.
+ *
+ * Steps: (1) quality gates (face size, focus, exposure): an unusable capture is a
+ * PassiveLivenessQualityError, never a spoof verdict; (2) the network (models/liveness.ts,
+ * MiniFASNet from faceplugin-face-recognition-js) on the Silent-Face crop, when its file is present;
+ * (3) the image signals of signals.ts; (4) logistic fusion of the network's log-odds and the
+ * standardised signals (weights fitted on the tuning part of the bench set, see README.md):
+ * probability = P(live), live = probability >= threshold.
+ */
+import type * as ort from 'onnxruntime-node';
+import { Tensor } from 'onnxruntime-node';
+import { resizePlanar, silentFaceRect, type FaceBox, type PixelRect, type RgbRaster } from './crop.js';
+import { faceExposure, faceSample, measureSignals, SIGNAL_NAMES, type FaceExposure, type SignalName, type Signals } from './signals.js';
+
+export type { FaceBox, RgbRaster } from './crop.js';
+export type { SignalName, Signals } from './signals.js';
+
+/** Softmax of the network's three outputs. */
+export interface CnnScores {
+  real: number;
+  /** 2-D attack (print, screen). */
+  spoof2d: number;
+  /** 3-D attack (mask). */
+  spoof3d: number;
+}
+
+export interface PassiveLivenessResult {
+  /** Fused probability that the face is live, 0..1. */
+  probability: number;
+  /** Threshold the probability was held against. */
+  threshold: number;
+  /** probability >= threshold. */
+  live: boolean;
+  /** The network's output, null when its file is absent (signals only). */
+  cnn: CnnScores | null;
+  /** Raw value of every image signal (signals.ts). */
+  signals: Signals;
+  /** Each input's share of the fused log-odds (negative = evidence of an attack). */
+  contributions: Record<SignalName | 'cnn', number>;
+  /** Face exposure and focus as measured for the gates. */
+  exposure: FaceExposure;
+  /** "cnn+signals" or "signals" (no network file). */
+  mode: 'cnn+signals' | 'signals';
+}
+
+export type LivenessQualityFailure = 'faceWidthPx' | 'sharpness' | 'underexposed' | 'overexposed';
+
+/** The capture cannot be judged (too small, blurred, badly exposed): ask for another, do not call it an attack. */
+export class PassiveLivenessQualityError extends Error {
+  readonly code = 'LIVENESS_QUALITY_TOO_LOW' as const;
+  constructor(
+    readonly failures: LivenessQualityFailure[],
+    readonly exposure: FaceExposure & { faceWidthPx: number },
+  ) {
+    super(`The face cannot be checked for liveness: ${failures.join(', ')}`);
+    this.name = 'PassiveLivenessQualityError';
+  }
+}
+
+export interface LivenessGates {
+  /** Smallest face box width, source px. */
+  minFaceWidthPx: number;
+  /** Smallest Laplacian variance of the 64x64 face sample. */
+  minSharpness: number;
+  minMeanLuma: number;
+  maxMeanLuma: number;
+  /** Largest fraction of clipped (<= 5 or >= 250) face pixels. */
+  maxClipped: number;
+}
+
+/** A logistic model over [cnn log-odds, signals...], each standardised by (x - mean) / std. */
+export interface FusionModel {
+  /** Inputs in order: 'cnn' then signal names; missing ones are left out of the sum. */
+  inputs: Array<SignalName | 'cnn'>;
+  mean: number[];
+  std: number[];
+  weights: number[];
+  bias: number;
+}
+
+export interface PassiveLivenessTuning {
+  gates: LivenessGates;
+  /** Fusion used with the network. */
+  fusion: FusionModel;
+  /** Fusion used without it. */
+  fusionNoCnn: FusionModel;
+  /** Default threshold on the fused probability (per-application thresholds override it in the service). */
+  threshold: number;
+  /** Silent-Face crop scale around the face box. */
+  cropScale: number;
+}
+
+const CROP = 128;
+const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
+
+/** Network log-odds of "real", clamped to +-12. */
+export const cnnLogit = (c: CnnScores): number => Math.max(-12, Math.min(12, Math.log((c.real + 1e-6) / (1 - c.real + 1e-6))));
+
+export class PassiveLivenessEngine {
+  constructor(
+    private readonly session: ort.InferenceSession | null,
+    readonly tuning: PassiveLivenessTuning,
+  ) {}
+
+  /** Whether the network is loaded (else the engine runs on image signals only). */
+  get hasNetwork(): boolean {
+    return this.session !== null;
+  }
+
+  get defaultThreshold(): number {
+    return this.tuning.threshold;
+  }
+
+  /**
+   * Checks one face.
+   * @param img the decoded image (RGB); @param box the face box in its pixels (the face detector's).
+   * @param threshold overrides tuning.threshold (per-application setting), 0..1.
+   * @throws PassiveLivenessQualityError when the face is too small, blurred or badly exposed.
+   */
+  async check(img: RgbRaster, box: FaceBox, threshold = this.tuning.threshold): Promise<PassiveLivenessResult> {
+    const m = await this.measure(img, box);
+    return this.decide(m.cnn, m.signals, m.exposure, threshold);
+  }
+
+  /** Gates, network and signals without the fusion (the benchmark fits the fusion on these). */
+  async measure(img: RgbRaster, box: FaceBox): Promise<{ cnn: CnnScores | null; signals: Signals; exposure: FaceExposure }> {
+    const face = faceSample(img, box);
+    const exposure = faceExposure(face);
+    const g = this.tuning.gates;
+    const failures: LivenessQualityFailure[] = [];
+    if (box.width < g.minFaceWidthPx) failures.push('faceWidthPx');
+    if (exposure.sharpness < g.minSharpness) failures.push('sharpness');
+    if (exposure.meanLuma < g.minMeanLuma) failures.push('underexposed');
+    if (exposure.meanLuma > g.maxMeanLuma || exposure.clipped > g.maxClipped) failures.push('overexposed');
+    if (failures.length > 0) throw new PassiveLivenessQualityError(failures, { ...exposure, faceWidthPx: box.width });
+
+    const rect = silentFaceRect(box, img.width, img.height, this.tuning.cropScale);
+    const bgr = resizePlanar(img, rect, CROP, 'bgr');
+    let cnn: CnnScores | null = null;
+    if (this.session) {
+      const out = await this.session.run({ input: new Tensor('float32', bgr, [1, 3, CROP, CROP]) });
+      const z = out.output.data as Float32Array;
+      const mx = Math.max(z[0], z[1], z[2]);
+      const e = [Math.exp(z[0] - mx), Math.exp(z[1] - mx), Math.exp(z[2] - mx)];
+      const s = e[0] + e[1] + e[2];
+      cnn = { real: e[0] / s, spoof2d: e[1] / s, spoof3d: e[2] / s };
+    }
+    const plane = CROP * CROP;
+    const ctx = new Float32Array(plane);
+    for (let i = 0; i < plane; i++) ctx[i] = 0.114 * bgr[i] + 0.587 * bgr[plane + i] + 0.299 * bgr[2 * plane + i];
+    const sx = CROP / (rect.x1 - rect.x0 + 1);
+    const sy = CROP / (rect.y1 - rect.y0 + 1);
+    const faceInCtx: PixelRect = {
+      x0: Math.max(0, Math.floor((box.x - rect.x0) * sx)),
+      y0: Math.max(0, Math.floor((box.y - rect.y0) * sy)),
+      x1: Math.min(CROP - 1, Math.ceil((box.x + box.width - rect.x0) * sx)),
+      y1: Math.min(CROP - 1, Math.ceil((box.y + box.height - rect.y0) * sy)),
+    };
+    return { cnn, signals: measureSignals(img, box, face, exposure, ctx, CROP, faceInCtx), exposure };
+  }
+
+  /** The fusion and the decision (see the module doc). */
+  decide(cnn: CnnScores | null, signals: Signals, exposure: FaceExposure, threshold = this.tuning.threshold): PassiveLivenessResult {
+    const model = cnn ? this.tuning.fusion : this.tuning.fusionNoCnn;
+    const contributions = Object.fromEntries(['cnn', ...SIGNAL_NAMES].map((k) => [k, 0])) as Record<SignalName | 'cnn', number>;
+    let z = model.bias;
+    model.inputs.forEach((name, i) => {
+      const x = name === 'cnn' ? (cnn ? cnnLogit(cnn) : null) : signals[name];
+      if (x === null) return;
+      const c = (model.weights[i] * (x - model.mean[i])) / model.std[i];
+      contributions[name] = Math.round(c * 1e4) / 1e4;
+      z += c;
+    });
+    const probability = sigmoid(z);
+    return { probability, threshold, live: probability >= threshold, cnn, signals, contributions, exposure, mode: cnn ? 'cnn+signals' : 'signals' };
+  }
+}
