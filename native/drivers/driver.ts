@@ -63,6 +63,20 @@ export class DriverProtocolError extends Error {
   }
 }
 
+/** The sensor rejected the scan (swipe too short, finger off-centre): the user should try again. */
+export class CaptureRetryError extends Error {
+  readonly code = 'RETRY' as const;
+
+  constructor(
+    driver: string,
+    readonly reason: 'TOO_SHORT' | 'CENTER_FINGER' | 'REMOVE_FINGER' | 'GENERAL',
+    message: string,
+  ) {
+    super(`${driver}: ${message}`);
+    this.name = 'CaptureRetryError';
+  }
+}
+
 /** Resolves after `ms` milliseconds, or rejects with UsbTransferError `CANCELLED` when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

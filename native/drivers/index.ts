@@ -1,11 +1,13 @@
 /** The USB fingerprint drivers, and the lookup by vendor:product id. */
 import type { DriverDefinition } from './driver.js';
 import { nb1010 } from './nb1010.js';
+import { upektcImg } from './upektc_img.js';
+import { aes3500 } from './aes3500.js';
 
 export * from './driver.js';
 
 /** Every supported device family. */
-export const DRIVERS: readonly DriverDefinition[] = [nb1010];
+export const DRIVERS: readonly DriverDefinition[] = [nb1010, aes3500, upektcImg];
 
 /** The driver handling `vendorId:productId`, or undefined. */
 export function findDriver(vendorId: number, productId: number): DriverDefinition | undefined {
