@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { createFingerEngine, DEFAULT_THRESHOLD, prepareRecord, ProbeMatcher } from '../src/finger/index.js';
-import type { PreparedTemplate } from '../src/finger/engine/matcher/preparedTemplate.js';
+import type { PreparedTemplate } from '../src/finger/matcher/prepared-template.js';
 import { recordSummary } from './lib/summary.js';
 
 const root = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');

@@ -7,7 +7,7 @@
 export interface FingerExtraction {
   /** Stored form: ISO/IEC 19794-2:2005 record (may be followed by our own versioned data if needed). */
   template: Uint8Array;
-  /** Image quality 0..100 (meaning documented in src/finger). */
+  /** Image quality 0..100 (meaning documented in src/finger/README.md); never below the engine's quality gate. */
   quality: number;
   minutiaCount: number;
 }
@@ -34,8 +34,8 @@ export interface FingerEngine {
   /**
    * Image bytes (PNG, JPEG, BMP, TIFF; gray or colour) at `dpi` (default 500) -> template.
    * Throws FingerError: INVALID_IMAGE, IMAGE_TOO_LARGE, IMAGE_TOO_SMALL, NO_FINGERPRINT,
-   * FINGERPRINT_QUALITY_TOO_LOW (not thrown by the current engine: it returns `quality` and leaves the
-   * policy to the service), INVALID_DPI (dpi outside 100..2000).
+   * FINGERPRINT_QUALITY_TOO_LOW (quality under the documented gate, Parameters.minImageQuality),
+   * INVALID_DPI (dpi outside 100..2000).
    */
   extract(image: Uint8Array, options?: { dpi?: number }): Promise<FingerExtraction>;
   /** Score of two stored templates (higher = more alike). Throws INVALID_TEMPLATE. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FingerEngine } from '../../src/finger/engine.js';
 import { createFingerEngine } from '../../src/finger/index.js';
-import { WorkerFingerGallery } from '../../src/finger/engine/gallery.js';
+import { WorkerFingerGallery } from '../../src/finger/gallery/gallery.js';
 import { fvcDir, hasFvc } from './datasets.js';
 
 describe.skipIf(!hasFvc)('fvc2002/DB1_B at the default threshold', () => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectFormat, parseTemplate, writeTemplate } from '../../src/finger/index.js';
-import { toAnsiAngle, toIsoAngle } from '../../src/finger/engine/templates/byteIo.js';
+import { toAnsiAngle, toIsoAngle } from '../../src/finger/templates/byte-io.js';
 import { hasSourceAfis, sourceAfisDir } from './datasets.js';
 
 function listFmr(): string[] {
