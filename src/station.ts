@@ -135,6 +135,7 @@ export async function startStation(config: StationConfig, options: StationOption
       await store.close();
     })());
 
-  return { url: `http://${host}:${port}`, server, services, demoCredential, close };
+  const scheme = 'setSecureContext' in server.server ? 'https' : 'http';
+  return { url: `${scheme}://${host}:${port}`, server, services, demoCredential, close };
 }
 

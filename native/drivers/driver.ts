@@ -46,7 +46,7 @@ export interface DriverDefinition {
   /** USB ids this driver handles. */
   devices: ReadonlyArray<{ vendorId: number; productId: number }>;
   sensor: SensorType;
-  /** Image size in pixels (swipe sensors: width, and the height of the recorded capture). */
+  /** Image size in pixels; `heightPx` is 0 where it varies with the swipe. */
   widthPx: number;
   heightPx: number;
   dpi: number;

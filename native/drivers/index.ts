@@ -3,11 +3,12 @@ import type { DriverDefinition } from './driver.js';
 import { nb1010 } from './nb1010.js';
 import { upektcImg } from './upektc_img.js';
 import { aes3500 } from './aes3500.js';
+import { elan } from './elan.js';
 
 export * from './driver.js';
 
 /** Every supported device family. */
-export const DRIVERS: readonly DriverDefinition[] = [nb1010, aes3500, upektcImg];
+export const DRIVERS: readonly DriverDefinition[] = [nb1010, aes3500, elan, upektcImg];
 
 /** The driver handling `vendorId:productId`, or undefined. */
 export function findDriver(vendorId: number, productId: number): DriverDefinition | undefined {

@@ -180,7 +180,7 @@ export class ReplayTransport implements UsbTransport {
       if (urb.type !== type || urb.endpoint !== endpoint || urb.requestedLength !== length) continue;
       if (setup && (!urb.setup || !sameBytes(urb.setup, setup))) continue;
       this.matched(i);
-      if (urb.status !== 0) throw statusError(urb, index);
+      if (urb.status !== 0) throw statusError(urb, index, options.timeoutMs);
       return urb.data.slice();
     }
     return this.waitForever(index, type, endpoint, length, options);
@@ -212,8 +212,13 @@ export class ReplayTransport implements UsbTransport {
   }
 }
 
-function statusError(urb: RecordedUrb, index: number): UsbTransferError {
-  const code = STATUS_CODES[urb.status] ?? 'IO';
+/**
+ * The error a recorded failed URB stands for. libusb implements a transfer timeout by discarding
+ * the URB, which usbfs records as -ENOENT: a discarded IN replayed to a transfer that has a
+ * timeout is that timeout.
+ */
+function statusError(urb: RecordedUrb, index: number, timeoutMs?: number): UsbTransferError {
+  const code = urb.status === -2 && timeoutMs ? 'TIMEOUT' : (STATUS_CODES[urb.status] ?? 'IO');
   return new UsbTransferError(code, `command #${index}: recorded status ${urb.status} (${urb.source})`);
 }
 

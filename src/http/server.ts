@@ -13,6 +13,8 @@ import type { StationServices } from './context.js';
 import { handleError, sendError } from './errors.js';
 import { BiostationError } from '../runtime/errors.js';
 import { openApiOptions } from './openapi.js';
+import { registerSecurity } from './security.js';
+import { loadTls } from './tls.js';
 import { credentialRoutes } from './routes/credentials.js';
 import { faceRoutes } from './routes/face.js';
 import { fingerRoutes } from './routes/finger.js';
@@ -26,7 +28,9 @@ import { createMetrics, operationsRoutes } from './routes/operations.js';
  * with a browsable page at /api/docs, operations endpoints, and the kiosk UI at / when built.
  */
 export async function buildServer(services: StationServices, logger: Logger): Promise<FastifyInstance> {
+  const tls = await loadTls(services.config);
   const app = Fastify({
+    ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}),
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -45,6 +49,9 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
       connectionsCheckingInterval: Math.min(1000, services.config.headersTimeoutMs / 2),
     },
   });
+
+  if (tls) app.log.info({ certificate: tls.certFile, sha256: tls.fingerprint256 }, 'HTTPS on; peers pin this certificate fingerprint');
+  await registerSecurity(app, { https: !!tls });
 
   const metrics = createMetrics();
   app.addHook('onResponse', async (request, reply) => {

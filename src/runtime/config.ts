@@ -50,6 +50,14 @@ export const StationConfigSchema = Type.Object({
   requestTimeoutMs: Type.Integer({ minimum: 1000, maximum: 3_600_000 }),
   headersTimeoutMs: Type.Integer({ minimum: 500, maximum: 600_000 }),
   keepAliveTimeoutMs: Type.Integer({ minimum: 100, maximum: 600_000 }),
+  /**
+   * HTTPS: `off` (plain HTTP, for loopback use), `auto` (a self-signed certificate generated in
+   * `<dataDir>/tls/` at first start; peers pin its SHA-256 fingerprint) or `files` (tlsCertFile and
+   * tlsKeyFile, PEM, e.g. from the site's own CA).
+   */
+  tls: Type.Union([Type.Literal('off'), Type.Literal('auto'), Type.Literal('files')]),
+  tlsCertFile: Type.Optional(Type.String({ minLength: 1 })),
+  tlsKeyFile: Type.Optional(Type.String({ minLength: 1 })),
 });
 
 export type StationConfig = Static<typeof StationConfigSchema>;
@@ -81,6 +89,7 @@ export function defaultConfig(cwd = process.cwd()): StationConfig {
     requestTimeoutMs: 120_000,
     headersTimeoutMs: 15_000,
     keepAliveTimeoutMs: 5_000,
+    tls: 'off',
   };
 }
 
@@ -101,6 +110,9 @@ const ENV_KEYS: Array<[string, keyof StationConfig, (raw: string) => unknown]> =
   ['BIOSTATION_REQUEST_TIMEOUT_MS', 'requestTimeoutMs', Number],
   ['BIOSTATION_HEADERS_TIMEOUT_MS', 'headersTimeoutMs', Number],
   ['BIOSTATION_KEEP_ALIVE_TIMEOUT_MS', 'keepAliveTimeoutMs', Number],
+  ['BIOSTATION_TLS', 'tls', String],
+  ['BIOSTATION_TLS_CERT', 'tlsCertFile', (v) => path.resolve(v)],
+  ['BIOSTATION_TLS_KEY', 'tlsKeyFile', (v) => path.resolve(v)],
 ];
 
 /** "face,finger,ocr" (any subset, or "none") -> which engines load. */

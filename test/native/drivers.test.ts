@@ -12,6 +12,7 @@ import { captureDir, haveCaptures } from './usb-datasets.js';
 const DEVICES: Array<{ dev: string; width: number; height: number; dpi: number; maxMeanAbsDiff: number }> = [
   { dev: 'nb1010', width: 256, height: 180, dpi: 500, maxMeanAbsDiff: 0 },
   { dev: 'aes3500', width: 256, height: 256, dpi: 500, maxMeanAbsDiff: 0 },
+  { dev: 'elan', width: 216, height: 235, dpi: 500, maxMeanAbsDiff: 0 },
   { dev: 'upektc_img', width: 144, height: 384, dpi: 508, maxMeanAbsDiff: 0 },
 ];
 

@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
+import { sendError } from './errors.js';
+
+/** Paths only a client on this machine may read: process metrics and the API documentation. */
+export const LOOPBACK_ONLY_PREFIXES = ['/metrics', '/api/docs', '/api/openapi.json'];
+
+/** True for 127.0.0.0/8, ::1 and their IPv4-mapped form. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+const isLoopbackOnlyPath = (url: string): boolean => {
+  const p = url.split('?')[0];
+  return LOOPBACK_ONLY_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
+};
+
+/**
+ * Transport hardening of the HTTP server (issue #18, finding 7):
+ * - security headers (helmet): a Content-Security-Policy as strict as the kiosk page allows (its
+ *   own meta policy: scripts from the station only, WebAssembly for capture, camera blobs), no
+ *   framing, no MIME sniffing, no referrer, same-origin resource and opener policies; HSTS only
+ *   when the station serves HTTPS;
+ * - CORS stays closed: the station sends no Access-Control-Allow-* header, so browsers refuse
+ *   cross-origin reads and preflights get no grant;
+ * - /metrics and the API docs answer only to loopback clients (404 elsewhere, as if absent). The
+ *   peer address is the socket's: no proxy header is trusted.
+ */
+export async function registerSecurity(app: FastifyInstance, options: { https: boolean }): Promise<void> {
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:', 'mediastream:'],
+        connectSrc: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'],
+        workerSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    strictTransportSecurity: options.https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isLoopbackOnlyPath(request.url) && !isLoopback(request.socket.remoteAddress)) {
+      return sendError(request, reply, 'ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+    }
+  });
+}
