@@ -18,6 +18,8 @@ import type { StationConfig } from './runtime/config.js';
 import { EngineSlot } from './runtime/engine-slot.js';
 import { createLogger, type Logger } from './runtime/logger.js';
 import { SyncService } from './sync/service.js';
+import { engineTemplateCheck } from './sync/checks.js';
+import { startSyncSchedule } from './sync/scheduler.js';
 import { openStore, type StoreSettings } from './store/index.js';
 
 export interface Station {
@@ -114,7 +116,7 @@ export async function startStation(config: StationConfig, options: StationOption
       faceEngine: () => engines.face.get(),
       ...options.advancedLiveness,
     }),
-    sync: new SyncService(engines.face, engines.finger),
+    sync: new SyncService(engineTemplateCheck(engines.face, engines.finger)),
     engines,
   };
   const server = await buildServer(services, logger);
@@ -122,10 +124,12 @@ export async function startStation(config: StationConfig, options: StationOption
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const syncSchedule = startSyncSchedule({ config, applications, stores, sync: services.sync, log: server.log });
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      await syncSchedule.stop();
       await server.close();
       await Promise.all([services.face.close(), services.finger.close()]);
       const reader = await engines.ocr.settled();

@@ -43,6 +43,22 @@ export const StationConfigSchema = Type.Object({
   /** Folder of the built kiosk UI served at `/` (when it exists). */
   uiDir: Type.String(),
   /**
+   * Station sync peers (src/sync): which local application (`app`, its name) syncs with which
+   * application (`key`/`secret`) on which station (`url`). Set by the station's operator only (env
+   * BIOSTATION_SYNC_PEERS as a JSON array, or the config file); never stored by the station.
+   */
+  syncPeers: Type.Array(Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' }),
+    url: Type.String({ minLength: 1, maxLength: 500, pattern: '^https?://' }),
+    key: Type.String({ minLength: 1, maxLength: 200 }),
+    secret: Type.String({ minLength: 1, maxLength: 200 }),
+    app: Type.String({ minLength: 1, maxLength: 200 }),
+  }, { additionalProperties: false }), { maxItems: 32 }),
+  /** Seconds between background syncs (pull then push) with every configured peer; 0: none. */
+  syncIntervalSeconds: Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600 }),
+  /** Days a tombstone (a delete's trace) is kept for peers that have not synced yet. */
+  syncTombstoneDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  /**
    * HTTP server time limits, milliseconds: the whole request (headers and body) must arrive within
    * requestTimeoutMs, its headers within headersTimeoutMs; an idle keep-alive connection is closed
    * after keepAliveTimeoutMs. A slow or stalled client then gets 408 or a closed socket, never a held slot.
@@ -86,6 +102,9 @@ export function defaultConfig(cwd = process.cwd()): StationConfig {
     ocrPoolSize: 2,
     ocrMaxQueue: 8,
     uiDir: path.resolve(cwd, 'renderer/dist'),
+    syncPeers: [],
+    syncIntervalSeconds: 0,
+    syncTombstoneDays: 90,
     requestTimeoutMs: 120_000,
     headersTimeoutMs: 15_000,
     keepAliveTimeoutMs: 5_000,
@@ -107,6 +126,9 @@ const ENV_KEYS: Array<[string, keyof StationConfig, (raw: string) => unknown]> =
   ['BIOSTATION_UI_DIR', 'uiDir', (v) => path.resolve(v)],
   ['BIOSTATION_DEMO_APP', 'createDemoApplication', (v) => v !== '0' && v !== 'false'],
   ['BIOSTATION_ENGINES', 'engines', parseEngines],
+  ['BIOSTATION_SYNC_PEERS', 'syncPeers', parseJson('BIOSTATION_SYNC_PEERS')],
+  ['BIOSTATION_SYNC_INTERVAL_S', 'syncIntervalSeconds', Number],
+  ['BIOSTATION_SYNC_TOMBSTONE_DAYS', 'syncTombstoneDays', Number],
   ['BIOSTATION_REQUEST_TIMEOUT_MS', 'requestTimeoutMs', Number],
   ['BIOSTATION_HEADERS_TIMEOUT_MS', 'headersTimeoutMs', Number],
   ['BIOSTATION_KEEP_ALIVE_TIMEOUT_MS', 'keepAliveTimeoutMs', Number],
@@ -114,6 +136,17 @@ const ENV_KEYS: Array<[string, keyof StationConfig, (raw: string) => unknown]> =
   ['BIOSTATION_TLS_CERT', 'tlsCertFile', (v) => path.resolve(v)],
   ['BIOSTATION_TLS_KEY', 'tlsKeyFile', (v) => path.resolve(v)],
 ];
+
+/** A JSON value from an environment variable. */
+function parseJson(name: string): (raw: string) => unknown {
+  return (raw) => {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      throw new ConfigError(`${name} must be JSON, e.g. [{"name":"hq","url":"http://10.0.0.7:8080","key":"K","secret":"S","app":"demo"}]`);
+    }
+  };
+}
 
 /** "face,finger,ocr" (any subset, or "none") -> which engines load. */
 function parseEngines(raw: string): unknown {
@@ -155,7 +188,7 @@ export function loadConfig(
   if (!Value.Check(StationConfigSchema, merged)) {
     const problems = [...Value.Errors(StationConfigSchema, merged)]
       .slice(0, 5)
-      .map((e) => `${e.path || '/'}: ${e.message} (got ${JSON.stringify(e.value)})`);
+      .map((e) => `${e.path || '/'}: ${e.message}${e.path.startsWith('/syncPeers') ? '' : ` (got ${JSON.stringify(e.value)})`}`);
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   return merged as StationConfig;

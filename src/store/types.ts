@@ -105,6 +105,8 @@ export interface PersonRepository {
   applyChange(change: IncomingChange): Promise<ApplyOutcome>;
   /** Drops tombstones deleted before `before` (ISO time); returns how many. */
   purgeTombstones(before: string): Promise<number>;
+  /** The version this store holds for an ext_id (the person's, else its tombstone's); undefined when neither. */
+  versionOf(extId: string): Promise<string | undefined>;
 }
 
 /** A person's latest state or its tombstone, as the change feed gives it. */

@@ -1,98 +1,108 @@
 import { BiostationError } from '../runtime/errors.js';
+import type { PersonChange } from '../store/types.js';
+import { InvalidPage, decodePage, encodeFeedPage, type DecodedPage, type Modality } from './wire.js';
 
-/** A peer station and the credential of the application to pull from it. */
+/** A peer station and the credential of the application to sync with there. Comes from the station's configuration only. */
 export interface Peer {
-  /** Base URL, e.g. http://10.0.0.7:8080 (http or https). */
+  /** Base URL, e.g. http://10.0.0.7:8080 (http or https, no user, password, query or fragment). */
   url: string;
   key: string;
   secret: string;
 }
 
-/** One person as a peer's dump gives it: templates as bytes, timestamps as the peer wrote them. */
-export interface PeerPerson {
-  extId: string;
-  templates: Array<{ data: Uint8Array; position: string | null }>;
-  createdAt: string;
-  updatedAt: string;
+export interface PeerLimits {
+  /** Largest response body read from a peer (after decompression), bytes. */
+  maxResponseBytes: number;
+  /** Time allowed for one request, body included, ms. */
+  timeoutMs: number;
+  /** Changes asked for (or sent) per page. */
+  pageSize: number;
 }
 
-const PAGE_LIMIT = 200;
-const TIMEOUT_MS = 30_000;
+export const DEFAULT_PEER_LIMITS: PeerLimits = { maxResponseBytes: 32 * 1024 * 1024, timeoutMs: 30_000, pageSize: 100 };
+
+/** What an operator sees: fixed sentences, so that an answer never tells what listens where. */
+const UNREACHABLE = 'The peer station could not be reached, or did not answer as a Biostation';
+const INVALID = 'The peer station answered something that is not a valid Biostation change feed';
 
 /**
- * Reads a peer station through its public API: a token from its credential endpoint, then every
- * page of `GET /api/v1/services/face/dump` (spec) and `GET /api/v1/services/finger/dump` (our
- * extension; a peer without it has no fingerprints to give).
- * Errors: PEER_UNREACHABLE (network, time-out, 5xx), PEER_UNAUTHORIZED (401), PEER_INVALID_RESPONSE.
+ * Checks a peer URL: http or https, a host, nothing else (no user/password, query or fragment).
+ * Returns the base (origin plus path without trailing slash). @throws INVALID_REQUEST
+ */
+export function peerBase(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new BiostationError('INVALID_REQUEST', 'The peer URL is not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BiostationError('INVALID_REQUEST', 'The peer URL must be http or https');
+  if (url.username || url.password || url.search || url.hash || !url.hostname) {
+    throw new BiostationError('INVALID_REQUEST', 'The peer URL must hold only scheme, host, port and path (no user, password, query or fragment)');
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+/**
+ * Talks to a peer station through its public API: a token from its credential endpoint, then pages
+ * of the change feed (`GET .../dump?since=`) or pushes (`POST /api/v1/sync/changes`). Redirects are
+ * refused; every response is bounded in size (read as a stream, decompressed bytes counted, the
+ * transfer cut at the limit) and time; pages are validated (wire.ts) before anyone uses them.
+ * Errors: PEER_UNREACHABLE (network, time-out, 5xx, redirect, not a Biostation), PEER_UNAUTHORIZED
+ * (credential refused), PEER_INVALID_RESPONSE (oversized, not JSON, or a page that breaks a rule).
  */
 export class PeerClient {
   private token?: string;
-  private readonly base: string;
+  readonly base: string;
+  readonly origin: string;
 
   constructor(
     private readonly peer: Peer,
+    private readonly limits: PeerLimits = DEFAULT_PEER_LIMITS,
     private readonly fetchImpl: typeof fetch = fetch,
   ) {
-    let url: URL;
+    this.base = peerBase(peer.url);
+    this.origin = new URL(this.base).origin;
+  }
+
+  /** One page of the peer's change feed of `modality` after sequence number `since`. */
+  async changes(modality: Modality, since: number, legacyPage?: number): Promise<DecodedPage> {
+    const query = legacyPage ? `page=${legacyPage}&limit=${this.limits.pageSize}` : `since=${since}&limit=${this.limits.pageSize}`;
+    const res = await this.authorized(`/api/v1/services/${modality}/dump?${query}`, { method: 'GET' });
+    if (res.status === 404 && modality === 'finger') return { changes: [], total: 0, nextSince: since }; // a peer without fingerprints
+    if (res.status !== 200) throw new BiostationError('PEER_INVALID_RESPONSE', INVALID);
+    const body = await this.json(res);
     try {
-      url = new URL(peer.url);
-    } catch {
-      throw new BiostationError('INVALID_REQUEST', 'peerUrl is not a URL');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BiostationError('INVALID_REQUEST', 'peerUrl must be http or https');
-    this.base = url.origin + url.pathname.replace(/\/+$/, '');
-  }
-
-  async faces(): Promise<PeerPerson[]> {
-    const persons: PeerPerson[] = [];
-    await this.pages('/api/v1/services/face/dump', 'faces', (item) => {
-      const f = item as { ExternalID?: unknown; Templates?: Array<{ Data?: unknown }>; CreatedAt?: unknown; UpdatedAt?: unknown };
-      if (typeof f.ExternalID !== 'string' || !Array.isArray(f.Templates) || typeof f.CreatedAt !== 'string') throw invalid('face record');
-      persons.push({
-        extId: f.ExternalID,
-        templates: f.Templates.map((t) => ({ data: bytes(t.Data), position: null })),
-        createdAt: f.CreatedAt,
-        updatedAt: typeof f.UpdatedAt === 'string' ? f.UpdatedAt : f.CreatedAt,
-      });
-    });
-    return persons;
-  }
-
-  /** The peer's fingerprint persons, or undefined when the peer has no fingerprint dump. */
-  async fingers(): Promise<PeerPerson[] | undefined> {
-    const persons: PeerPerson[] = [];
-    const found = await this.pages('/api/v1/services/finger/dump', 'fingers', (item) => {
-      const f = item as { externalId?: unknown; templates?: Array<{ data?: unknown; position?: unknown }>; createdAt?: unknown; updatedAt?: unknown };
-      if (typeof f.externalId !== 'string' || !Array.isArray(f.templates) || typeof f.createdAt !== 'string') throw invalid('fingerprint record');
-      persons.push({
-        extId: f.externalId,
-        templates: f.templates.map((t) => ({ data: bytes(t.data), position: typeof t.position === 'string' ? t.position : null })),
-        createdAt: f.createdAt,
-        updatedAt: typeof f.updatedAt === 'string' ? f.updatedAt : f.createdAt,
-      });
-    });
-    return found ? persons : undefined;
-  }
-
-  /** Reads every page; false when the peer has no such route (404). */
-  private async pages(route: string, field: string, each: (item: unknown) => void): Promise<boolean> {
-    for (let page = 1, seen = 0; ; page++) {
-      const res = await this.get(`${route}?page=${page}&limit=${PAGE_LIMIT}`);
-      if (res.status === 404 && page === 1) return false;
-      if (res.status !== 200) throw invalid(`${route} answered ${res.status}`);
-      const body = (await res.json().catch(() => undefined)) as { result?: { total_entries?: unknown; [k: string]: unknown } } | undefined;
-      const items = body?.result?.[field];
-      const total = body?.result?.total_entries;
-      if (!Array.isArray(items) || typeof total !== 'number') throw invalid(`${route} page ${page}`);
-      items.forEach(each);
-      seen += items.length;
-      if (items.length === 0 || seen >= total) return true;
+      return decodePage(modality, body, { maxItems: this.limits.pageSize, legacyStation: 'legacy-peer' });
+    } catch (e) {
+      if (e instanceof InvalidPage) throw new BiostationError('PEER_INVALID_RESPONSE', `${INVALID}: ${e.message}`);
+      throw e;
     }
   }
 
-  private async get(pathAndQuery: string): Promise<Response> {
-    const res = await this.call(pathAndQuery, { headers: { authorization: `Bearer ${await this.login()}` } });
-    if (res.status === 401) throw new BiostationError('PEER_UNAUTHORIZED');
+  /** Sends one page of local changes; returns the peer's outcome counts. */
+  async push(modality: Modality, changes: PersonChange[], since: number): Promise<Record<string, number>> {
+    const page = encodeFeedPage(modality, changes, changes.length, since);
+    const res = await this.authorized('/api/v1/sync/changes', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ modality, ...page }),
+    });
+    if (res.status !== 200) throw new BiostationError(res.status === 400 ? 'PEER_INVALID_RESPONSE' : 'PEER_UNREACHABLE', res.status === 400 ? 'The peer station refused the pushed page' : UNREACHABLE);
+    const body = (await this.json(res)) as { outcome?: Record<string, unknown> } | undefined;
+    const outcome = body?.outcome;
+    if (!outcome || typeof outcome !== 'object') throw new BiostationError('PEER_INVALID_RESPONSE', INVALID);
+    const counts: Record<string, number> = {};
+    for (const [k, v] of Object.entries(outcome)) if (Number.isSafeInteger(v)) counts[k] = v as number;
+    return counts;
+  }
+
+  private async authorized(pathAndQuery: string, init: RequestInit): Promise<Response> {
+    const res = await this.call(pathAndQuery, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${await this.login()}` } });
+    if (res.status === 401 || res.status === 403) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new BiostationError('PEER_UNAUTHORIZED');
+    }
     return res;
   }
 
@@ -103,27 +113,63 @@ export class PeerClient {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ key: this.peer.key, secret: this.peer.secret }),
     });
-    if (res.status === 401 || res.status === 400) throw new BiostationError('PEER_UNAUTHORIZED');
-    const body = (await res.json().catch(() => undefined)) as { token?: unknown } | undefined;
-    if (res.status !== 200 || typeof body?.token !== 'string') throw invalid(`token endpoint answered ${res.status}`);
+    if (res.status === 401) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new BiostationError('PEER_UNAUTHORIZED');
+    }
+    if (res.status !== 200) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new BiostationError('PEER_UNREACHABLE', UNREACHABLE);
+    }
+    const body = (await this.json(res, 'unreachable')) as { token?: unknown } | undefined;
+    if (typeof body?.token !== 'string' || body.token.length > 8192) throw new BiostationError('PEER_UNREACHABLE', UNREACHABLE);
     return (this.token = body.token);
   }
 
   private async call(pathAndQuery: string, init: RequestInit): Promise<Response> {
     let res: Response;
     try {
-      res = await this.fetchImpl(`${this.base}${pathAndQuery}`, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
-    } catch (e) {
-      throw new BiostationError('PEER_UNREACHABLE', `The peer station could not be reached: ${(e as Error).message}`);
+      res = await this.fetchImpl(`${this.base}${pathAndQuery}`, { ...init, signal: AbortSignal.timeout(this.limits.timeoutMs), redirect: 'manual' });
+    } catch {
+      throw new BiostationError('PEER_UNREACHABLE', UNREACHABLE);
     }
-    if (res.status >= 500) throw new BiostationError('PEER_UNREACHABLE', `The peer station answered ${res.status}`);
+    if (res.status >= 500 || (res.status >= 300 && res.status < 400) || res.type === 'opaqueredirect') {
+      await res.body?.cancel().catch(() => undefined);
+      throw new BiostationError('PEER_UNREACHABLE', UNREACHABLE);
+    }
     return res;
   }
-}
 
-const invalid = (what: string) => new BiostationError('PEER_INVALID_RESPONSE', `The peer station answered an unexpected ${what}`);
-
-function bytes(b64: unknown): Uint8Array {
-  if (typeof b64 !== 'string' || b64.length === 0) throw invalid('template');
-  return new Uint8Array(Buffer.from(b64, 'base64'));
+  /** Reads a JSON body as a stream, cut at the size limit (decompressed bytes) and the time limit. */
+  private async json(res: Response, onBad: 'invalid' | 'unreachable' = 'invalid'): Promise<unknown> {
+    const bad = () => (onBad === 'invalid' ? new BiostationError('PEER_INVALID_RESPONSE', INVALID) : new BiostationError('PEER_UNREACHABLE', UNREACHABLE));
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (declared > this.limits.maxResponseBytes || !res.body) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new BiostationError('PEER_INVALID_RESPONSE', `${INVALID}: the answer is larger than ${this.limits.maxResponseBytes} bytes`);
+    }
+    const reader = res.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > this.limits.maxResponseBytes) {
+          await reader.cancel().catch(() => undefined);
+          throw new BiostationError('PEER_INVALID_RESPONSE', `${INVALID}: the answer is larger than ${this.limits.maxResponseBytes} bytes`);
+        }
+        chunks.push(value);
+      }
+    } catch (e) {
+      if (e instanceof BiostationError) throw e;
+      throw new BiostationError('PEER_UNREACHABLE', UNREACHABLE); // time-out or dropped link mid-body
+    }
+    try {
+      return JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+    } catch {
+      throw bad();
+    }
+  }
 }

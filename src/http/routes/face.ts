@@ -6,6 +6,7 @@ import { tenantOf } from '../auth.js';
 import { encodeBase64 } from '../base64.js';
 import { imageField } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
+import { FaceDumpResponse, FeedQuery, feedPage } from './sync-feed.js';
 import {
   CountBody, DecisionFields, DumpQuery, ExtIdParams, FaceBody, FaceMatchBody, FaceRecord, Result, ResultBody, Timestamp, pagingOf, resultErrors,
 } from '../schemas.js';
@@ -39,6 +40,7 @@ const faceRecord = (p: PersonRecord) => ({
   Templates: p.templates.map((t) => ({ Data: encodeBase64(t.data) })),
   CreatedAt: p.createdAt,
   UpdatedAt: p.updatedAt,
+  ...(p.version ? { Version: p.version } : {}),
 });
 
 const LivenessNote = { livenessEvaluated: Type.Optional(Type.Boolean({ description: 'false: doLivenessCheck was asked but no passive check ran' })) };
@@ -67,11 +69,14 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       schema: {
         tags, security,
         summary: 'Page through every face with its templates (device loading, moving between applications)',
-        description: '`page` is 1-based (default 1); `limit` is 1..1000 (default 100). Pages follow enrollment order and are disjoint.',
-        querystring: DumpQuery,
-        response: { 200: Type.Object({ result: Type.Object({ total_entries: Type.Integer(), faces: Type.Array(FaceRecord) }) }), ...resultErrors(400) },
+        description: '`page` is 1-based (default 1); `limit` is 1..1000 (default 100). Pages follow enrollment order and are disjoint. ' +
+          'Extension: `since` answers the change feed after that sequence number instead (persons with Version and Seq, `tombstones`, `next_since`; see README, station sync).',
+        querystring: FeedQuery,
+        response: { 200: FaceDumpResponse, ...resultErrors(400) },
       },
     }, async (request) => {
+      const feed = await feedPage('face', tenantOf(request), request.query);
+      if (feed) return feed;
       const { page, limit } = pagingOf(request.query);
       const { total, persons } = await face.dump(tenantOf(request), page, limit);
       return { result: { total_entries: total, faces: persons.map(faceRecord) } };

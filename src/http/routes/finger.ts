@@ -4,6 +4,7 @@ import { tenantOf } from '../auth.js';
 import { decodeBase64Field, encodeBase64 } from '../base64.js';
 import { imageField } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
+import { FeedQuery, FingerDumpResponse, feedPage } from './sync-feed.js';
 import {
   CompareResponse, CountBody, DecisionFields, DumpQuery, ExtIdParams, FingerImageBody, FingerImagePairBody, FingerProbeBody,
   FingerTemplatePairBody, Result, ResultBody, Timestamp, pagingOf, resultErrors,
@@ -47,24 +48,13 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
       schema: {
         tags, security,
         summary: 'Page through every fingerprint person with its ISO/IEC 19794-2:2005 templates (extension: not in the spec)',
-        description: 'The fingerprint counterpart of the face dump, used by station-to-station sync. Same paging as the face dump.',
-        querystring: DumpQuery,
-        response: {
-          200: Type.Object({
-            result: Type.Object({
-              total_entries: Type.Integer(),
-              fingers: Type.Array(Type.Object({
-                externalId: Type.String(),
-                templates: Type.Array(Type.Object({ data: Type.String({ description: 'Base64 ISO/IEC 19794-2:2005 record' }), position: Type.Union([Type.String(), Type.Null()]) })),
-                createdAt: Timestamp,
-                updatedAt: Timestamp,
-              })),
-            }),
-          }),
-          ...resultErrors(400),
-        },
+        description: 'The fingerprint counterpart of the face dump, used by station-to-station sync. Same paging as the face dump, and the same `since` extension (change feed).',
+        querystring: FeedQuery,
+        response: { 200: FingerDumpResponse, ...resultErrors(400) },
       },
     }, async (request) => {
+      const feed = await feedPage('finger', tenantOf(request), request.query);
+      if (feed) return feed;
       const { page, limit } = pagingOf(request.query);
       const { total, persons } = await finger.dump(tenantOf(request), page, limit);
       return {
@@ -75,6 +65,7 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
             templates: p.templates.map((t) => ({ data: encodeBase64(t.data), position: t.position })),
             createdAt: p.createdAt,
             updatedAt: p.updatedAt,
+            ...(p.version ? { version: p.version } : {}),
           })),
         },
       };

@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { BiostationError } from '../../runtime/errors.js';
+import type { StationConfig } from '../../runtime/config.js';
 import type { SyncRecord } from '../../store/types.js';
+import { peerBase } from '../../sync/peer-client.js';
 import { tenantOf } from '../auth.js';
 import type { Authenticate, StationServices } from '../context.js';
 import { PlainError, Timestamp } from '../schemas.js';
@@ -8,53 +11,126 @@ import { PlainError, Timestamp } from '../schemas.js';
 const tags = ['sync'];
 const security = [{ bearerAuth: [] }];
 
-const PullBody = Type.Object({
-  peerUrl: Type.String({ minLength: 1, maxLength: 500, description: 'Base URL of the peer station, e.g. http://10.0.0.7:8080' }),
-  key: Type.String({ minLength: 1, maxLength: 200, description: "Key of the application to pull on the peer" }),
-  secret: Type.String({ minLength: 1, maxLength: 200 }),
-});
+/** Most changes one pushed page may hold, and the body it may take (templates are base64). */
+export const MAX_PUSH_ITEMS = 1000;
+const PUSH_BODY_LIMIT = 48 * 1024 * 1024;
+
+const PeerChoice = Type.Object(
+  { peer: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Name of a peer configured for this application (BIOSTATION_SYNC_PEERS); optional when it has one' })) },
+  { additionalProperties: false },
+);
 
 const SyncRecordSchema = Type.Object({
-  peerUrl: Type.String(),
+  peerUrl: Type.String({ description: "The peer's origin (scheme, host, port)" }),
+  direction: Type.Optional(Type.Union([Type.Literal('pull'), Type.Literal('push')])),
   startedAt: Timestamp,
   finishedAt: Timestamp,
-  pulled: Type.Integer(),
+  pulled: Type.Integer({ description: 'Changes read from (pull) or sent to (push) the peer' }),
   created: Type.Integer(),
   updated: Type.Integer(),
+  deleted: Type.Optional(Type.Integer()),
   skipped: Type.Integer(),
+  refused: Type.Optional(Type.Integer({ description: 'Persons refused: templates of another model version' })),
   error: Type.Union([Type.String(), Type.Null()]),
 });
 
+const PushBody = Type.Object({
+  modality: Type.Union([Type.Literal('face'), Type.Literal('finger')]),
+  faces: Type.Optional(Type.Array(Type.Unknown(), { maxItems: MAX_PUSH_ITEMS })),
+  fingers: Type.Optional(Type.Array(Type.Unknown(), { maxItems: MAX_PUSH_ITEMS })),
+  tombstones: Type.Optional(Type.Array(Type.Unknown(), { maxItems: MAX_PUSH_ITEMS })),
+  total_entries: Type.Optional(Type.Integer({ minimum: 0 })),
+  next_since: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+
+const Counts = Type.Object({
+  pulled: Type.Integer(), created: Type.Integer(), updated: Type.Integer(), deleted: Type.Integer(), skipped: Type.Integer(), refused: Type.Integer(),
+});
+
+type PeerConfig = StationConfig['syncPeers'][number];
+
+/** The configured peer of this application named `name` (or its only one). @throws INVALID_REQUEST */
+export function configuredPeer(config: StationConfig, applicationName: string, name?: string): PeerConfig {
+  const mine = (config.syncPeers ?? []).filter((p) => p.app === applicationName);
+  const chosen = name === undefined ? mine : mine.filter((p) => p.name === name);
+  if (chosen.length === 0) throw new BiostationError('INVALID_REQUEST', 'No such sync peer is configured for this application (the station operator sets BIOSTATION_SYNC_PEERS)');
+  if (chosen.length > 1) throw new BiostationError('INVALID_REQUEST', 'Several sync peers are configured for this application: name one with "peer"');
+  return chosen[0];
+}
+
 /**
- * Station-to-station sync (extension: not in the interface spec). The token's application pulls
- * the persons of an application on a peer station; see src/sync/service.ts for the merge rule.
+ * Station-to-station sync (extension: not in the interface spec); see src/sync/service.ts. Peers
+ * are the station operator's configuration (BIOSTATION_SYNC_PEERS, the `sync` CLI): an application
+ * may only run a sync with a peer configured for it, by name, and never names a URL or credential
+ * itself (an application token able to send the station's requests anywhere would make the station
+ * a port scanner). `POST /api/v1/sync/changes` receives a peer's push into the token's application.
  */
 export function syncRoutes(services: StationServices, authenticate: Authenticate): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onRequest', authenticate);
 
-    app.post('/api/v1/sync/pull', {
-      schema: {
-        tags, security,
-        summary: "Pull faces and fingerprints from a peer station's application into this one",
-        description: 'Newest wins per person; deletions do not travel. 502 PEER_UNREACHABLE / PEER_UNAUTHORIZED / PEER_INVALID_RESPONSE when the peer fails.',
-        body: PullBody,
-        response: { 200: Type.Object({ sync: SyncRecordSchema }), 400: PlainError, 401: PlainError, 502: PlainError },
-      },
-    }, async (request) => {
-      const body = request.body as Static<typeof PullBody>;
-      return { sync: await services.sync.pull(tenantOf(request), { url: body.peerUrl, key: body.key, secret: body.secret }) };
-    });
+    const run = (direction: 'pull' | 'push') => async (request: FastifyRequest) => {
+      const tenant = tenantOf(request);
+      const peer = configuredPeer(services.config, tenant.applicationName, (request.body as Static<typeof PeerChoice> | undefined)?.peer);
+      const target = { url: peer.url, key: peer.key, secret: peer.secret };
+      return { sync: direction === 'pull' ? await services.sync.pull(tenant.store, target) : await services.sync.push(tenant.store, target) };
+    };
+
+    for (const direction of ['pull', 'push'] as const) {
+      app.post(`/api/v1/sync/${direction}`, {
+        schema: {
+          tags, security,
+          summary: direction === 'pull' ? "Pull a configured peer's changes (persons and deletions) into this application" : "Push this application's changes to a configured peer",
+          description:
+            'The peer is one the station operator configured for this application (BIOSTATION_SYNC_PEERS); a request cannot name a URL or credential. ' +
+            'Newest change per person wins (hybrid logical clock, station id tie-break); deletions travel as tombstones; resumes from the last checkpoint. ' +
+            '502 PEER_UNREACHABLE / PEER_UNAUTHORIZED / PEER_INVALID_RESPONSE when the peer fails (fixed texts that do not describe the peer).',
+          body: PeerChoice,
+          response: { 200: Type.Object({ sync: SyncRecordSchema }), 400: PlainError, 401: PlainError, 502: PlainError },
+        },
+      }, run(direction));
+    }
 
     app.get('/api/v1/sync/status', {
       schema: {
         tags, security,
-        summary: "The application's latest pulls, newest first (lastSync: the latest successful one)",
-        response: { 200: Type.Object({ lastSync: Type.Union([SyncRecordSchema, Type.Null()]), history: Type.Array(SyncRecordSchema) }), 401: PlainError },
+        summary: "The application's configured peers (name and origin, never a credential) and latest syncs, newest first (lastSync: the latest successful one)",
+        response: {
+          200: Type.Object({
+            peers: Type.Array(Type.Object({ name: Type.String(), url: Type.String() })),
+            lastSync: Type.Union([SyncRecordSchema, Type.Null()]),
+            history: Type.Array(SyncRecordSchema),
+          }),
+          401: PlainError,
+        },
       },
     }, async (request) => {
-      const history: SyncRecord[] = await services.sync.history(tenantOf(request), 10);
-      return { lastSync: history.find((h) => h.error === null) ?? null, history };
+      const tenant = tenantOf(request);
+      const history: SyncRecord[] = await services.sync.history(tenant.store, 10);
+      const peers = (services.config.syncPeers ?? []).filter((p) => p.app === tenant.applicationName).map((p) => ({ name: p.name, url: safeOrigin(p.url) }));
+      return { peers, lastSync: history.find((h) => h.error === null) ?? null, history };
+    });
+
+    app.post('/api/v1/sync/changes', {
+      bodyLimit: PUSH_BODY_LIMIT,
+      schema: {
+        tags, security,
+        summary: "Receive a page of a peer's changes (its push) into this application",
+        description: 'The body is one page of the change feed (the dump extension: persons with Version and Seq, tombstones). The page is validated whole before anything is written (ext_id rule, template limits, times); persons whose templates this station cannot compare are refused and counted.',
+        body: PushBody,
+        response: { 200: Type.Object({ outcome: Counts }), 400: PlainError, 401: PlainError },
+      },
+    }, async (request) => {
+      const body = request.body as Static<typeof PushBody>;
+      return { outcome: await services.sync.receive(tenantOf(request).store, body.modality, body, MAX_PUSH_ITEMS) };
     });
   };
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(peerBase(url)).origin;
+  } catch {
+    return '(invalid)';
+  }
 }

@@ -195,6 +195,14 @@ export class PgPersonRepository implements PersonRepository {
     });
   }
 
+  async versionOf(extId: string): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ version: string }>(
+      `SELECT version FROM ${this.persons} WHERE modality = $1 AND ext_id = $2 UNION ALL SELECT version FROM ${this.tombstones} WHERE modality = $1 AND ext_id = $2`,
+      [this.modality, extId],
+    );
+    return rows[0]?.version;
+  }
+
   async purgeTombstones(before: string): Promise<number> {
     const res = await this.pool.query(`DELETE FROM ${this.tombstones} WHERE modality = $1 AND deleted_at < $2`, [this.modality, before]);
     return res.rowCount ?? 0;

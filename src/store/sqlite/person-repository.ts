@@ -234,6 +234,13 @@ export class SqlitePersonRepository implements PersonRepository {
     }).immediate();
   }
 
+  async versionOf(extId: string): Promise<string | undefined> {
+    const row = this.db
+      .prepare('SELECT version FROM persons WHERE modality = ? AND ext_id = ? UNION ALL SELECT version FROM tombstones WHERE modality = ? AND ext_id = ?')
+      .get(this.modality, extId, this.modality, extId) as { version: string } | undefined;
+    return row?.version;
+  }
+
   async purgeTombstones(before: string): Promise<number> {
     return this.db.prepare('DELETE FROM tombstones WHERE modality = ? AND deleted_at < ?').run(this.modality, before).changes;
   }

@@ -1,0 +1,65 @@
+import type { StationConfig } from '../runtime/config.js';
+import type { ApplicationRecord, TenantStoreProvider } from '../store/types.js';
+import type { SyncService } from './service.js';
+
+export interface ScheduleDeps {
+  config: Pick<StationConfig, 'syncPeers' | 'syncIntervalSeconds' | 'syncTombstoneDays'>;
+  applications: { list(): Promise<ApplicationRecord[]> };
+  stores: TenantStoreProvider;
+  sync: SyncService;
+  log: { info(o: object, msg: string): void; warn(o: object, msg: string): void };
+}
+
+/**
+ * Background sync (BIOSTATION_SYNC_PEERS, BIOSTATION_SYNC_INTERVAL_S): every interval, each
+ * configured peer is pulled from, then pushed to, for its local application; then tombstones past
+ * the retention (BIOSTATION_SYNC_TOMBSTONE_DAYS) are dropped. Results land in each application's
+ * sync log (the kiosk's Admin shows them); a failing peer is logged and tried again next time.
+ * Rounds never overlap. Returns a handle that stops the schedule (station shutdown).
+ */
+export function startSyncSchedule(deps: ScheduleDeps): { stop(): Promise<void>; runOnce(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const round = async () => {
+    const apps = await deps.applications.list();
+    for (const peer of deps.config.syncPeers) {
+      if (stopped) return;
+      const app = apps.find((a) => a.name === peer.app && !a.disabledAt);
+      if (!app) {
+        deps.log.warn({ peer: peer.name }, 'sync peer names no enabled local application');
+        continue;
+      }
+      const store = await deps.stores.forApplication(app.id);
+      const target = { url: peer.url, key: peer.key, secret: peer.secret };
+      for (const direction of ['pull', 'push'] as const) {
+        try {
+          const r = direction === 'pull' ? await deps.sync.pull(store, target) : await deps.sync.push(store, target);
+          deps.log.info({ peer: peer.name, direction, created: r.created, updated: r.updated, deleted: r.deleted, refused: r.refused }, 'sync done');
+        } catch (e) {
+          deps.log.warn({ peer: peer.name, direction, code: (e as { code?: string }).code }, 'sync failed');
+        }
+      }
+    }
+    for (const app of apps) {
+      await deps.sync.purgeTombstones(await deps.stores.forApplication(app.id), deps.config.syncTombstoneDays).catch(() => 0);
+    }
+  };
+
+  const runOnce = () => (running ??= round().finally(() => (running = undefined)));
+  const schedule = () => {
+    if (stopped || deps.config.syncIntervalSeconds <= 0) return;
+    timer = setTimeout(() => void runOnce().finally(schedule), deps.config.syncIntervalSeconds * 1000);
+    timer.unref();
+  };
+  schedule();
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
