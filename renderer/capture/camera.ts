@@ -1,9 +1,16 @@
 /** Camera helpers of the capture library: open the camera, grab frames, measure light. */
 
+/**
+ * Why the camera cannot be used: NO_CAMERA (no video device, or no MediaStream API), PERMISSION_DENIED
+ * (the browser or the system refused access), CAMERA_BUSY (another program holds the device),
+ * LOW_RESOLUTION (below 640x480).
+ */
+export type CaptureErrorCode = 'NO_CAMERA' | 'LOW_RESOLUTION' | 'PERMISSION_DENIED' | 'CAMERA_BUSY';
+
 /** A capture failure with a stable code. */
 export class CaptureError extends Error {
   constructor(
-    readonly code: 'NO_CAMERA' | 'LOW_RESOLUTION' | 'PERMISSION_DENIED',
+    readonly code: CaptureErrorCode,
     message: string,
   ) {
     super(message);
@@ -17,8 +24,10 @@ export const MIN_HEIGHT_PX = 480;
 
 /**
  * Opens the user-facing camera at (at least) 640x480 and plays it in `video`.
- * @throws CaptureError NO_CAMERA (no device / no MediaStream API), PERMISSION_DENIED, LOW_RESOLUTION
- *   (the camera gives less than 640x480: the spec's "Resolução da câmera muito baixa").
+ * @throws CaptureError NO_CAMERA (no device / no MediaStream API), PERMISSION_DENIED, CAMERA_BUSY,
+ *   LOW_RESOLUTION (the camera gives less than 640x480: the spec's "Resolução da câmera muito baixa").
+ *   When getUserMedia fails, the device list decides NO_CAMERA first (no videoinput at all), so a
+ *   missing camera is never reported as a refusal or the other way round.
  */
 export async function startCamera(video: HTMLVideoElement, ideal = { width: 1280, height: 720 }): Promise<MediaStream> {
   if (!navigator.mediaDevices?.getUserMedia) throw new CaptureError('NO_CAMERA', 'MediaStream API unavailable');
@@ -30,7 +39,9 @@ export async function startCamera(video: HTMLVideoElement, ideal = { width: 1280
     });
   } catch (e) {
     const name = (e as DOMException).name;
-    if (name === 'NotAllowedError') throw new CaptureError('PERMISSION_DENIED', 'Camera permission denied');
+    if (name === 'NotFoundError' || (await videoInputCount()) === 0) throw new CaptureError('NO_CAMERA', 'No camera found');
+    if (name === 'NotAllowedError' || name === 'SecurityError') throw new CaptureError('PERMISSION_DENIED', 'Camera permission denied');
+    if (name === 'NotReadableError' || name === 'AbortError') throw new CaptureError('CAMERA_BUSY', 'The camera is in use or failed to start');
     if (name === 'OverconstrainedError') throw new CaptureError('LOW_RESOLUTION', 'Resolução da câmera muito baixa');
     throw new CaptureError('NO_CAMERA', (e as Error).message);
   }
@@ -44,6 +55,15 @@ export async function startCamera(video: HTMLVideoElement, ideal = { width: 1280
     throw new CaptureError('LOW_RESOLUTION', 'Resolução da câmera muito baixa');
   }
   return stream;
+}
+
+/** Number of video input devices the browser lists (-1 when it cannot tell). */
+async function videoInputCount(): Promise<number> {
+  try {
+    return (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput').length;
+  } catch {
+    return -1;
+  }
 }
 
 async function waitForSize(video: HTMLVideoElement): Promise<void> {

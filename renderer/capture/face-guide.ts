@@ -12,19 +12,35 @@ export interface FaceBox {
 
 export type Feedback = 'noFace' | 'manyFaces' | 'tooFar' | 'tooClose' | 'offCentre' | 'tooDark' | 'good' | 'manual';
 
-/** Tunables of the guide (fractions of the frame width/height; luma 0..255). */
+/**
+ * Tunables of the guide. The oval drawn on the video and the acceptance rule use the same numbers:
+ * the oval is centred at (ovalCx, ovalCy) with radii ovalRx (fraction of the frame width) and ovalRy
+ * (fraction of the frame height). A face is the right size when the detector's box is between
+ * minFill and maxFill of the oval's width (face-api's tiny detector boxes the whole face, ear to ear:
+ * on the e2e camera a head that fills the oval gives a box of 1.0-1.15 of its width), and centred
+ * when the box centre is within maxOffset oval radii of the oval centre. Luma is 0..255.
+ */
 export const GUIDE = {
   minLuma: 55,
-  minFaceWidth: 0.2,
-  maxFaceWidth: 0.62,
-  maxOffsetX: 0.14,
-  maxOffsetY: 0.16,
-  stableFrames: 3,
+  ovalCx: 0.5,
+  ovalCy: 0.5,
+  ovalRx: 0.17,
+  ovalRy: 0.36,
+  minFill: 0.8,
+  maxFill: 1.35,
+  maxOffset: 0.35,
+  /** The face must stay good this long (ms) before the automatic capture; a countdown shows it. */
+  holdMs: 1200,
 };
+
+/** The oval in frame pixels. */
+export function ovalOf(frame: { widthPx: number; heightPx: number }): { cx: number; cy: number; rx: number; ry: number } {
+  return { cx: GUIDE.ovalCx * frame.widthPx, cy: GUIDE.ovalCy * frame.heightPx, rx: GUIDE.ovalRx * frame.widthPx, ry: GUIDE.ovalRy * frame.heightPx };
+}
 
 /**
  * The clerk-facing verdict for one frame: light first, then count, size and centring of the face
- * against the on-screen oval (centred in the frame).
+ * against the on-screen oval (GUIDE: the same geometry the oval is drawn with).
  */
 export function assessFace(faces: FaceBox[], frame: { widthPx: number; heightPx: number }, luma: number): Feedback {
   if (luma < GUIDE.minLuma) return 'tooDark';
@@ -32,18 +48,51 @@ export function assessFace(faces: FaceBox[], frame: { widthPx: number; heightPx:
   const sorted = [...faces].sort((a, b) => b.width * b.height - a.width * a.height);
   if (sorted.length > 1 && sorted[1]!.width > sorted[0]!.width * 0.6) return 'manyFaces';
   const face = sorted[0]!;
-  const rel = face.width / frame.widthPx;
-  if (rel < GUIDE.minFaceWidth) return 'tooFar';
-  if (rel > GUIDE.maxFaceWidth) return 'tooClose';
-  const dx = Math.abs(face.x + face.width / 2 - frame.widthPx / 2) / frame.widthPx;
-  const dy = Math.abs(face.y + face.height / 2 - frame.heightPx / 2) / frame.heightPx;
-  if (dx > GUIDE.maxOffsetX || dy > GUIDE.maxOffsetY) return 'offCentre';
+  const oval = ovalOf(frame);
+  const fill = face.width / (2 * oval.rx);
+  if (fill < GUIDE.minFill) return 'tooFar';
+  if (fill > GUIDE.maxFill) return 'tooClose';
+  const dx = Math.abs(face.x + face.width / 2 - oval.cx) / oval.rx;
+  const dy = Math.abs(face.y + face.height / 2 - oval.cy) / oval.ry;
+  if (dx > GUIDE.maxOffset || dy > GUIDE.maxOffset) return 'offCentre';
   return 'good';
 }
 
+/** What a detector can look at. */
+export type DetectorInput = HTMLVideoElement | HTMLCanvasElement | HTMLImageElement;
+
 /** Detects faces in a video frame. */
 export interface FaceDetector {
-  detect(video: HTMLVideoElement): Promise<FaceBox[]>;
+  detect(source: DetectorInput): Promise<FaceBox[]>;
+}
+
+function sizeOf(source: DetectorInput): { widthPx: number; heightPx: number } {
+  if (source instanceof HTMLVideoElement) return { widthPx: source.videoWidth, heightPx: source.videoHeight };
+  if (source instanceof HTMLImageElement) return { widthPx: source.naturalWidth, heightPx: source.naturalHeight };
+  return { widthPx: source.width, heightPx: source.height };
+}
+
+let zoomCanvas: HTMLCanvasElement | null = null;
+/**
+ * Detects faces, and when none is found looks again at the frame shrunk to half size in the middle
+ * of a grey canvas of the same size: a face so close that it overflows the frame is missed by the
+ * detector at full size but found at half size, so the guide can say "too close" instead of "no
+ * face". Boxes are returned in the source's pixels (they may reach past its edges).
+ */
+export async function detectWithZoomOut(detector: FaceDetector, source: DetectorInput): Promise<FaceBox[]> {
+  const found = await detector.detect(source);
+  if (found.length > 0) return found;
+  const { widthPx: w, heightPx: h } = sizeOf(source);
+  if (!w || !h) return found;
+  zoomCanvas ??= document.createElement('canvas');
+  zoomCanvas.width = w;
+  zoomCanvas.height = h;
+  const ctx = zoomCanvas.getContext('2d')!;
+  ctx.fillStyle = '#808080';
+  ctx.fillRect(0, 0, w, h);
+  ctx.drawImage(source, w / 4, h / 4, w / 2, h / 2);
+  const small = await detector.detect(zoomCanvas);
+  return small.map((f) => ({ x: (f.x - w / 4) * 2, y: (f.y - h / 4) * 2, width: f.width * 2, height: f.height * 2, score: f.score }));
 }
 
 /**
@@ -59,8 +108,8 @@ export async function createFaceDetector(modelUrl = './models'): Promise<FaceDet
   await faceapi.nets.tinyFaceDetector.loadFromUri(modelUrl);
   const options = new faceapi.TinyFaceDetectorOptions({ inputSize: 224, scoreThreshold: 0.5 });
   return {
-    async detect(video) {
-      const found = await faceapi.detectAllFaces(video, options);
+    async detect(source) {
+      const found = await faceapi.detectAllFaces(source, options);
       return found.map((d) => ({ x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score }));
     },
   };
@@ -70,21 +119,23 @@ export async function createFaceDetector(modelUrl = './models'): Promise<FaceDet
 export interface FaceGuideOptions {
   video: HTMLVideoElement;
   detector: FaceDetector | null;
-  onFeedback(feedback: Feedback, face: FaceBox | null): void;
+  /** `holdLeftMs`: while the face is good, the time left before the automatic capture (for a countdown). */
+  onFeedback(feedback: Feedback, face: FaceBox | null, holdLeftMs: number | null): void;
   onCapture(frame: Frame): void;
-  /** Good frames in a row before the automatic capture. */
-  stableFrames?: number;
+  /** How long (ms) the face must stay good before the automatic capture. Default GUIDE.holdMs. */
+  holdMs?: number;
 }
 
 /**
- * Runs detection on the live video, reports feedback per frame and captures automatically after
- * `stableFrames` good frames in a row. Without a detector it reports `manual` (or `tooDark`).
- * Returns a stop function.
+ * Runs detection on the live video, reports feedback per frame and captures automatically once
+ * the face has been good for `holdMs` (and at least two frames). Without a detector it reports
+ * `manual` (or `tooDark`). Returns a stop function.
  */
 export function runFaceGuide(options: FaceGuideOptions): () => void {
   let stopped = false;
-  let good = 0;
-  const need = options.stableFrames ?? GUIDE.stableFrames;
+  let goodSince: number | null = null;
+  let goodFrames = 0;
+  const hold = options.holdMs ?? GUIDE.holdMs;
   const tick = async () => {
     if (stopped) return;
     const { video } = options;
@@ -93,24 +144,44 @@ export function runFaceGuide(options: FaceGuideOptions): () => void {
       const luma = meanLuma(video, frame.widthPx, frame.heightPx);
       let feedback: Feedback = luma < GUIDE.minLuma ? 'tooDark' : 'manual';
       let face: FaceBox | null = null;
-      if (options.detector) {
-        const faces = await options.detector.detect(video).catch(() => []);
+      if (options.detector && feedback !== 'tooDark') {
+        const faces = await detectWithZoomOut(options.detector, video).catch(() => []);
         feedback = assessFace(faces, frame, luma);
         face = faces[0] ?? null;
       }
       if (stopped) return;
-      options.onFeedback(feedback, face);
-      good = feedback === 'good' ? good + 1 : 0;
-      if (good >= need) {
+      const now = performance.now();
+      if (feedback === 'good') {
+        goodSince ??= now;
+        goodFrames += 1;
+      } else {
+        goodSince = null;
+        goodFrames = 0;
+      }
+      const left = goodSince === null ? null : Math.max(0, hold - (now - goodSince));
+      options.onFeedback(feedback, face, left);
+      if (left === 0 && goodFrames >= 2) {
         stopped = true;
         options.onCapture(grabFrame(video));
         return;
       }
     }
-    setTimeout(() => void tick(), 120);
+    setTimeout(() => void tick(), 60);
   };
   void tick();
   return () => {
     stopped = true;
   };
+}
+
+/**
+ * Checks one still frame before a manual capture: the verdict of the guide for that frame, or
+ * `manual` when no detector is loaded. The kiosk refuses the capture for noFace, manyFaces and tooDark.
+ */
+export async function checkStill(source: DetectorInput, detector: FaceDetector | null): Promise<Feedback> {
+  const frame = sizeOf(source);
+  const luma = meanLuma(source, frame.widthPx, frame.heightPx);
+  if (!detector) return luma < GUIDE.minLuma ? 'tooDark' : 'manual';
+  const faces = await detectWithZoomOut(detector, source).catch(() => []);
+  return assessFace(faces, frame, luma);
 }

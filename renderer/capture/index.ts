@@ -2,6 +2,6 @@
  * Biostation capture library: camera capture helpers for the kiosk and for any web page that
  * enrolls into a station. Built as a standalone ES module (`renderer/dist/capture/biostation-capture.js`).
  */
-export { CaptureError, MIN_HEIGHT_PX, MIN_WIDTH_PX, fileToBase64, grabBlob, grabFrame, meanLuma, startCamera, stopCamera, type Frame } from './camera.js';
-export { GUIDE, assessFace, createFaceDetector, runFaceGuide, type FaceBox, type FaceDetector, type FaceGuideOptions, type Feedback } from './face-guide.js';
+export { CaptureError, type CaptureErrorCode, MIN_HEIGHT_PX, MIN_WIDTH_PX, fileToBase64, grabBlob, grabFrame, meanLuma, startCamera, stopCamera, type Frame } from './camera.js';
+export { GUIDE, assessFace, checkStill, createFaceDetector, detectWithZoomOut, ovalOf, runFaceGuide, type DetectorInput, type FaceBox, type FaceDetector, type FaceGuideOptions, type Feedback } from './face-guide.js';
 export { estimateFingerQuality, type FingerQuality } from './finger-quality.js';

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { session, setUnauthorizedHandler } from './api.js';
 import { StatusBar } from './components/StatusBar.js';
 import { useI18n } from './i18n/index.js';
@@ -7,7 +7,7 @@ import { Compare, Identify, Verify } from './screens/Decide.js';
 import { Document } from './screens/Document.js';
 import { Enroll } from './screens/Enroll.js';
 import { HOME_KEYS, Home, type Route } from './screens/Home.js';
-import { Login } from './screens/Login.js';
+import { Login, Relogin } from './screens/Login.js';
 
 const ROUTES: Route[] = ['home', 'enroll', 'verify', 'identify', 'compare', 'document', 'admin'];
 
@@ -25,7 +25,13 @@ export function App() {
   const { t, lang, setLang } = useI18n();
   const [route, setRoute] = useState<Route>(routeFromHash);
   const [loggedIn, setLoggedIn] = useState(() => session.token() !== null);
+  const loggedInRef = useRef(loggedIn);
+  loggedInRef.current = loggedIn;
   const [refreshKey, setRefreshKey] = useState(0);
+  /** Bumped by "Próximo cliente": every screen is mounted afresh, so nothing of the last customer stays. */
+  const [visit, setVisit] = useState(0);
+  /** Set while an expired session waits for the credential (the screens stay mounted underneath). */
+  const [reauth, setReauth] = useState<((ok: boolean) => void) | null>(null);
 
   const go = useCallback((r: Route) => {
     location.hash = r === 'home' ? '' : `/${r}`;
@@ -37,10 +43,7 @@ export function App() {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   useEffect(() => {
-    setUnauthorizedHandler(() => {
-      session.clear();
-      setLoggedIn(false);
-    });
+    setUnauthorizedHandler(() => (loggedInRef.current ? new Promise<boolean>((resolve) => setReauth(() => resolve)) : Promise.resolve(false)));
   }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -54,6 +57,16 @@ export function App() {
 
   const back = () => go('home');
   const bump = () => setRefreshKey((k) => k + 1);
+  const logout = () => {
+    reauth?.(false);
+    setReauth(null);
+    session.clear();
+    setLoggedIn(false);
+  };
+  const nextCustomer = () => {
+    setVisit((v) => v + 1);
+    go('home');
+  };
   return (
     <div className="app">
       <header className="topbar">
@@ -64,13 +77,28 @@ export function App() {
             {t('app.language')}
           </button>
           {loggedIn && (
-            <button type="button" className="btn btn-ghost" onClick={() => { session.clear(); setLoggedIn(false); }}>
+            <button type="button" className="btn btn-next" onClick={nextCustomer} data-testid="next-customer">
+              {t('app.nextCustomer')}
+            </button>
+          )}
+          {loggedIn && (
+            <button type="button" className="btn btn-ghost" onClick={logout}>
               {t('app.logout')}
             </button>
           )}
         </div>
       </header>
-      <main className="content">
+      {reauth && (
+        <Relogin
+          onDone={() => {
+            reauth(true);
+            setReauth(null);
+            bump();
+          }}
+          onLogout={logout}
+        />
+      )}
+      <main className="content" key={visit} aria-hidden={reauth ? true : undefined}>
         {!loggedIn ? (
           <Login onDone={() => { setLoggedIn(true); bump(); }} />
         ) : route === 'enroll' ? (

@@ -28,6 +28,8 @@ export interface Decision {
   extId?: string | null;
   /** false when liveness was asked but the station did not evaluate it. */
   livenessEvaluated?: boolean;
+  /** Whether the request asked for the liveness check (doLivenessCheck). */
+  livenessRequested: boolean;
 }
 
 export interface OcrField {
@@ -67,6 +69,10 @@ export const session = {
     sessionStorage.removeItem(TOKEN_KEY);
     sessionStorage.removeItem(APP_KEY);
   },
+  /** Forgets the token only (expired session): the key stays so the clerk types only the secret. */
+  expire(): void {
+    sessionStorage.removeItem(TOKEN_KEY);
+  },
 };
 
 /** The spec's ext_id: 1 to 128 of letters, digits and . _ @ : + - (schemas.ts ExtIdParams). */
@@ -91,13 +97,25 @@ export interface SyncStatus {
   history: SyncRecord[];
 }
 
-let onUnauthorized: () => void = () => undefined;
-/** Called when a call answers 401 (the app shows the login again). */
-export function setUnauthorizedHandler(fn: () => void): void {
+let onUnauthorized: () => Promise<boolean> = async () => false;
+let pendingReauth: Promise<boolean> | null = null;
+/**
+ * Called when a call answers 401: the app asks for the credential again without leaving the
+ * screen (the work in progress stays), and resolves true once a new token is stored. The call
+ * that met the 401 is then repeated once; concurrent 401s share one prompt.
+ */
+export function setUnauthorizedHandler(fn: () => Promise<boolean>): void {
   onUnauthorized = fn;
 }
 
-async function call<T>(method: string, path: string, body?: unknown, init: { raw?: BodyInit; auth?: boolean } = {}): Promise<T> {
+async function reauthenticate(): Promise<boolean> {
+  pendingReauth ??= onUnauthorized().finally(() => {
+    pendingReauth = null;
+  });
+  return pendingReauth;
+}
+
+async function call<T>(method: string, path: string, body?: unknown, init: { raw?: BodyInit; auth?: boolean; retried?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = {};
   const token = session.token();
   if (init.auth !== false && token) headers.Authorization = `Bearer ${token}`;
@@ -115,7 +133,12 @@ async function call<T>(method: string, path: string, body?: unknown, init: { raw
   } catch {
     /* not JSON */
   }
-  if (res.status === 401 && init.auth !== false) onUnauthorized();
+  // A 401 on a call that carried a token (or met while a re-login is pending) means the session
+  // expired: wait for the credential and repeat the call once. Without a session there is no prompt.
+  if (res.status === 401 && init.auth !== false && !init.retried && (token !== null || pendingReauth !== null)) {
+    session.expire();
+    if (await reauthenticate()) return call<T>(method, path, body, { ...init, retried: true });
+  }
   if (!res.ok) throw errorOf(res.status, json);
   return json as T;
 }
@@ -146,10 +169,11 @@ function errorOf(status: number, json: any): ApiError {
 const NEGATIVE = new Set(['NOT_VERIFIED', 'NOT_IDENTIFIED', 'NOT_MATCHED']);
 
 /** A decision body -> Decision; a failure carried with HTTP 200 (e.g. 1013 LIVENESS_CHECK_FAILED) throws ApiError. */
-function decision(json: any, successCode: number): Decision {
+function decision(json: any, successCode: number, livenessRequested = false): Decision {
   const r = json.result ?? json;
   if (r.code !== successCode && !NEGATIVE.has(r.message)) throw new ApiError(200, r.message, r.detail ?? r.message);
   return {
+    livenessRequested,
     matched: r.code === successCode,
     code: r.code,
     message: r.message,
@@ -195,18 +219,22 @@ export const api = {
   async enrollFace(extId: string, image: string, liveness: boolean): Promise<void> {
     expectCode(await call('POST', `${FACE}/enroll/${encodeURIComponent(extId)}`, { ...faceBody([image], liveness), ReturnTemplate: false }), 1000);
   },
-  async enrollFinger(extId: string, image: string, first: boolean): Promise<void> {
+  /**
+   * Adds one fingerprint to the person (POST /finger/enroll creates the person or adds a finger to
+   * it; PATCH would replace every template the person holds, so the kiosk never uses it).
+   */
+  async enrollFinger(extId: string, image: string): Promise<void> {
     const body = { position: 'UNKNOWN', dpi: '500', imageData: image };
-    if (first) expectCode(await call('POST', `${FINGER}/enroll/${encodeURIComponent(extId)}`, body), 1000);
-    else expectCode(await call('PATCH', `${FINGER}/${encodeURIComponent(extId)}`, body), 1006);
+    expectCode(await call('POST', `${FINGER}/enroll/${encodeURIComponent(extId)}`, body), 1000);
   },
+  fingerTemplateCount: async (extId: string) => (await call<{ count: number }>('GET', `${FINGER}/templates/count/${encodeURIComponent(extId)}`)).count,
   verifyFace: async (extId: string, image: string, liveness: boolean) =>
-    decision(await call('POST', `${FACE}/${encodeURIComponent(extId)}/verify`, faceBody([image], liveness)), 1002),
+    decision(await call('POST', `${FACE}/${encodeURIComponent(extId)}/verify`, faceBody([image], liveness)), 1002, liveness),
   verifyFinger: async (extId: string, image: string) =>
     decision(await call('POST', `${FINGER}/${encodeURIComponent(extId)}/verify`, { imageData: image }), 1002),
-  identifyFace: async (image: string, liveness: boolean) => decision(await call('POST', `${FACE}/identify`, faceBody([image], liveness)), 1008),
+  identifyFace: async (image: string, liveness: boolean) => decision(await call('POST', `${FACE}/identify`, faceBody([image], liveness)), 1008, liveness),
   identifyFinger: async (image: string) => decision(await call('POST', `${FINGER}/identify`, { imageData: image }), 1008),
-  compareFaces: async (a: string, b: string, liveness: boolean) => decision(await call('POST', `${FACE}/match`, faceBody([a, b], liveness)), 1002),
+  compareFaces: async (a: string, b: string, liveness: boolean) => decision(await call('POST', `${FACE}/match`, faceBody([a, b], liveness)), 1002, liveness),
   compareFingers: async (a: string, b: string) =>
     decision(await call('POST', `${FINGER}/images/match`, [{ imageData: a }, { imageData: b }]), 1010),
   async readCnh(file: Blob, name: string): Promise<OcrResult> {

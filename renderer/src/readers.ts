@@ -62,16 +62,38 @@ function bridgeUrl(): string | null {
   return fromQuery ?? localStorage.getItem('biostation.readers');
 }
 
+/**
+ * A reader failure with a stable code: the bridge's ReaderErrorCode (NOT_FOUND when the reader was
+ * unplugged, BUSY, TIMEOUT, NO_IMAGE, IO, ...) or UNREACHABLE when the reader service does not answer.
+ */
+export class ReaderFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReaderFailure';
+  }
+}
+
 function httpClient(base: string): ReaderClient {
+  const request = async (path: string, init?: RequestInit): Promise<Response> => {
+    try {
+      return await fetch(`${base}${path}`, init);
+    } catch (e) {
+      throw new ReaderFailure('UNREACHABLE', (e as Error).message);
+    }
+  };
   return {
     async list() {
-      const res = await fetch(`${base}/readers`);
+      const res = await request('/readers');
+      if (!res.ok) throw new ReaderFailure('IO', `HTTP ${res.status}`);
       return ((await res.json()) as { readers: ReaderInfo[] }).readers;
     },
     async capture(readerId) {
-      const res = await fetch(`${base}/readers/${encodeURIComponent(readerId)}/capture`, { method: 'POST' });
-      const body = (await res.json()) as CapturedFinger & { error?: string; message?: string };
-      if (!res.ok) throw new Error(body.message ?? body.error ?? `HTTP ${res.status}`);
+      const res = await request(`/readers/${encodeURIComponent(readerId)}/capture`, { method: 'POST' });
+      const body = (await res.json().catch(() => ({}))) as CapturedFinger & { error?: string; message?: string };
+      if (!res.ok) throw new ReaderFailure(body.error ?? 'IO', body.message ?? `HTTP ${res.status}`);
       return body;
     },
     onEvent(listener) {

@@ -8,30 +8,42 @@ export interface Segment {
   frames: number;
   /** face: the photo; empty: a plain grey wall (no face); dark: the photo at 15% brightness. */
   kind?: 'face' | 'empty' | 'dark';
+  /** Size of the photo as a fraction of the frame height (default 1: 480 px); above 1 it is cropped to the frame (a face too close). */
+  scale?: number;
 }
 
 /**
  * Writes a YUV4MPEG2 (4:2:0) video for Chromium's fake camera (`--use-file-for-fake-video-capture`):
- * each photo is upscaled to 480 px high and centred on a 640x480 frame over a blurred copy of
- * itself, repeated for its segment's frames at 10 fps. Chromium loops the file.
+ * each photo is upscaled to 480 px high (times its `scale`) and centred on a 640x480 frame over a
+ * blurred copy of itself, repeated for its segment's frames at 10 fps. Chromium loops the file.
  * Format: the `YUV4MPEG2 W H F A C420jpeg` header line, then per frame `FRAME\n` + Y, U, V planes.
  */
 export async function writeY4m(file: string, segments: Segment[]): Promise<void> {
   const W = 640;
   const H = 480;
   const chunks: Buffer[] = [Buffer.from(`YUV4MPEG2 W${W} H${H} F10:1 Ip A1:1 C420jpeg\n`, 'ascii')];
-  for (const { photo, frames, kind = 'face' } of segments) {
+  for (const { photo, frames, kind = 'face', scale = 1 } of segments) {
     const background = kind === 'empty'
       ? await sharp({ create: { width: W, height: H, channels: 3, background: { r: 150, g: 146, b: 140 } } }).png().toBuffer()
       : await sharp(photo).resize(W, H, { fit: 'cover' }).blur(20).toBuffer();
     let image = sharp(background);
-    if (kind !== 'empty') image = image.composite([{ input: await sharp(photo).resize(H, H).toBuffer(), left: (W - H) / 2, top: 0 }]);
+    if (kind !== 'empty') image = image.composite([await placed(photo, scale, W, H)]);
     let rgb = await image.removeAlpha().raw().toBuffer();
     if (kind === 'dark') rgb = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).linear(0.15, 0).raw().toBuffer();
     const frame = rgbToI420(rgb, W, H);
     for (let i = 0; i < frames; i++) chunks.push(Buffer.from('FRAME\n', 'ascii'), frame);
   }
   await writeFile(file, Buffer.concat(chunks));
+}
+
+/** The photo resized to `scale` x the frame height, centred; cropped to the frame when larger. */
+async function placed(photo: string, scale: number, W: number, H: number): Promise<{ input: Buffer; left: number; top: number }> {
+  const side = Math.round(H * scale);
+  const img = await sharp(photo).resize(side, side).toBuffer();
+  if (side <= H) return { input: img, left: Math.round((W - side) / 2), top: Math.round((H - side) / 2) };
+  const w = Math.min(side, W);
+  const cropped = await sharp(img).extract({ left: Math.round((side - w) / 2), top: Math.round((side - H) / 2), width: w, height: H }).toBuffer();
+  return { input: cropped, left: Math.round((W - w) / 2), top: 0 };
 }
 
 /** RGB (3 bytes per pixel) -> planar I420 with BT.601 full-range (JPEG) coefficients. */

@@ -53,14 +53,47 @@ describe('kiosk API client', () => {
     await expect(api.readCnh(new Blob(['x']), 'a.png')).rejects.toMatchObject({ code: 'OCR_UNAVAILABLE' });
   });
 
-  it('reports 401 to the app (which shows the login again) and fails writes whose code is not a success', async () => {
-    const onUnauthorized = vi.fn();
+  it('reports 401 to the app (which asks for the credential again) and fails writes whose code is not a success', async () => {
+    const onUnauthorized = vi.fn(async () => false);
     setUnauthorizedHandler(onUnauthorized);
+    answer(200, { token: 'ey.abc' });
+    await api.login('k', 's');
     answer(401, { result: { code: 1015, message: 'UNAUTHORIZED' } });
     await expect(api.faceCount()).rejects.toBeInstanceOf(ApiError);
     expect(onUnauthorized).toHaveBeenCalledOnce();
     answer(200, { result: { code: 1013, message: 'LIVENESS_CHECK_FAILED' } });
     await expect(api.enrollFace('x', 'AAAA', true)).rejects.toMatchObject({ code: 'LIVENESS_CHECK_FAILED' });
+  });
+
+  it('repeats the call that met a 401 once the clerk has logged in again, with the new token', async () => {
+    answer(200, { token: 'ey.old' });
+    await api.login('k', 's');
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      const auth = (init.headers as Record<string, string>).Authorization ?? '';
+      calls.push(`${url} ${auth}`);
+      if (auth === 'Bearer ey.old') return new Response(JSON.stringify({ result: { code: 1015, message: 'UNAUTHORIZED' } }), { status: 401 });
+      return new Response(JSON.stringify({ result: { code: 1000, message: 'ENROLLED_SUCCESSFULLY' } }), { status: 200 });
+    });
+    setUnauthorizedHandler(async () => {
+      sessionStorage.setItem('biostation.token', 'ey.new');
+      return true;
+    });
+    await api.enrollFinger('p-1', 'AAAA');
+    expect(calls).toEqual([
+      '/api/v1/services/finger/enroll/p-1 Bearer ey.old',
+      '/api/v1/services/finger/enroll/p-1 Bearer ey.new',
+    ]);
+  });
+
+  it('adds every finger with POST enroll (never PATCH, which replaces the templates)', async () => {
+    const calls = answer(200, { result: { code: 1000, message: 'ENROLLED_SUCCESSFULLY' } });
+    await api.enrollFinger('p-2', 'AAAA');
+    await api.enrollFinger('p-2', 'BBBB');
+    expect(calls.map((c) => `${c.init.method} ${c.url}`)).toEqual([
+      'POST /api/v1/services/finger/enroll/p-2',
+      'POST /api/v1/services/finger/enroll/p-2',
+    ]);
   });
 
   it('reports a network failure as NETWORK', async () => {

@@ -1,9 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
-import { grabBlob, startCamera, stopCamera } from '../../capture/index.js';
+import { CaptureError, grabBlob, startCamera, stopCamera, type CaptureErrorCode } from '../../capture/index.js';
 import { api, type OcrResult } from '../api.js';
 import { confidenceBand } from '../cnh-bands.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
+import { CameraProblem } from './CameraProblem.js';
 import { Busy, ErrorNotice, Notice, useAction } from './ui.js';
+
+/** A CNH read: the OCR response, the clerk's (possibly corrected) values and the card image. */
+export interface CnhRead {
+  result: OcrResult;
+  values: Record<string, string>;
+  /** Object URL of the card image (JPG/PNG or camera photo); null for a PDF. */
+  imageUrl: string | null;
+  fileName: string;
+}
 
 /** The order in which the CNH fields are shown (the spec's table). */
 export const CNH_FIELDS = [
@@ -34,30 +44,47 @@ const MAX_BYTES = 20 * 1024 * 1024;
 const TYPES = ['image/jpeg', 'image/png', 'application/pdf'];
 
 /**
- * CNH reading: a file (JPG/PNG/PDF up to 20 MB) or a camera photo goes to the OCR endpoint; every
- * field is shown with its confidence coloured by band and its validity flag, and can be corrected.
- * `onRead` receives the (edited) values.
+ * CNH reading: a file (JPG/PNG/PDF up to 20 MB) or a camera photo goes to the OCR endpoint; the
+ * card image is shown beside every field, each with its confidence coloured by band and its
+ * validity flag, and can be corrected. Controlled when `value`/`onChange` are given (the enrollment
+ * keeps the read across steps and records it), otherwise it keeps its own state.
  */
-export function CnhReader({ onRead }: { onRead?: (values: Record<string, string>) => void }) {
+export function CnhReader({ value, onChange }: { value?: CnhRead | null; onChange?: (v: CnhRead | null) => void }) {
   const { t, lang } = useI18n();
-  const [result, setResult] = useState<OcrResult | null>(null);
-  const [values, setValues] = useState<Record<string, string>>({});
+  const [own, setOwn] = useState<CnhRead | null>(null);
+  const read_ = value !== undefined ? value : own;
+  const setRead = (v: CnhRead | null) => (onChange ? onChange(v) : setOwn(v));
+  const result = read_?.result ?? null;
+  const values = read_?.values ?? {};
   const [camera, setCamera] = useState(false);
+  const [cameraError, setCameraError] = useState<CaptureErrorCode | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const video = useRef<HTMLVideoElement>(null);
   const read = useAction(async (blob: Blob, name: string) => {
     const r = await api.readCnh(blob, name);
-    setResult(r);
     const v = Object.fromEntries(Object.entries(r.campos).map(([k, f]) => [k, f.valor]));
-    setValues(v);
-    onRead?.(v);
+    const imageUrl = blob.type === 'application/pdf' ? null : URL.createObjectURL(blob);
+    setRead({ result: r, values: v, imageUrl, fileName: name });
   });
 
   useEffect(() => {
     if (!camera) return;
     let stream: MediaStream | null = null;
-    void startCamera(video.current!, { width: 1920, height: 1080 }).then((s) => (stream = s), () => setCamera(false));
-    return () => stopCamera(stream);
+    let cancelled = false;
+    void startCamera(video.current!, { width: 1920, height: 1080 }).then(
+      (s) => {
+        stream = s;
+        if (cancelled) stopCamera(s);
+      },
+      (e: unknown) => {
+        setCameraError(e instanceof CaptureError ? e.code : 'NO_CAMERA');
+        setCamera(false);
+      },
+    );
+    return () => {
+      cancelled = true;
+      stopCamera(stream);
+    };
   }, [camera]);
 
   const pick = (file: File | undefined) => {
@@ -73,9 +100,7 @@ export function CnhReader({ onRead }: { onRead?: (values: Record<string, string>
     void read.run(blob, 'cnh-camera.jpg');
   };
   const edit = (field: string, v: string) => {
-    const next = { ...values, [field]: v };
-    setValues(next);
-    onRead?.(next);
+    if (read_) setRead({ ...read_, values: { ...values, [field]: v } });
   };
 
   return (
@@ -86,17 +111,27 @@ export function CnhReader({ onRead }: { onRead?: (values: Record<string, string>
           <input type="file" accept="image/jpeg,image/png,application/pdf" onChange={(e) => pick(e.target.files?.[0])} data-testid="cnh-file" />
         </label>
         {!camera ? (
-          <button type="button" className="btn" onClick={() => setCamera(true)}>{t('doc.camera')}</button>
+          <button type="button" className="btn" onClick={() => { setCameraError(null); setCamera(true); }} data-testid="cnh-camera">{t('doc.camera')}</button>
         ) : (
           <button type="button" className="btn btn-primary" onClick={() => void snap()}>{t('face.capture')}</button>
         )}
       </div>
+      {cameraError && <CameraProblem code={cameraError} testId="cnh-camera-error" />}
       {camera && <video ref={video} className="doc-video" muted playsInline />}
       {localError && <Notice kind="error" title={localError} />}
       {read.busy && <Busy />}
       <ErrorNotice error={read.error} />
       {result && (
-        <>
+        <div className="cnh-read">
+          <figure className="cnh-card">
+            {read_?.imageUrl ? (
+              <img src={read_.imageUrl} alt={t('doc.cardImage')} data-testid="cnh-image" />
+            ) : (
+              <div className="cnh-pdf" data-testid="cnh-image-pdf">PDF · {read_?.fileName}</div>
+            )}
+            <figcaption className="muted">{t('doc.cardImage')}</figcaption>
+          </figure>
+          <div className="cnh-data">
           <p className="meta" data-testid="cnh-meta">
             {result.documento_tipo} · {t('doc.quality')}: <b>{result.metadados.qualidade_imagem}</b> · {t('doc.mean')}:{' '}
             <b>{(result.metadados.confianca_media_ocr * 100).toFixed(0)}%</b> · {t('doc.time')}: {result.metadados.tempo_processamento.toFixed(1)} s
@@ -132,7 +167,8 @@ export function CnhReader({ onRead }: { onRead?: (values: Record<string, string>
               })}
             </tbody>
           </table>
-        </>
+          </div>
+        </div>
       )}
     </div>
   );

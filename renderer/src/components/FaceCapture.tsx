@@ -1,6 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { CaptureError, createFaceDetector, fileToBase64, grabFrame, runFaceGuide, startCamera, stopCamera, type FaceDetector, type Feedback } from '../../capture/index.js';
+import {
+  CaptureError, GUIDE, checkStill, createFaceDetector, fileToBase64, grabFrame, runFaceGuide, startCamera, stopCamera,
+  type CaptureErrorCode, type FaceDetector, type Feedback,
+} from '../../capture/index.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
+import { CameraProblem } from './CameraProblem.js';
 
 /** A captured face image. */
 export interface FaceImage {
@@ -10,7 +14,7 @@ export interface FaceImage {
 
 let detectorPromise: Promise<FaceDetector | null> | null = null;
 /** The face detector, loaded once per page; null when it cannot load (manual capture then). */
-function loadDetector(): Promise<FaceDetector | null> {
+export function loadDetector(): Promise<FaceDetector | null> {
   detectorPromise ??= createFaceDetector('./models').catch((e: unknown) => {
     console.warn('face detector unavailable', e);
     return null;
@@ -18,17 +22,23 @@ function loadDetector(): Promise<FaceDetector | null> {
   return detectorPromise;
 }
 
+/** Feedbacks for which a manual capture is refused (nothing usable in the frame). */
+const REFUSE_MANUAL: Feedback[] = ['noFace', 'manyFaces', 'tooDark'];
+
 /**
  * Guided face capture: live camera with a face oval and real-time feedback (no face, too far, too
- * close, off-centre, too dark), automatic capture after a few good frames, a manual capture
- * button, and photo upload when there is no camera.
+ * close, off-centre, too dark), a countdown and automatic capture once the face has held still in
+ * the oval, a manual capture button (refused when the frame holds no usable face), and photo upload
+ * when there is no camera. The oval is drawn from GUIDE, the same numbers the acceptance rule uses.
  */
 export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceImage | null; onChange: (v: FaceImage | null) => void; testId?: string }) {
   const { t } = useI18n();
   const video = useRef<HTMLVideoElement>(null);
   const [live, setLive] = useState(false);
   const [feedback, setFeedback] = useState<Feedback | 'loading'>('loading');
-  const [cameraError, setCameraError] = useState<string | null>(null);
+  const [holdLeft, setHoldLeft] = useState<number | null>(null);
+  const [cameraError, setCameraError] = useState<CaptureErrorCode | null>(null);
+  const [refused, setRefused] = useState<Feedback | null>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   const [detectorReady, setDetectorReady] = useState(false);
@@ -51,7 +61,7 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
       try {
         stream = await startCamera(video.current!);
       } catch (e) {
-        setCameraError(e instanceof CaptureError && e.code === 'LOW_RESOLUTION' ? t('face.lowRes') : t('face.noCamera'));
+        setCameraError(e instanceof CaptureError ? e.code : 'NO_CAMERA');
         setLive(false);
         return;
       }
@@ -62,7 +72,11 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
       stopGuide = runFaceGuide({
         video: video.current!,
         detector,
-        onFeedback: (f) => setFeedback(f),
+        onFeedback: (f, _face, left) => {
+          setFeedback(f);
+          setHoldLeft(left);
+          if (f !== 'noFace') setRefused(null);
+        },
         onCapture: (frame) => onChangeRef.current({ base64: frame.base64, dataUrl: frame.dataUrl }),
       });
     })();
@@ -71,13 +85,19 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
       stopGuide();
       stopCamera(stream);
     };
-  }, [live, value, t]);
+  }, [live, value]);
 
-  const manual = () => {
-    if (video.current && video.current.videoWidth > 0) {
-      const frame = grabFrame(video.current);
-      onChange({ base64: frame.base64, dataUrl: frame.dataUrl });
+  const manual = async () => {
+    const v = video.current;
+    if (!v || v.videoWidth === 0) return;
+    const frame = grabFrame(v);
+    const verdict = await checkStill(v, await loadDetector());
+    if (REFUSE_MANUAL.includes(verdict)) {
+      setRefused(verdict);
+      return;
     }
+    setRefused(null);
+    onChange({ base64: frame.base64, dataUrl: frame.dataUrl });
   };
   const upload = async (file: File | undefined) => {
     if (!file) return;
@@ -100,35 +120,40 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
     );
   }
   const tone = feedback === 'good' ? 'good' : feedback === 'loading' || feedback === 'manual' ? 'neutral' : 'bad';
+  // The oval in the SVG's 100 x 75 box (4:3 like the video), from GUIDE.
+  const oval = { cx: GUIDE.ovalCx * 100, cy: GUIDE.ovalCy * 75, rx: GUIDE.ovalRx * 100, ry: GUIDE.ovalRy * 75 };
+  const countdown = feedback === 'good' && holdLeft !== null ? Math.max(1, Math.ceil(holdLeft / 400)) : null;
   return (
     <div className="capture face-capture">
       <div className={`camera camera-${tone}`} hidden={!live}>
         <video ref={video} data-testid={`${testId}-video`} aria-label={t('face.title')} />
         <svg className="oval" viewBox="0 0 100 75" preserveAspectRatio="none" aria-hidden="true">
-          <ellipse cx="50" cy="37.5" rx="17" ry="27" />
+          <ellipse cx={oval.cx} cy={oval.cy} rx={oval.rx} ry={oval.ry} />
         </svg>
-        <p className="feedback" data-testid={`${testId}-feedback`} aria-live="polite">
+        {countdown !== null && <span className="countdown" data-testid={`${testId}-countdown`} aria-hidden="true">{countdown}</span>}
+        <p className="feedback" data-testid={`${testId}-feedback`} data-feedback={feedback} aria-live="polite">
           {feedback === 'loading' ? t('face.loadingDetector') : t(`feedback.${feedback}` as MessageKey)}
         </p>
       </div>
       <div className="capture-controls">
-      {cameraError && <p className="warn-text">{cameraError}</p>}
-      <div className="row">
-        {!live && (
-          <button type="button" className="btn btn-primary" onClick={() => { setCameraError(null); setLive(true); }} data-testid={`${testId}-start`} data-detector={detectorReady ? 'ready' : 'loading'}>
-            {t('face.start')}
-          </button>
-        )}
-        {live && (
-          <button type="button" className="btn btn-primary" onClick={manual} data-testid={`${testId}-capture`}>
-            {t('face.capture')}
-          </button>
-        )}
-        <label className="btn file-btn">
-          {t('face.upload')}
-          <input type="file" accept="image/jpeg,image/png" onChange={(e) => void upload(e.target.files?.[0])} data-testid={`${testId}-file`} />
-        </label>
-      </div>
+        {cameraError && <CameraProblem code={cameraError} testId={`${testId}-camera-error`} />}
+        {refused && <p className="bad-text" role="alert" data-testid={`${testId}-refused`}>{t('face.refused', { why: t(`feedback.${refused}` as MessageKey) })}</p>}
+        <div className="row">
+          {!live && (
+            <button type="button" className="btn btn-primary" onClick={() => { setCameraError(null); setLive(true); }} data-testid={`${testId}-start`} data-detector={detectorReady ? 'ready' : 'loading'}>
+              {cameraError ? t('app.retry') : t('face.start')}
+            </button>
+          )}
+          {live && (
+            <button type="button" className="btn btn-primary" onClick={() => void manual()} data-testid={`${testId}-capture`}>
+              {t('face.capture')}
+            </button>
+          )}
+          <label className="btn file-btn">
+            {t('face.upload')}
+            <input type="file" accept="image/jpeg,image/png" onChange={(e) => void upload(e.target.files?.[0])} data-testid={`${testId}-file`} />
+          </label>
+        </div>
       </div>
     </div>
   );

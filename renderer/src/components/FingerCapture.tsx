@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { estimateFingerQuality, fileToBase64, type FingerQuality } from '../../capture/index.js';
-import { useI18n } from '../i18n/index.js';
-import { readerClient } from '../readers.js';
+import { useI18n, type MessageKey } from '../i18n/index.js';
+import { ReaderFailure, readerClient } from '../readers.js';
 import { Busy, Notice } from './ui.js';
 import { useReaders } from './useReaders.js';
 
@@ -19,7 +19,7 @@ export interface FingerImage {
  */
 export function FingerCapture({ value, onChange, max = 10, testId = 'finger' }: { value: FingerImage[]; onChange: (v: FingerImage[]) => void; max?: number; testId?: string }) {
   const { t } = useI18n();
-  const { readers, capturing } = useReaders();
+  const { readers, capturing, rescan } = useReaders();
   const [readerId, setReaderId] = useState<string>('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -38,7 +38,10 @@ export function FingerCapture({ value, onChange, max = 10, testId = 'finger' }: 
       const shot = await readerClient().capture(selected.id);
       await add(shot.imageData, `data:${shot.mime};base64,${shot.imageData}`, selected.name);
     } catch (e) {
-      setError(t('error.reader', { detail: (e as Error).message }));
+      const code = e instanceof ReaderFailure ? e.code : 'IO';
+      const known = ['NOT_FOUND', 'UNREACHABLE', 'BUSY', 'TIMEOUT', 'NO_IMAGE'].includes(code);
+      setError(t(`reader.${known ? code : 'IO'}` as MessageKey, { name: selected.name }));
+      rescan();
     } finally {
       setBusy(false);
     }
@@ -76,7 +79,7 @@ export function FingerCapture({ value, onChange, max = 10, testId = 'finger' }: 
         </label>
       </div>
       {(busy || capturing) && <Busy label={t('finger.place')} />}
-      {error && <Notice kind="error" title={error} />}
+      {error && <Notice kind="error" title={error} testId={`${testId}-reader-error`} />}
       {value.length > 0 && (
         <>
           <p className="muted" data-testid={`${testId}-count`}>{t('finger.count', { n: value.length })}</p>

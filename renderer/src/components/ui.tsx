@@ -1,5 +1,5 @@
 import { useCallback, useState, type ReactNode } from 'react';
-import { ApiError } from '../api.js';
+import { ApiError, type Decision } from '../api.js';
 import { useI18n } from '../i18n/index.js';
 
 /** A spinner with a label; announced to screen readers. */
@@ -60,15 +60,18 @@ export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>
   return { busy, error, run, setError };
 }
 
-/** Shows an action's error (if any) with its code. */
+/**
+ * Shows an action's error (if any) in plain words. The stable code is not printed (a clerk cannot
+ * act on it); it stays on the element as `data-code` for support and tests.
+ */
 export function ErrorNotice({ error }: { error: unknown }) {
   const text = useErrorText();
   if (!error) return null;
   const code = error instanceof ApiError ? error.code : undefined;
   return (
-    <Notice kind="error" title={text(error)} testId="error">
-      {code && <small className="code">{code}</small>}
-    </Notice>
+    <div className="notice notice-error" role="alert" data-testid="error" data-code={code}>
+      <strong className="notice-title">{text(error)}</strong>
+    </div>
   );
 }
 
@@ -88,18 +91,63 @@ export function Screen({ title, onBack, children }: { title: string; onBack: () 
   );
 }
 
-/** Score and threshold of a decision, when the API gave them, and a note when liveness was not evaluated. */
-export function ScoreLine({ score, threshold, livenessEvaluated }: { score?: number; threshold?: number; livenessEvaluated?: boolean }) {
-  const { t } = useI18n();
+export type ConfidenceWord = 'high' | 'medium' | 'low';
+
+/**
+ * How far a decision sits from its threshold, as a word for the clerk: the ratio score/threshold
+ * (the engines' similarity scores are calibrated so that the threshold meets a documented FMR).
+ * Accepted: >= 1.3 high, >= 1.1 medium, else low. Rejected: <= 0.7 high, <= 0.9 medium, else low.
+ * A margin heuristic, not a calibrated probability; undefined without a positive threshold.
+ */
+export function confidenceWord(score: number | undefined, threshold: number | undefined, matched: boolean): ConfidenceWord | undefined {
+  if (score === undefined || threshold === undefined || !(threshold > 0)) return undefined;
+  const r = score / threshold;
+  if (matched) return r >= 1.3 ? 'high' : r >= 1.1 ? 'medium' : 'low';
+  return r <= 0.7 ? 'high' : r <= 0.9 ? 'medium' : 'low';
+}
+
+/** The confidence word of a decision (shown on the card) and its numbers, folded in a details line. */
+export function ScoreLine({ score, threshold, matched }: { score?: number; threshold?: number; matched: boolean }) {
+  const { t, lang } = useI18n();
+  const word = confidenceWord(score, threshold, matched);
+  const fmt = (n: number) => n.toLocaleString(lang, { maximumFractionDigits: 3, minimumFractionDigits: 3 });
   return (
     <>
+      {word && <p className="confidence" data-testid="confidence">{t('result.confidence')}: <b>{t(`result.confidence.${word}`)}</b></p>}
       {score !== undefined && (
-        <p className="score" data-testid="score">
-          {t('result.score')}: <b>{score.toFixed(3)}</b>
-          {threshold !== undefined && ` (${t('result.threshold')} ${threshold.toFixed(3)})`}
-        </p>
+        <details className="details">
+          <summary>{t('result.details')}</summary>
+          <p className="score" data-testid="score">
+            {t('result.score')}: {fmt(score)}
+            {threshold !== undefined && ` · ${t('result.threshold')}: ${fmt(threshold)}`}
+          </p>
+        </details>
       )}
-      {livenessEvaluated === false && <p className="muted">{t('liveness.notEvaluated')}</p>}
     </>
+  );
+}
+
+/**
+ * The verdict card of a decision. Green only when the biometric matched and, if liveness was asked,
+ * the station evaluated it; a match whose liveness was not evaluated is amber with the reason.
+ * (A failed liveness check, 1013, arrives as an error and is shown red by ErrorNotice.)
+ */
+export function Verdict({ decision, yes, no, testId, children }: {
+  decision: Decision;
+  yes: string;
+  no: string;
+  testId: string;
+  children?: ReactNode;
+}) {
+  const { t } = useI18n();
+  const unprovenLiveness = decision.livenessRequested && decision.livenessEvaluated === false;
+  const kind = !decision.matched ? 'warn' : unprovenLiveness ? 'warn' : 'success';
+  return (
+    <div className={`notice notice-${kind} verdict`} role="status" data-testid={testId} data-verdict={decision.matched ? 'match' : 'nomatch'} data-kind={kind}>
+      <strong className="notice-title">{decision.matched ? yes : no}</strong>
+      {children}
+      {decision.matched && unprovenLiveness && <p className="warn-text" data-testid="liveness-unproven">{t('liveness.notEvaluated')}</p>}
+      <ScoreLine score={decision.score} threshold={decision.threshold} matched={decision.matched} />
+    </div>
   );
 }

@@ -1,11 +1,15 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { api, isValidExtId, type Decision } from '../api.js';
 import { ModalitySwitch, SampleInput, emptySample, sampleImage, type Modality, type Sample } from '../components/SampleInput.js';
-import { Busy, ErrorNotice, Notice, Screen, ScoreLine, useAction } from '../components/ui.js';
+import { Busy, ErrorNotice, Screen, Verdict, useAction } from '../components/ui.js';
 import { useI18n } from '../i18n/index.js';
 
 
-/** Verify (1:1): ext_id + a face or fingerprint capture -> confirmed or not, with score. */
+/**
+ * Verify (1:1): ext_id + a face or fingerprint capture -> confirmed or not. Any change of an input
+ * (identifier, modality, capture, liveness switch) clears the verdict and the error, so a card never
+ * speaks for inputs it was not computed from.
+ */
 export function Verify({ onBack }: { onBack: () => void }) {
   const { t } = useI18n();
   const [extId, setExtId] = useState('');
@@ -13,35 +17,43 @@ export function Verify({ onBack }: { onBack: () => void }) {
   const [sample, setSample] = useState<Sample>(emptySample);
   const [liveness, setLiveness] = useState(false);
   const [result, setResult] = useState<Decision | null>(null);
+  const generation = useRef(0);
   const action = useAction(async () => {
     setResult(null);
+    const mine = ++generation.current;
     const image = sampleImage(sample, modality)!;
-    setResult(modality === 'face' ? await api.verifyFace(extId, image, liveness) : await api.verifyFinger(extId, image));
+    const asked = extId;
+    const decision = modality === 'face' ? await api.verifyFace(asked, image, liveness) : await api.verifyFinger(asked, image);
+    if (mine === generation.current) setResult({ ...decision, extId: asked });
   });
   const ready = isValidExtId(extId) && sampleImage(sample, modality) !== null;
+  const clear = () => {
+    generation.current++;
+    setResult(null);
+    action.setError(null);
+  };
   return (
     <Screen title={t('verify.title')} onBack={onBack}>
       <div className="decide">
         <div className="stack">
           <label className="field">
             <span>{t('enroll.extId')}</span>
-            <input value={extId} onChange={(e) => setExtId(e.target.value)} data-testid="verify-extid" autoFocus />
+            <input value={extId} onChange={(e) => { setExtId(e.target.value); clear(); }} data-testid="verify-extid" autoFocus />
           </label>
-          <ModalitySwitch value={modality} onChange={(m) => { setModality(m); setResult(null); }} />
-          <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); setResult(null); }} testId="verify" />
+          <ModalitySwitch value={modality} onChange={(m) => { setModality(m); clear(); }} />
+          <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); clear(); }} testId="verify" />
         </div>
         <div className="decide-side">
-          {modality === 'face' && <LivenessToggle value={liveness} onChange={setLiveness} />}
+          {modality === 'face' && <LivenessToggle value={liveness} onChange={(v) => { setLiveness(v); clear(); }} />}
           <button type="button" className="btn btn-primary btn-large" disabled={!ready || action.busy} onClick={() => void action.run()} data-testid="verify-submit">
             {t('verify.submit')}
           </button>
           {action.busy && <Busy />}
           <ErrorNotice error={action.error} />
           {result && (
-            <Notice kind={result.matched ? 'success' : 'warn'} title={result.matched ? t('verify.yes') : t('verify.no')} testId="verify-result">
-              <p className="big-id">{extId}</p>
-              <ScoreLine score={result.score} threshold={result.threshold} livenessEvaluated={result.livenessEvaluated} />
-            </Notice>
+            <Verdict decision={result} yes={t('verify.yes')} no={t('verify.no')} testId="verify-result">
+              <p className="big-id">{result.extId ?? extId}</p>
+            </Verdict>
           )}
         </div>
       </div>
@@ -49,37 +61,44 @@ export function Verify({ onBack }: { onBack: () => void }) {
   );
 }
 
-/** Identify (1:N): a capture -> the person found, or nobody, with the score. */
+/** Identify (1:N): a capture -> the person found, or nobody; inputs changing clear the verdict. */
 export function Identify({ onBack }: { onBack: () => void }) {
   const { t } = useI18n();
   const [modality, setModality] = useState<Modality>('face');
   const [sample, setSample] = useState<Sample>(emptySample);
   const [liveness, setLiveness] = useState(false);
   const [result, setResult] = useState<Decision | null>(null);
+  const generation = useRef(0);
   const action = useAction(async () => {
     setResult(null);
     const image = sampleImage(sample, modality)!;
-    setResult(modality === 'face' ? await api.identifyFace(image, liveness) : await api.identifyFinger(image));
+    const mine = ++generation.current;
+    const decision = modality === 'face' ? await api.identifyFace(image, liveness) : await api.identifyFinger(image);
+    if (mine === generation.current) setResult(decision);
   });
+  const clear = () => {
+    generation.current++;
+    setResult(null);
+    action.setError(null);
+  };
   return (
     <Screen title={t('identify.title')} onBack={onBack}>
       <div className="decide">
         <div className="stack">
-          <ModalitySwitch value={modality} onChange={(m) => { setModality(m); setResult(null); }} />
-          <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); setResult(null); }} testId="identify" />
+          <ModalitySwitch value={modality} onChange={(m) => { setModality(m); clear(); }} />
+          <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); clear(); }} testId="identify" />
         </div>
         <div className="decide-side">
-          {modality === 'face' && <LivenessToggle value={liveness} onChange={setLiveness} />}
+          {modality === 'face' && <LivenessToggle value={liveness} onChange={(v) => { setLiveness(v); clear(); }} />}
           <button type="button" className="btn btn-primary btn-large" disabled={!sampleImage(sample, modality) || action.busy} onClick={() => void action.run()} data-testid="identify-submit">
             {t('identify.submit')}
           </button>
           {action.busy && <Busy />}
           <ErrorNotice error={action.error} />
           {result && (
-            <Notice kind={result.extId ? 'success' : 'warn'} title={result.extId ? t('identify.found') : t('identify.nobody')} testId="identify-result">
+            <Verdict decision={{ ...result, matched: !!result.extId }} yes={t('identify.found')} no={t('identify.nobody')} testId="identify-result">
               {result.extId && <p className="big-id" data-testid="identify-extid">{result.extId}</p>}
-              <ScoreLine score={result.score} threshold={result.threshold} livenessEvaluated={result.livenessEvaluated} />
-            </Notice>
+            </Verdict>
           )}
         </div>
       </div>
@@ -103,15 +122,15 @@ export function Compare({ onBack }: { onBack: () => void }) {
   const ready = sampleImage(a, modality) !== null && sampleImage(b, modality) !== null;
   return (
     <Screen title={t('compare.title')} onBack={onBack}>
-      <ModalitySwitch value={modality} onChange={(m) => { setModality(m); setResult(null); }} />
+      <ModalitySwitch value={modality} onChange={(m) => { setModality(m); setResult(null); action.setError(null); }} />
       <div className="two-cols">
         <div>
           <h2>{t('compare.first')}</h2>
-          <SampleInput modality={modality} value={a} onChange={(s) => { setA(s); setResult(null); }} testId="compare-a" />
+          <SampleInput modality={modality} value={a} onChange={(s) => { setA(s); setResult(null); action.setError(null); }} testId="compare-a" />
         </div>
         <div>
           <h2>{t('compare.second')}</h2>
-          <SampleInput modality={modality} value={b} onChange={(s) => { setB(s); setResult(null); }} testId="compare-b" />
+          <SampleInput modality={modality} value={b} onChange={(s) => { setB(s); setResult(null); action.setError(null); }} testId="compare-b" />
         </div>
       </div>
       <button type="button" className="btn btn-primary btn-large" disabled={!ready || action.busy} onClick={() => void action.run()} data-testid="compare-submit">
@@ -119,11 +138,7 @@ export function Compare({ onBack }: { onBack: () => void }) {
       </button>
       {action.busy && <Busy />}
       <ErrorNotice error={action.error} />
-      {result && (
-        <Notice kind={result.matched ? 'success' : 'warn'} title={result.matched ? t('compare.same') : t('compare.different')} testId="compare-result">
-          <ScoreLine score={result.score} threshold={result.threshold} livenessEvaluated={result.livenessEvaluated} />
-        </Notice>
-      )}
+      {result && <Verdict decision={result} yes={t('compare.same')} no={t('compare.different')} testId="compare-result" />}
     </Screen>
   );
 }

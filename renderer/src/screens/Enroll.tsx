@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { api, ApiError, isValidExtId } from '../api.js';
-import { CnhReader } from '../components/CnhReader.js';
+import { api, isValidExtId } from '../api.js';
+import { CnhReader, type CnhRead } from '../components/CnhReader.js';
 import { FaceCapture, type FaceImage } from '../components/FaceCapture.js';
 import { FingerCapture, type FingerImage } from '../components/FingerCapture.js';
 import { Busy, Notice, Screen, useErrorText } from '../components/ui.js';
@@ -18,8 +18,9 @@ interface Outcome {
 
 /**
  * Enrollment: ext_id, guided face capture, fingerprints (reader or upload, several fingers),
- * optional CNH reading (checked and corrected, not stored), then one confirm that enrolls the face
- * and every finger (the first finger enrolls, the next ones update the same person).
+ * optional CNH reading (checked and corrected, kept across the steps and shown in the summary),
+ * then one confirm that enrolls the face and adds every finger to the person (POST enroll per
+ * finger: the station adds a finger to an existing person, so three fingers leave three templates).
  */
 export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled: () => void }) {
   const { t } = useI18n();
@@ -28,7 +29,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
   const [extId, setExtId] = useState('');
   const [face, setFace] = useState<FaceImage | null>(null);
   const [fingers, setFingers] = useState<FingerImage[]>([]);
-  const [doc, setDoc] = useState<Record<string, string> | null>(null);
+  const [doc, setDoc] = useState<CnhRead | null>(null);
   const [liveness, setLiveness] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
@@ -46,24 +47,11 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
           (e: unknown) => results.push({ part: t('modality.face'), ok: false, text: errorText(e) }),
         );
       }
-      let first = true;
       for (const [i, finger] of fingers.entries()) {
         try {
-          await api.enrollFinger(extId, finger.base64, first);
-          first = false;
-          results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: true, text: 'OK' });
+          await api.enrollFinger(extId, finger.base64);
+          results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: true, text: t('enroll.fingerOk') });
         } catch (e) {
-          // The person may already hold fingerprints from an earlier visit: add to them instead.
-          if (first && e instanceof ApiError && e.code === 'PERSON_ALREADY_EXISTS') {
-            try {
-              await api.enrollFinger(extId, finger.base64, false);
-              first = false;
-              results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: true, text: 'OK' });
-              continue;
-            } catch (e2) {
-              e = e2;
-            }
-          }
           results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: false, text: errorText(e) });
         }
       }
@@ -120,7 +108,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
       )}
       {step === 'document' && (
         <div className="stack">
-          <CnhReader onRead={setDoc} />
+          <CnhReader value={doc} onChange={setDoc} />
           <StepButtons onNext={next} canNext={doc !== null} t={t} />
         </div>
       )}
@@ -128,8 +116,8 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
         <div className="stack" data-testid="enroll-summary">
           <h2>{t('enroll.summary')}</h2>
           <dl className="summary">
-            <dt>ext_id</dt>
-            <dd><b>{extId}</b></dd>
+            <dt>{t('enroll.idLabel')}</dt>
+            <dd><b data-testid="summary-extid">{extId}</b></dd>
             <dt>{t('modality.face')}</dt>
             <dd>{face ? <img className="thumb" src={face.dataUrl} alt="" /> : t('enroll.faceMissing')}</dd>
             <dt>{t('enroll.fingers')}</dt>
@@ -137,7 +125,16 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
             {doc && (
               <>
                 <dt>{t('enroll.document')}</dt>
-                <dd>{doc.nome_completo ?? ''} {doc.cpf ? `· CPF ${doc.cpf}` : ''} {doc.numero_cnh ? `· CNH ${doc.numero_cnh}` : ''}<br /><small className="muted">{t('enroll.documentNote')}</small></dd>
+                <dd className="summary-doc" data-testid="summary-document">
+                  {doc.imageUrl && <img className="thumb" src={doc.imageUrl} alt={t('doc.cardImage')} />}
+                  <span>
+                    <b>{doc.values.nome_completo ?? ''}</b>
+                    {doc.values.cpf ? ` · CPF ${doc.values.cpf}` : ''}
+                    {doc.values.data_nascimento ? ` · ${doc.values.data_nascimento}` : ''}
+                    {doc.values.numero_cnh ? ` · CNH ${doc.values.numero_cnh}` : ''}
+                    {doc.values.data_validade ? ` · ${t('enroll.docValid')} ${doc.values.data_validade}` : ''}
+                  </span>
+                </dd>
               </>
             )}
           </dl>

@@ -1,0 +1,361 @@
+/**
+ * Issue #16, "a kiosk a clerk can trust": one test per finding of the clerk's walk, each in
+ * Debian's Chromium against the real station. Every test here failed on the kiosk before the fix:
+ * stale verdicts, finger enrollment replacing fingers, the face guide's size rule and manual capture,
+ * session expiry, camera failures, an unplugged reader, the CNH step, and jargon / no reset.
+ * Cameras: each face-guide case launches its own Chromium whose fake camera plays one still scene.
+ */
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCnh } from '../fixtures/cnh/index.js';
+import {
+  CHROMIUM, DATASETS, SCREENSHOTS, buildRenderer, e2eSkipReason, launchChromium, startReaderBridgeProcess, startStationProcess, waitForEngines,
+  type Child,
+} from './harness.js';
+import { writeY4m, type Segment } from './y4m.js';
+
+async function prepare(): Promise<{ skip: string | null; tmp: string | null }> {
+  const reason = e2eSkipReason();
+  if (reason) return { skip: reason, tmp: null };
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'biostation-e2e-trust-'));
+  try {
+    await buildRenderer(path.join(dir, 'ui'));
+    return { skip: null, tmp: dir };
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    return { skip: `the renderer cannot be built: ${(e as Error).message}`, tmp: null };
+  }
+}
+const { skip, tmp: builtTmp } = await prepare();
+if (skip) console.warn(`[e2e trust] skipped: ${skip}`);
+
+const lfw = (name: string, i: number) => path.join(DATASETS, 'lfw-dev/images', `${name}_${String(i).padStart(4, '0')}.jpg`);
+const fvc = (name: string) => path.join(DATASETS, 'fvc/fvc2002/DB1_B', name);
+const FACE = lfw('Tony_Blair', 86);
+/** Words a clerk should never meet on screen: notation, field names, raw stable codes. */
+const JARGON = /\b1:1\b|\b1:N\b|ext_id|\bdump\b|Motores|\b[A-Z]{3,}_[A-Z_]{3,}\b/;
+
+describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
+  let tmp: string;
+  let station: Child & { url: string; demo: { key: string; secret: string } };
+  let bridge: Child & { url: string };
+  const browsers: Browser[] = [];
+  let token = '';
+  let cnhFile = '';
+
+  /** Calls the station's API with the demo application's token. */
+  const apiGet = async (p: string) => (await fetch(`${station.url}${p}`, { headers: { Authorization: `Bearer ${token}` } })).json() as Promise<any>;
+  const apiPost = async (p: string, body: unknown) =>
+    (await fetch(`${station.url}${p}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<any>;
+  const b64 = async (file: string) => (await import('node:fs/promises')).readFile(file).then((b) => b.toString('base64'));
+
+  /** A logged-in kiosk page in a fresh Chromium (own fake camera, or none, or a camera the user refused). */
+  async function kiosk(camera: 'none' | 'denied' | Segment[], opts: { readers?: string; viewport?: { width: number; height: number } } = {}): Promise<Page> {
+    let browser: Browser;
+    if (camera === 'none' || camera === 'denied') {
+      const args = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
+      // No fake device: headless Chromium then has no camera at all. With the fake device but
+      // without the auto-accept UI flag, the permission request is refused.
+      if (camera === 'none') args.push('--use-fake-ui-for-media-stream');
+      else args.push('--use-fake-device-for-media-stream', '--deny-permission-prompts');
+      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+    } else {
+      const y4m = path.join(tmp, `camera-${browsers.length}.y4m`);
+      await writeY4m(y4m, camera);
+      browser = await launchChromium(y4m);
+    }
+    browsers.push(browser);
+    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 }, locale: 'pt-BR' });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.warn('[page error]', e.message));
+    await page.goto(`${station.url}/${opts.readers ? `?readers=${encodeURIComponent(opts.readers)}` : ''}`);
+    await page.getByLabel('Chave (key)').fill(station.demo.key);
+    await page.getByLabel('Segredo (secret)').fill(station.demo.secret);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('tile-enroll').waitFor();
+    return page;
+  }
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  /** Visible text only (closed <details> and hidden elements excluded). */
+  const visibleText = (page: Page, selector = 'body') => page.locator(selector).first().evaluate((el) => (el as HTMLElement).innerText);
+
+  beforeAll(async () => {
+    tmp = builtTmp!;
+    const readerDir = path.join(tmp, 'readers', 'fvc-101');
+    await mkdir(readerDir, { recursive: true });
+    for (const f of ['101_1.png', '101_2.png', '101_4.png']) await copyFile(fvc(f), path.join(readerDir, f));
+    const cnh = await generateCnh(11, { model: '2022', format: 'image' });
+    cnhFile = path.join(tmp, 'cnh.png');
+    await writeFile(cnhFile, cnh.bytes);
+    station = await startStationProcess(path.join(tmp, 'data'), path.join(tmp, 'ui'));
+    bridge = await startReaderBridgeProcess(path.dirname(readerDir));
+    await waitForEngines(station.url);
+    const res = await fetch(`${station.url}/api/v1/app-credentials/token`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(station.demo),
+    });
+    token = ((await res.json()) as { token: string }).token;
+    // The person verified below, enrolled through the API.
+    const enrolled = await apiPost('/api/v1/services/face/enroll/blair-1', { Images: [{ imageType: 'frontal', imageData: await b64(FACE) }] });
+    expect(enrolled.result.code).toBe(1000);
+  }, 600_000);
+
+  afterAll(async () => {
+    for (const b of browsers) await b.close().catch(() => undefined);
+    await bridge?.stop();
+    await station?.stop();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('1. clears the verdict when the identifier or the liveness switch changes; liveness not proven is never green', async () => {
+    const page = await kiosk([{ photo: FACE, frames: 10 }]);
+    await page.getByTestId('tile-verify').click();
+    await page.getByTestId('verify-extid').fill('blair-1');
+    await page.getByTestId('verify-face-file').setInputFiles(lfw('Tony_Blair', 32));
+    await page.getByTestId('verify-face-captured').waitFor();
+    await page.getByTestId('verify-submit').click();
+    const result = page.getByTestId('verify-result');
+    await result.waitFor({ timeout: 60_000 });
+    expect(await result.getAttribute('data-kind')).toBe('success');
+    await shot(page, 'trust-01-verify-confirmed');
+    // Another identifier: the green card must go, it was not computed for this one.
+    await page.getByTestId('verify-extid').fill('someone-else');
+    expect(await result.count()).toBe(0);
+    await page.getByTestId('verify-extid').fill('blair-1');
+    await page.getByTestId('verify-submit').click();
+    await result.waitFor({ timeout: 60_000 });
+    await page.getByText('Prova de vida').click();
+    expect(await result.count()).toBe(0);
+    await page.getByTestId('verify-submit').click();
+    // With liveness asked: green only if the station evaluated and passed it; 1013 is a red refusal.
+    await page.locator('[data-testid="verify-result"], [data-testid="error"]').first().waitFor({ timeout: 60_000 });
+    if (await result.count()) {
+      // The same person: a match, green only when liveness was evaluated (and passed).
+      const unproven = (await page.getByTestId('liveness-unproven').count()) > 0;
+      expect(await result.getAttribute('data-kind')).toBe(unproven ? 'warn' : 'success');
+    } else {
+      expect(await page.getByTestId('error').getAttribute('data-code')).toBe('LIVENESS_CHECK_FAILED');
+      expect(await visibleText(page, '[data-testid="error"]')).toMatch(/Prova de vida reprovada/);
+    }
+    await shot(page, 'trust-02-verify-liveness');
+  }, 240_000);
+
+  it('2. enrolls three fingers from the reader and the person holds three fingerprint templates', async () => {
+    const page = await kiosk([{ photo: FACE, frames: 10 }], { readers: bridge.url });
+    await page.getByTestId('tile-enroll').click();
+    await page.getByTestId('enroll-extid').fill('fingers-3');
+    await page.getByTestId('enroll-next').click();
+    await page.getByTestId('enroll-skip').click();
+    for (let n = 1; n <= 3; n++) {
+      await page.getByTestId('enroll-finger-capture').click();
+      await expect.poll(() => page.getByTestId('enroll-finger-item').count(), { timeout: 20_000 }).toBe(n);
+    }
+    await page.getByTestId('enroll-next').click();
+    await page.getByTestId('enroll-skip').click();
+    await page.getByTestId('enroll-confirm').click();
+    await page.getByTestId('enroll-result').waitFor({ timeout: 120_000 });
+    expect(await visibleText(page, '[data-testid="enroll-result"]')).toContain('Pessoa cadastrada');
+    expect((await apiGet('/api/v1/services/finger/templates/count/fingers-3')).count).toBe(3);
+    await shot(page, 'trust-03-enroll-three-fingers');
+  }, 240_000);
+
+  describe('3. the face guide: oval and rule agree, too close, empty frame', () => {
+    it('does not accept a face half the oval: it asks to come closer and never captures', async () => {
+      const page = await kiosk([{ photo: FACE, frames: 10, scale: 0.5 }]);
+      await page.getByTestId('tile-enroll').click();
+      await page.getByTestId('enroll-extid').fill('far-away');
+      await page.getByTestId('enroll-next').click();
+      await page.locator('[data-testid="enroll-face-start"][data-detector="ready"]').waitFor({ timeout: 60_000 });
+      await page.getByTestId('enroll-face-start').click();
+      await page.waitForFunction(() => /Aproxime-se/.test(document.querySelector('[data-testid="enroll-face-feedback"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+      await shot(page, 'trust-04-face-too-far');
+      await page.waitForTimeout(6000);
+      expect(await page.getByTestId('enroll-face-captured').count()).toBe(0);
+      expect(await page.getByTestId('enroll-face-feedback').getAttribute('data-feedback')).toBe('tooFar');
+    }, 180_000);
+
+    it('says "Afaste-se" for a face too close for the detector at full size', async () => {
+      const page = await kiosk([{ photo: FACE, frames: 10, scale: 3 }]);
+      await page.getByTestId('tile-enroll').click();
+      await page.getByTestId('enroll-extid').fill('too-close');
+      await page.getByTestId('enroll-next').click();
+      await page.locator('[data-testid="enroll-face-start"][data-detector="ready"]').waitFor({ timeout: 60_000 });
+      await page.getByTestId('enroll-face-start').click();
+      await page.waitForFunction(() => /Afaste-se/.test(document.querySelector('[data-testid="enroll-face-feedback"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+      await shot(page, 'trust-05-face-too-close');
+    }, 180_000);
+
+    it('refuses "Capturar agora" on an empty frame, and auto-captures a face that fills the oval after a countdown', async () => {
+      const page = await kiosk([{ photo: FACE, frames: 10, kind: 'empty' }]);
+      await page.getByTestId('tile-enroll').click();
+      await page.getByTestId('enroll-extid').fill('empty-frame');
+      await page.getByTestId('enroll-next').click();
+      await page.locator('[data-testid="enroll-face-start"][data-detector="ready"]').waitFor({ timeout: 60_000 });
+      await page.getByTestId('enroll-face-start').click();
+      await page.waitForFunction(() => /Nenhum rosto/.test(document.querySelector('[data-testid="enroll-face-feedback"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+      await page.getByTestId('enroll-face-capture').click();
+      await page.getByTestId('enroll-face-refused').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('enroll-face-captured').count()).toBe(0);
+      expect(await visibleText(page, '[data-testid="enroll-face-refused"]')).toMatch(/Foto não tirada/);
+      await shot(page, 'trust-06-face-empty-refused');
+
+      const good = await kiosk([{ photo: FACE, frames: 10 }]);
+      await good.getByTestId('tile-enroll').click();
+      await good.getByTestId('enroll-extid').fill('good-face');
+      await good.getByTestId('enroll-next').click();
+      await good.locator('[data-testid="enroll-face-start"][data-detector="ready"]').waitFor({ timeout: 60_000 });
+      await good.getByTestId('enroll-face-start').click();
+      await good.getByTestId('enroll-face-countdown').waitFor({ timeout: 60_000 });
+      await shot(good, 'trust-07-face-countdown');
+      await good.getByTestId('enroll-face-captured').waitFor({ timeout: 30_000 });
+    }, 240_000);
+  });
+
+  describe('4-5. the document step and session expiry (one enrollment)', () => {
+    let page: Page;
+    it('keeps the CNH with the enrollment and shows the card image beside the fields', async () => {
+      page = await kiosk([{ photo: FACE, frames: 10 }]);
+      await page.getByTestId('tile-enroll').click();
+      await page.getByTestId('enroll-extid').fill('cnh-person');
+      await page.getByTestId('enroll-next').click();
+      await page.getByTestId('enroll-face-file').setInputFiles(lfw('Silvio_Berlusconi', 6));
+      await page.getByTestId('enroll-face-captured').waitFor();
+      await page.getByTestId('enroll-next').click();
+      await page.getByTestId('enroll-skip').click();
+      await page.getByTestId('cnh-file').setInputFiles(cnhFile);
+      await page.getByTestId('cnh-fields').waitFor({ timeout: 180_000 });
+      const image = await page.getByTestId('cnh-image').boundingBox();
+      const table = await page.getByTestId('cnh-fields').boundingBox();
+      expect(image && table && image.x + image.width <= table.x + 1).toBe(true);
+      const cpf = await page.locator('#cnh-input-cpf').inputValue();
+      expect(cpf.length).toBeGreaterThan(5);
+      await shot(page, 'trust-08-enroll-document');
+      await page.getByTestId('enroll-next').click();
+      expect(await visibleText(page, '[data-testid="summary-document"]')).toContain(cpf);
+      // Back to the document step: the read is still there.
+      await page.getByTestId('step-document').click();
+      await page.getByTestId('cnh-fields').waitFor({ timeout: 5000 });
+      expect(await page.locator('#cnh-input-cpf').inputValue()).toBe(cpf);
+      await page.getByTestId('step-confirm').click();
+      await shot(page, 'trust-09-enroll-summary');
+    }, 300_000);
+
+    it('asks for the credential again when the session expires and keeps the enrollment in progress', async () => {
+      await page.evaluate(() => sessionStorage.setItem('biostation.token', 'expired.token.value'));
+      await page.getByTestId('enroll-confirm').click();
+      await page.getByTestId('relogin').waitFor({ timeout: 30_000 });
+      expect(await visibleText(page, '[data-testid="relogin"]')).toMatch(/Sessão expirada/);
+      await shot(page, 'trust-10-session-expired');
+      await page.getByTestId('relogin-secret').fill(station.demo.secret);
+      await page.getByTestId('relogin-submit').click();
+      await page.getByTestId('enroll-result').waitFor({ timeout: 120_000 });
+      expect(await visibleText(page, '[data-testid="enroll-result"]')).toContain('Pessoa cadastrada');
+      expect(await page.getByTestId('summary-extid').textContent()).toBe('cnh-person');
+      expect((await apiGet('/api/v1/services/face/templates/count/cnh-person')).count).toBeGreaterThan(0);
+    }, 180_000);
+  });
+
+  it('6a. tells camera refused from no camera, with a fix; the document camera button explains too', async () => {
+    const denied = await kiosk('denied');
+    await denied.getByTestId('tile-enroll').click();
+    await denied.getByTestId('enroll-extid').fill('cam-denied');
+    await denied.getByTestId('enroll-next').click();
+    await denied.getByTestId('enroll-face-start').click();
+    const deniedNote = denied.getByTestId('enroll-face-camera-error');
+    await deniedNote.waitFor({ timeout: 30_000 });
+    expect(await deniedNote.getAttribute('data-code')).toBe('PERMISSION_DENIED');
+    const deniedText = await visibleText(denied, '[data-testid="enroll-face-camera-error"]');
+    expect(deniedText).toMatch(/bloqueado/);
+    expect(deniedText).toMatch(/Permita a câmera/);
+    await shot(denied, 'trust-11-camera-denied');
+
+    const none = await kiosk('none');
+    await none.getByTestId('tile-enroll').click();
+    await none.getByTestId('enroll-extid').fill('cam-none');
+    await none.getByTestId('enroll-next').click();
+    await none.getByTestId('enroll-face-start').click();
+    const noneNote = none.getByTestId('enroll-face-camera-error');
+    await noneNote.waitFor({ timeout: 30_000 });
+    expect(await noneNote.getAttribute('data-code')).toBe('NO_CAMERA');
+    const noneText = await visibleText(none, '[data-testid="enroll-face-camera-error"]');
+    expect(noneText).toMatch(/Nenhuma câmera encontrada/);
+    expect(noneText).toMatch(/cabo USB/);
+    expect(noneText).not.toBe(deniedText);
+    await shot(none, 'trust-12-camera-none');
+
+    await none.keyboard.press('Escape');
+    await none.getByTestId('tile-document').click();
+    await none.getByTestId('cnh-camera').click();
+    await none.getByTestId('cnh-camera-error').waitFor({ timeout: 30_000 });
+    expect(await none.getByTestId('cnh-camera-error').getAttribute('data-code')).toBe('NO_CAMERA');
+    await shot(none, 'trust-13-document-no-camera');
+  }, 180_000);
+
+  it('6b. drops an unplugged reader from the list and explains in plain words', async () => {
+    const dir = path.join(tmp, 'readers-unplug', 'usb-left');
+    await mkdir(dir, { recursive: true });
+    await copyFile(fvc('102_1.png'), path.join(dir, '102_1.png'));
+    const second = await startReaderBridgeProcess(path.dirname(dir));
+    const page = await kiosk([{ photo: FACE, frames: 10 }], { readers: second.url });
+    await expect.poll(() => page.getByTestId('status-readers').textContent(), { timeout: 15_000 }).toContain('usb-left');
+    await page.getByTestId('tile-enroll').click();
+    await page.getByTestId('enroll-extid').fill('unplug');
+    await page.getByTestId('enroll-next').click();
+    await page.getByTestId('enroll-skip').click();
+    await page.getByTestId('enroll-finger-capture').waitFor();
+    // Unplug: the reader service goes away with the reader.
+    await second.stop();
+    await expect.poll(() => page.getByTestId('status-readers').textContent(), { timeout: 15_000 }).toBe('nenhum');
+    await expect.poll(() => page.getByTestId('enroll-finger-capture').count(), { timeout: 15_000 }).toBe(0);
+    expect(await visibleText(page)).toMatch(/Nenhum leitor conectado/);
+    expect(await visibleText(page)).not.toMatch(/Failed to fetch/);
+    await shot(page, 'trust-14-reader-unplugged');
+  }, 120_000);
+
+  it('8. speaks plain Portuguese: no notation, field names or raw codes; a confidence word, numbers only in details; "Próximo cliente" clears everything', async () => {
+    const page = await kiosk([{ photo: FACE, frames: 10 }]);
+    expect(await visibleText(page)).not.toMatch(JARGON);
+    // The Admin tile promises only what the Admin screen does.
+    const adminSub = await visibleText(page, '[data-testid="tile-admin"]');
+    await page.getByTestId('tile-admin').click();
+    await page.getByTestId('admin-faces').waitFor();
+    if (/Aplicações/.test(adminSub)) expect(await page.getByTestId('admin-apps').count()).toBe(1);
+    expect(await visibleText(page)).not.toMatch(JARGON);
+    await page.keyboard.press('Escape');
+    for (const tile of ['enroll', 'identify', 'compare', 'document']) {
+      await page.getByTestId(`tile-${tile}`).click();
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await visibleText(page), tile).not.toMatch(JARGON);
+      await page.keyboard.press('Escape');
+    }
+    await page.getByTestId('tile-verify').click();
+    expect(await visibleText(page)).not.toMatch(JARGON);
+    await page.getByTestId('verify-extid').fill('nobody-here');
+    await page.getByTestId('verify-face-file').setInputFiles(lfw('Tony_Blair', 32));
+    await page.getByTestId('verify-face-captured').waitFor();
+    await page.getByTestId('verify-submit').click();
+    await page.getByTestId('error').waitFor({ timeout: 60_000 });
+    expect(await visibleText(page, '[data-testid="error"]')).toContain('Nenhuma pessoa com este identificador');
+    expect(await visibleText(page)).not.toMatch(JARGON);
+    await page.getByTestId('verify-extid').fill('blair-1');
+    await page.getByTestId('verify-submit').click();
+    const result = page.getByTestId('verify-result');
+    await result.waitFor({ timeout: 60_000 });
+    const card = await visibleText(page, '[data-testid="verify-result"]');
+    expect(card).toMatch(/Identidade confirmada/);
+    expect(card).toMatch(/Confiança: (alta|média|baixa)/);
+    expect(card).not.toMatch(/\d[.,]\d{3}|limiar/);
+    await page.getByText('Detalhes técnicos').click();
+    expect(await visibleText(page, '[data-testid="verify-result"]')).toMatch(/Pontuação: \d[.,]\d{3}/);
+    await shot(page, 'trust-15-verify-plain');
+    await page.getByTestId('next-customer').click();
+    await page.getByTestId('tile-verify').waitFor();
+    await page.getByTestId('tile-verify').click();
+    expect(await page.getByTestId('verify-extid').inputValue()).toBe('');
+    expect(await page.getByTestId('verify-face-captured').count()).toBe(0);
+    expect(await result.count()).toBe(0);
+    await shot(page, 'trust-16-next-customer');
+  }, 240_000);
+});
