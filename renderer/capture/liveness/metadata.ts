@@ -20,8 +20,11 @@ export interface CaptureMetadata {
     height: number;
   }>;
   camera: {
+    /** Label of the camera track in use. */
     label: string;
+    /** Number of video inputs. */
     device_count: number;
+    /** Labels of every media device (cameras, microphones, speakers): emulated devices come in families. */
     labels: string[];
     settings: Record<string, unknown>;
     capabilities: Record<string, unknown> | null;

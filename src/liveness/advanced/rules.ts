@@ -29,6 +29,9 @@ export interface Finding {
 export const VIRTUAL_CAMERA_LABEL =
   /virtual|\bobs\b|obs-camera|manycam|snap camera|xsplit|v4l2 ?loopback|loopback|dummy|fake|droidcam|epoccam|e2esoft|splitcam|camtwist|mmhmm|nvidia broadcast|iriun|ndi|camo\b|avatarify|deepfake/i;
 
+/** A label that is a file path or a video file name: Chromium's file-backed fake camera (--use-file-for-fake-video-capture) and similar players. */
+export const FILE_CAMERA_LABEL = /^\/|^[a-z]:\\|\.(y4m|mjpe?g|mp4|webm|avi|mkv|mov)$/i;
+
 /** A nonce that cannot be used (see ChallengeStore.consume). */
 export function nonceFinding(problem: NonceProblem): Finding {
   return { reason: 'SUSPICIOUS_ACTIVITY', rule: `nonce.${problem}`, probability: 0.02, detail: `challenge nonce ${problem}` };
@@ -62,7 +65,7 @@ export function environmentRules(m: CaptureMetadata): Finding[] {
 export function deviceRules(m: CaptureMetadata): Finding[] {
   const out: Finding[] = [];
   const f = (rule: string, detail: string): Finding => ({ reason: 'UNTRUSTED_DEVICE', rule, probability: 0.1, detail });
-  const labels = [m.camera.label, ...m.camera.labels].filter((l) => VIRTUAL_CAMERA_LABEL.test(l));
+  const labels = [m.camera.label, ...m.camera.labels].filter((l) => VIRTUAL_CAMERA_LABEL.test(l) || FILE_CAMERA_LABEL.test(l));
   if (labels.length > 0) out.push(f('device.virtual-label', `virtual or fake camera: ${[...new Set(labels)].join(', ')}`));
   const key = m.frames.find((fr) => fr.role === 'key')!;
   const sw = m.camera.settings.width;

@@ -57,6 +57,11 @@ describe('advanced liveness: each rejection rule fires alone', () => {
     await only(r, (await capture(r, { metadata: (m) => (m.camera.label = 'OBS Virtual Camera') })).payload, 'UNTRUSTED_DEVICE');
   });
 
+  it("UNTRUSTED_DEVICE: a file-backed fake camera (Chromium's --use-file-for-fake-video-capture names it by its path)", async () => {
+    const r = rig();
+    await only(r, (await capture(r, { metadata: (m) => (m.camera.label = '/tmp/camera.y4m') })).payload, 'UNTRUSTED_DEVICE');
+  });
+
   it('UNTRUSTED_DEVICE: the track reports another resolution than its frames', async () => {
     const r = rig();
     await only(r, (await capture(r, { metadata: (m) => (m.camera.settings.width = 1280) })).payload, 'UNTRUSTED_DEVICE');
