@@ -68,6 +68,7 @@ export function buildCli(): Command {
       withApplications(config(), async (service) => {
         const list = (await service.list()).map((a) => ({
           name: a.name, key: a.key, createdAt: a.createdAt, disabledAt: a.disabledAt, faceThreshold: a.faceThreshold, fingerThreshold: a.fingerThreshold,
+          dedupPolicy: a.dedupPolicy ?? 'warn',
         }));
         print(opts.json, { applications: list }, list.map((a) => `${a.key}  ${a.name}  created ${a.createdAt}${a.disabledAt ? `  DISABLED ${a.disabledAt}` : ''}`).join('\n') || '(no applications)');
       }),
@@ -111,6 +112,19 @@ export function buildCli(): Command {
         const app = (await service.list()).find((a) => a.key === key)!;
         const value = { key, faceThreshold: app.faceThreshold, fingerThreshold: app.fingerThreshold };
         print(opts.json, value, `application ${key}: face threshold ${app.faceThreshold ?? 'default'}, finger threshold ${app.fingerThreshold ?? 'default'}`);
+      }),
+    );
+
+  apps
+    .command('set-dedup')
+    .description('de-duplication at enrollment: off (no search), warn (enroll, list matching persons; default) or block (refuse with DUPLICATE_FOUND)')
+    .argument('<key>', 'application key')
+    .argument('<policy>', 'off | warn | block')
+    .option('--json', 'print one JSON object')
+    .action(async (key: string, policy: string, opts: { json?: boolean }) =>
+      withApplications(config(), async (service) => {
+        await service.setDedupPolicy(key, policy);
+        print(opts.json, { key, dedupPolicy: policy }, `application ${key}: de-duplication ${policy}`);
       }),
     );
 

@@ -17,7 +17,7 @@ export interface IssuedCredential {
 
 export class ApplicationError extends Error {
   constructor(
-    readonly code: 'APPLICATION_NOT_FOUND' | 'INVALID_NAME' | 'INVALID_THRESHOLD',
+    readonly code: 'APPLICATION_NOT_FOUND' | 'INVALID_NAME' | 'INVALID_THRESHOLD' | 'INVALID_DEDUP_POLICY',
     message: string,
   ) {
     super(message);
@@ -85,6 +85,15 @@ export class ApplicationService {
       if (value !== null && value !== undefined && !Number.isFinite(value)) throw new ApplicationError('INVALID_THRESHOLD', 'thresholds must be numbers');
     }
     if (!(await this.repository.updateThresholds(key, thresholds))) throw notFound(key);
+  }
+
+  /**
+   * Sets the application's de-duplication at enrollment: off | warn | block (src/services/dedup.ts).
+   * @throws ApplicationError APPLICATION_NOT_FOUND, INVALID_DEDUP_POLICY
+   */
+  async setDedupPolicy(key: string, policy: string): Promise<void> {
+    if (policy !== 'off' && policy !== 'warn' && policy !== 'block') throw new ApplicationError('INVALID_DEDUP_POLICY', 'policy must be off, warn or block');
+    if (!(await this.repository.updateDedupPolicy(key, policy))) throw notFound(key);
   }
 
   /**

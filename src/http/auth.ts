@@ -36,6 +36,7 @@ export function bearerAuth(tokens: TokenService, applications: ApplicationServic
       applicationName: app.name,
       store: await stores.forApplication(app.id),
       thresholds: { face: app.faceThreshold ?? undefined, finger: app.fingerThreshold ?? undefined },
+      dedupPolicy: app.dedupPolicy,
     };
   };
 }

@@ -36,6 +36,7 @@ export const ERROR_CATALOGUE = {
   PEER_UNREACHABLE: { status: 502, resultCode: 1043, text: 'The peer station could not be reached' },
   PEER_UNAUTHORIZED: { status: 502, resultCode: 1045, text: 'The peer station refused the key and secret' },
   PEER_INVALID_RESPONSE: { status: 502, resultCode: 1047, text: 'The peer station answered something that is not a Biostation dump' },
+  DUPLICATE_FOUND: { status: 409, resultCode: 1049, text: 'The sample matches a person already enrolled under another ext_id (de-duplication policy block)' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,3 +1,4 @@
+import type { DedupPolicy } from '../services/dedup.js';
 import type { TenantStore } from '../store/types.js';
 
 /**
@@ -10,4 +11,6 @@ export interface Tenant {
   store: TenantStore;
   /** The application's decision thresholds; undefined = the engine's calibrated default. */
   thresholds: { face?: number; finger?: number };
+  /** De-duplication at enrollment (src/services/dedup.ts); undefined = DEFAULT_DEDUP_POLICY. */
+  dedupPolicy?: DedupPolicy;
 }

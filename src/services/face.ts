@@ -3,6 +3,7 @@ import { BiostationError } from '../runtime/errors.js';
 import type { EngineSlot } from '../runtime/engine-slot.js';
 import type { Tenant } from '../runtime/tenant.js';
 import type { PersonRecord, TenantStoreProvider } from '../store/types.js';
+import type { DuplicateCandidate } from './dedup.js';
 import { PersonDirectory, type Decision, type GalleryHit, type Identification } from './person-directory.js';
 
 /** A face decision with its evidence: the similarity and the threshold it was held against. */
@@ -36,16 +37,19 @@ export class FaceService extends PersonDirectory<FaceEngine, FaceGallery> {
 
   /**
    * Enrolls a new person from one template per image (each image must hold one dominant face of
-   * enrollment quality). @throws PERSON_ALREADY_EXISTS, the engine's input errors.
+   * enrollment quality), after the application's de-duplication search (see checkDuplicates).
+   * `duplicates` is set under policy `warn` (empty when none matched), absent under `off`.
+   * @throws PERSON_ALREADY_EXISTS, DUPLICATE_FOUND (policy `block`), the engine's input errors.
    */
-  async enroll(tenant: Tenant, extId: string, images: Uint8Array[], _options: FaceWriteOptions): Promise<Uint8Array[]> {
+  async enroll(tenant: Tenant, extId: string, images: Uint8Array[], _options: FaceWriteOptions): Promise<{ templates: Uint8Array[]; duplicates?: DuplicateCandidate[] }> {
     if (await tenant.store.faces.templateCount(extId) !== undefined) throw new BiostationError('PERSON_ALREADY_EXISTS');
     const templates = await this.extractAll(images);
+    const duplicates = await this.checkDuplicates(tenant, extId, templates);
     if (!(await tenant.store.faces.create(extId, templates.map((data) => ({ data })), new Date().toISOString()))) {
       throw new BiostationError('PERSON_ALREADY_EXISTS');
     }
     await this.galleries.applyUpsert(tenant.applicationId, extId, templates);
-    return templates;
+    return { templates, duplicates };
   }
 
   /** Replaces all templates of an enrolled person. @throws PERSON_NOT_FOUND, the engine's input errors. */

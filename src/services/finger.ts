@@ -3,6 +3,7 @@ import { BiostationError } from '../runtime/errors.js';
 import type { EngineSlot } from '../runtime/engine-slot.js';
 import type { Tenant } from '../runtime/tenant.js';
 import type { TenantStoreProvider } from '../store/types.js';
+import type { DuplicateCandidate } from './dedup.js';
 import { PersonDirectory, type Decision, type GalleryHit, type Identification } from './person-directory.js';
 
 export type FingerDecision = Decision;
@@ -30,15 +31,21 @@ export class FingerService extends PersonDirectory<FingerEngine, FingerGallery> 
     super(engine, (store) => store.fingers, stores, { thresholdKey: 'finger', lowestScore: 0, scoreDecimals: 4 });
   }
 
-  /** @throws TEMPLATE_LIMIT_REACHED when the person is full; the engine's input errors. */
-  async enroll(tenant: Tenant, extId: string, sample: FingerSample): Promise<void> {
+  /**
+   * Adds one template (creating the person when new), after the application's de-duplication
+   * search against every other person (see checkDuplicates): `duplicates` under `warn`, absent under `off`.
+   * @throws TEMPLATE_LIMIT_REACHED when the person is full; DUPLICATE_FOUND (policy `block`); the engine's input errors.
+   */
+  async enroll(tenant: Tenant, extId: string, sample: FingerSample): Promise<{ duplicates?: DuplicateCandidate[] }> {
     const existing = (await tenant.store.fingers.templateCount(extId)) ?? 0;
     if (existing >= MAX_FINGER_TEMPLATES) {
       throw new BiostationError('TEMPLATE_LIMIT_REACHED', `The person already holds ${MAX_FINGER_TEMPLATES} fingerprint templates`);
     }
     const data = await this.extract(sample);
+    const duplicates = await this.checkDuplicates(tenant, extId, [data]);
     const person = await tenant.store.fingers.appendTemplates(extId, [{ data, position: sample.position }], new Date().toISOString());
     await this.galleries.applyUpsert(tenant.applicationId, extId, person.templates.map((t) => t.data));
+    return { duplicates };
   }
 
   /** @throws PERSON_NOT_FOUND, the engine's input errors. */

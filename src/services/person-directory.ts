@@ -2,6 +2,7 @@ import { BiostationError } from '../runtime/errors.js';
 import type { EngineSlot } from '../runtime/engine-slot.js';
 import type { Tenant } from '../runtime/tenant.js';
 import type { PersonRecord, PersonRepository, PersonSummary, TenantStore, TenantStoreProvider } from '../store/types.js';
+import { DEFAULT_DEDUP_POLICY, DuplicateFoundError, MAX_DUPLICATES, type DuplicateCandidate } from './dedup.js';
 import { GalleryRegistry, type MutableGallery } from './gallery-registry.js';
 
 /** A decision with its evidence: the similarity and the threshold it was held against. */
@@ -128,6 +129,35 @@ export abstract class PersonDirectory<E extends MatchingEngine<G>, G extends Mut
     const [best] = await this.search(gallery, probe, 1);
     const decision = this.decide(tenant, best ? best.score : this.rules.lowestScore, this.identifyThreshold(engine));
     return { ...decision, extId: decision.matched && best ? best.extId : null };
+  }
+
+  /**
+   * De-duplication before an enroll (src/services/dedup.ts): with the tenant's policy off, nothing;
+   * else a 1:N search of each template over the application's gallery, keeping persons other than
+   * `extId` at or above the 1:N threshold (best score per person, best first, at most
+   * MAX_DUPLICATES). @throws DuplicateFoundError (DUPLICATE_FOUND) under `block` when any is found.
+   * @returns the candidates under `warn` (possibly empty), undefined under `off`.
+   */
+  protected async checkDuplicates(tenant: Tenant, extId: string, templates: Uint8Array[]): Promise<DuplicateCandidate[] | undefined> {
+    const policy = tenant.dedupPolicy ?? DEFAULT_DEDUP_POLICY;
+    if (policy === 'off') return undefined;
+    const engine = await this.engine.get();
+    const threshold = tenant.thresholds[this.rules.thresholdKey] ?? this.identifyThreshold(engine);
+    const gallery = await this.galleries.get(tenant.applicationId);
+    const best = new Map<string, number>();
+    for (const template of templates) {
+      for (const hit of await this.search(gallery, template, MAX_DUPLICATES + 1)) {
+        if (hit.extId === extId || hit.score < threshold) continue;
+        best.set(hit.extId, Math.max(best.get(hit.extId) ?? -Infinity, hit.score));
+      }
+    }
+    const scale = 10 ** this.rules.scoreDecimals;
+    const found = [...best]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, MAX_DUPLICATES)
+      .map(([id, score]) => ({ extId: id, modality: this.rules.thresholdKey, score: Math.round(score * scale) / scale }));
+    if (policy === 'block' && found.length > 0) throw new DuplicateFoundError(found);
+    return found;
   }
 
   /**

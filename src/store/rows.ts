@@ -15,6 +15,8 @@ export interface ApplicationRow {
   face_threshold: number | null;
   finger_threshold: number | null;
   token_generation: number;
+  /** Registry migration (SQLite 4th, PostgreSQL 3rd): 'off' | 'warn' | 'block'. */
+  dedup_policy?: string | null;
 }
 
 export const toApplicationRecord = (r: ApplicationRow): ApplicationRecord => ({
@@ -27,6 +29,7 @@ export const toApplicationRecord = (r: ApplicationRow): ApplicationRecord => ({
   faceThreshold: r.face_threshold,
   fingerThreshold: r.finger_threshold,
   tokenGeneration: Number(r.token_generation ?? 0),
+  dedupPolicy: r.dedup_policy === 'off' || r.dedup_policy === 'block' ? r.dedup_policy : 'warn',
 });
 
 export interface SyncRow {

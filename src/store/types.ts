@@ -22,6 +22,8 @@ export interface ApplicationRecord {
    * issued under and are refused once it is behind (revocation without a token list).
    */
   tokenGeneration?: number;
+  /** De-duplication at enrollment (src/services/dedup.ts); undefined reads as the default, `warn`. */
+  dedupPolicy?: 'off' | 'warn' | 'block';
 }
 
 export interface ApplicationRepository {
@@ -35,6 +37,8 @@ export interface ApplicationRepository {
   updateSecretHash(key: string, secretHash: string): Promise<boolean>;
   /** Sets (or with null clears) the decision thresholds; returns false when no application has that key. */
   updateThresholds(key: string, thresholds: { faceThreshold?: number | null; fingerThreshold?: number | null }): Promise<boolean>;
+  /** Sets the de-duplication policy; returns false when no application has that key. */
+  updateDedupPolicy(key: string, policy: 'off' | 'warn' | 'block'): Promise<boolean>;
 }
 
 /** One stored biometric template. `data` is the engine's template bytes, never an image. */

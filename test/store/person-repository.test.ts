@@ -84,6 +84,7 @@ function contract(kind: StoreSettings['kind'], settings: () => Promise<{ setting
     it('the registry keeps applications, thresholds and disabling', async () => {
       const record = {
         id: APP_A, name: 'a', key: `bs_${kind}`, secretHash: '$argon2id$x', createdAt: now(), disabledAt: null, faceThreshold: null, fingerThreshold: null,
+        tokenGeneration: 0, dedupPolicy: 'warn' as const,
       };
       await store.applications.insert(record);
       expect(await store.applications.findByKey(record.key)).toEqual(record);
@@ -93,6 +94,9 @@ function contract(kind: StoreSettings['kind'], settings: () => Promise<{ setting
       expect(await store.applications.disable(record.key, now())).toBe(true);
       expect((await store.applications.list())[0].disabledAt).toEqual(expect.any(String));
       expect(await store.applications.disable('bs_none', now())).toBe(false);
+      expect(await store.applications.updateDedupPolicy(record.key, 'block')).toBe(true);
+      expect((await store.applications.findByKey(record.key))?.dedupPolicy).toBe('block');
+      expect(await store.applications.updateDedupPolicy('bs_none', 'off')).toBe(false);
     });
   });
 }

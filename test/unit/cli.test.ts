@@ -57,6 +57,17 @@ describe('biostation apps CLI', () => {
     expect((await cli('apps', 'set-threshold', created.key, '--face', 'high', '--json')).code).toBe(1);
   });
 
+  it('set-dedup sets the de-duplication policy (default warn) and refuses anything but off, warn, block', async () => {
+    const created = JSON.parse((await cli('apps', 'create', '--name', 'dedup', '--json')).stdout);
+    const mine = async () => JSON.parse((await cli('apps', 'list', '--json')).stdout).applications.find((a: { key: string }) => a.key === created.key);
+    expect((await mine()).dedupPolicy).toBe('warn');
+    expect(JSON.parse((await cli('apps', 'set-dedup', created.key, 'block', '--json')).stdout)).toEqual({ key: created.key, dedupPolicy: 'block' });
+    expect((await mine()).dedupPolicy).toBe('block');
+    const bad = await cli('apps', 'set-dedup', created.key, 'sometimes', '--json');
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ error: 'INVALID_DEDUP_POLICY' });
+  }, 120_000);
+
   it('an unknown key exits 1 with a JSON error', async () => {
     const res = await cli('apps', 'disable', 'bs_missing', '--json');
     expect(res.code).toBe(1);

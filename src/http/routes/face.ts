@@ -7,6 +7,7 @@ import { encodeBase64 } from '../base64.js';
 import { imageField } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
 import { FaceDumpResponse, FeedQuery, feedPage } from './sync-feed.js';
+import { DuplicateRefusal, Duplicates, duplicatesField, refusingDuplicates } from './dedup.js';
 import {
   CountBody, DecisionFields, DumpQuery, ExtIdParams, FaceBody, FaceMatchBody, FaceRecord, Result, ResultBody, Timestamp, pagingOf, resultErrors,
 } from '../schemas.js';
@@ -45,6 +46,7 @@ const faceRecord = (p: PersonRecord) => ({
 
 const LivenessNote = { livenessEvaluated: Type.Optional(Type.Boolean({ description: 'false: doLivenessCheck was asked but no passive check ran' })) };
 const WriteResponse = Type.Object({ result: Result, b64Templates: Type.Optional(Type.Array(Type.String())), ...LivenessNote });
+const EnrollResponse = Type.Object({ result: Result, b64Templates: Type.Optional(Type.Array(Type.String())), ...LivenessNote, duplicates: Duplicates });
 const DecisionResponse = Type.Object({ result: Result, ...DecisionFields, ...LivenessNote });
 
 /** Routes of the face group (spec: Face). Thin: validate, call FaceService, shape the spec's body. */
@@ -93,17 +95,23 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
     app.post(`${BASE}/enroll/:ext_id`, {
       schema: {
         tags, security, summary: 'Enroll a new person from one or more face images (one template per image)',
-        description: '409 PERSON_ALREADY_EXISTS when the ext_id is taken (use PATCH to replace templates).',
-        params: ExtIdParams, body: FaceBody, response: { 200: WriteResponse, ...resultErrors(400, 409, 503) },
+        description: '409 PERSON_ALREADY_EXISTS when the ext_id is taken (use PATCH to replace templates). De-duplication (extension): '
+          + 'the face is first searched 1:N; under the application\'s policy `warn` (default) persons it matched are listed in `duplicates`, '
+          + 'under `block` the enroll is refused with 409 DUPLICATE_FOUND (1049) and the same list, under `off` nothing is searched.',
+        params: ExtIdParams, body: FaceBody, response: { 200: EnrollResponse, ...resultErrors(400, 409, 503), 409: DuplicateRefusal },
       },
-    }, async (request) => {
+    }, async (request, reply) => {
       const body = request.body as FaceBodyT;
-      const templates = await face.enroll(tenantOf(request), (request.params as Params).ext_id, await imagesOf(body), { doLivenessCheck: !!body.doLivenessCheck });
-      return {
-        result: ok(1000, 'ENROLLED_SUCCESSFULLY'),
-        ...(body.ReturnTemplate ? { b64Templates: templates.map(encodeBase64) } : {}),
-        ...livenessNote(body),
-      };
+      const images = await imagesOf(body);
+      return refusingDuplicates(reply, async () => {
+        const { templates, duplicates } = await face.enroll(tenantOf(request), (request.params as Params).ext_id, images, { doLivenessCheck: !!body.doLivenessCheck });
+        return {
+          result: ok(1000, 'ENROLLED_SUCCESSFULLY'),
+          ...(body.ReturnTemplate ? { b64Templates: templates.map(encodeBase64) } : {}),
+          ...livenessNote(body),
+          ...duplicatesField(duplicates),
+        };
+      });
     });
 
     app.patch(`${BASE}/:ext_id`, {

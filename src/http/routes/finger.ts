@@ -5,6 +5,7 @@ import { decodeBase64Field, encodeBase64 } from '../base64.js';
 import { imageField } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
 import { FeedQuery, FingerDumpResponse, feedPage } from './sync-feed.js';
+import { DuplicateRefusal, Duplicates, duplicatesField, refusingDuplicates } from './dedup.js';
 import {
   CompareResponse, CountBody, DecisionFields, DumpQuery, ExtIdParams, FingerImageBody, FingerImagePairBody, FingerProbeBody,
   FingerTemplatePairBody, Result, ResultBody, Timestamp, pagingOf, resultErrors,
@@ -78,12 +79,18 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
     app.post(`${BASE}/enroll/:ext_id`, {
       schema: {
         tags, security, summary: 'Enroll a fingerprint: creates the person, or adds a finger/impression to it',
-        description: 'Up to 20 templates per person (409 TEMPLATE_LIMIT_REACHED beyond).',
-        params: ExtIdParams, body: FingerImageBody, response: { 200: ResultBody, ...resultErrors(400, 409, 503) },
+        description: 'Up to 20 templates per person (409 TEMPLATE_LIMIT_REACHED beyond). De-duplication (extension): the print is first '
+          + 'searched 1:N over the other persons; under the application\'s policy `warn` (default) persons it matched are listed in `duplicates`, '
+          + 'under `block` the enroll is refused with 409 DUPLICATE_FOUND (1049) and the same list, under `off` nothing is searched.',
+        params: ExtIdParams, body: FingerImageBody,
+        response: { 200: Type.Object({ result: Result, duplicates: Duplicates }), ...resultErrors(400, 409, 503), 409: DuplicateRefusal },
       },
-    }, async (request) => {
-      await finger.enroll(tenantOf(request), (request.params as Params).ext_id, await sampleOf(request.body as ImageBody));
-      return { result: ok(1000, 'ENROLLED_SUCCESSFULLY') };
+    }, async (request, reply) => {
+      const sample = await sampleOf(request.body as ImageBody);
+      return refusingDuplicates(reply, async () => {
+        const { duplicates } = await finger.enroll(tenantOf(request), (request.params as Params).ext_id, sample);
+        return { result: ok(1000, 'ENROLLED_SUCCESSFULLY'), ...duplicatesField(duplicates) };
+      });
     });
 
     app.patch(`${BASE}/:ext_id`, {

@@ -9,9 +9,9 @@ export class PgApplicationRepository implements ApplicationRepository {
 
   async insert(app: ApplicationRecord): Promise<void> {
     await this.pool.query(
-      `INSERT INTO ${S}.applications (id, name, key, secret_hash, created_at, disabled_at, face_threshold, finger_threshold, token_generation)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt, app.faceThreshold, app.fingerThreshold, app.tokenGeneration ?? 0],
+      `INSERT INTO ${S}.applications (id, name, key, secret_hash, created_at, disabled_at, face_threshold, finger_threshold, token_generation, dedup_policy)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt, app.faceThreshold, app.fingerThreshold, app.tokenGeneration ?? 0, app.dedupPolicy ?? 'warn'],
     );
   }
 
@@ -48,6 +48,11 @@ export class PgApplicationRepository implements ApplicationRepository {
        WHERE key = $1`,
       [key, t.faceThreshold !== undefined, t.faceThreshold ?? null, t.fingerThreshold !== undefined, t.fingerThreshold ?? null],
     );
+    return (res.rowCount ?? 0) > 0;
+  }
+
+  async updateDedupPolicy(key: string, policy: 'off' | 'warn' | 'block'): Promise<boolean> {
+    const res = await this.pool.query(`UPDATE ${S}.applications SET dedup_policy = $1 WHERE key = $2`, [policy, key]);
     return (res.rowCount ?? 0) > 0;
   }
 }

@@ -27,6 +27,9 @@ export const REGISTRY_MIGRATIONS: PgMigration[] = [
   async (c, s) => {
     await c.query(`ALTER TABLE ${s}.applications ADD COLUMN token_generation INTEGER NOT NULL DEFAULT 0`);
   },
+  async (c, s) => {
+    await c.query(`ALTER TABLE ${s}.applications ADD COLUMN dedup_policy TEXT NOT NULL DEFAULT 'warn'`);
+  },
 ];
 
 export const TENANT_MIGRATIONS: PgMigration[] = [

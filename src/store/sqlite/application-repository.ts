@@ -14,6 +14,7 @@ const MIGRATIONS: Migration[] = [
     )`),
   (db) => db.exec('ALTER TABLE applications ADD COLUMN face_threshold REAL; ALTER TABLE applications ADD COLUMN finger_threshold REAL;'),
   (db) => db.exec('ALTER TABLE applications ADD COLUMN token_generation INTEGER NOT NULL DEFAULT 0'),
+  (db) => db.exec("ALTER TABLE applications ADD COLUMN dedup_policy TEXT NOT NULL DEFAULT 'warn'"),
 ];
 
 /** The station registry of applications, in `<dataDir>/station.db`. */
@@ -27,10 +28,10 @@ export class SqliteApplicationRepository implements ApplicationRepository {
   async insert(app: ApplicationRecord): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO applications (id, name, key, secret_hash, created_at, disabled_at, face_threshold, finger_threshold, token_generation)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO applications (id, name, key, secret_hash, created_at, disabled_at, face_threshold, finger_threshold, token_generation, dedup_policy)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt, app.faceThreshold, app.fingerThreshold, app.tokenGeneration ?? 0);
+      .run(app.id, app.name, app.key, app.secretHash, app.createdAt, app.disabledAt, app.faceThreshold, app.fingerThreshold, app.tokenGeneration ?? 0, app.dedupPolicy ?? 'warn');
   }
 
   async findByKey(key: string): Promise<ApplicationRecord | undefined> {
@@ -62,6 +63,10 @@ export class SqliteApplicationRepository implements ApplicationRepository {
       .prepare('UPDATE applications SET face_threshold = ?, finger_threshold = ? WHERE key = ?')
       .run(t.faceThreshold === undefined ? app.faceThreshold : t.faceThreshold, t.fingerThreshold === undefined ? app.fingerThreshold : t.fingerThreshold, key);
     return true;
+  }
+
+  async updateDedupPolicy(key: string, policy: 'off' | 'warn' | 'block'): Promise<boolean> {
+    return this.db.prepare('UPDATE applications SET dedup_policy = ? WHERE key = ?').run(policy, key).changes > 0;
   }
 
   close(): void {
