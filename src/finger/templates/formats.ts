@@ -1,5 +1,6 @@
 import { invalidTemplate } from './byte-io.js';
-import { parseAnsi378, parseIso2005, writeAnsi378, writeIso2005 } from './iso2005.js';
+import { parseAnsi378, writeAnsi378 } from './ansi378.js';
+import { parseIso2005, writeIso2005 } from './iso2005.js';
 import { parseIso2011, writeIso2011 } from './iso2011.js';
 import { PPCM_500_DPI, type FingerTemplate, type Minutia } from './model.js';
 

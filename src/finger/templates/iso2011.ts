@@ -1,7 +1,8 @@
 import type { FingerTemplate, FingerView, Minutia } from './model.js';
-import { fromIsoAngle, invalidTemplate, RecordReader, RecordWriter, toIsoAngle, TYPE_CODES, typeFromCode } from './byte-io.js';
+import { fromIsoAngle, invalidTemplate, RecordReader, RecordWriter, toIsoAngle } from './byte-io.js';
+import { checkIdentifier, checkLength, identifierBytes, readMinutiaField, writeMinutiaField, type FmrFlavour } from './fmr-common.js';
 
-const FLAVOUR = 'ISO 19794-2:2011';
+const FLAVOUR: FmrFlavour = 'ISO 19794-2:2011';
 
 /**
  * Parses an ISO/IEC 19794-2:2011 finger minutiae record: 15-byte general header ("FMR\0", "030\0",
@@ -11,14 +12,11 @@ const FLAVOUR = 'ISO 19794-2:2011';
  * Throws FingerError INVALID_TEMPLATE with the exact field for truncated or inconsistent records.
  */
 export function parseIso2011(bytes: Uint8Array): FingerTemplate {
-  if (bytes.length < 8) invalidTemplate(`${FLAVOUR}: record shorter than its 8-byte identifier`);
-  if (bytes[0] !== 0x46 || bytes[1] !== 0x4d || bytes[2] !== 0x52 || bytes[3] !== 0) invalidTemplate(`${FLAVOUR}: wrong format identifier (expected "FMR\\0")`);
-  if (bytes[4] !== 0x30 || bytes[5] !== 0x33 || bytes[6] !== 0x30 || bytes[7] !== 0) invalidTemplate(`${FLAVOUR}: wrong version (expected "030\\0")`);
+  checkIdentifier(bytes, FLAVOUR, '030');
   const head = new RecordReader(bytes, FLAVOUR);
   head.skip(8, 'identifier');
   const length = head.u32('record length');
-  if (length < 15) invalidTemplate(`${FLAVOUR}: record length ${length} is shorter than the header`);
-  if (length > bytes.length) invalidTemplate(`${FLAVOUR}: record truncated: header declares ${length} bytes, ${bytes.length} present`);
+  checkLength(length, bytes.length, 15, FLAVOUR);
   const r = new RecordReader(bytes, FLAVOUR, length);
   r.offset = 12;
   const count = r.u16('number of finger representations');
@@ -62,11 +60,8 @@ export function parseIso2011(bytes: Uint8Array): FingerTemplate {
     }
     const minutiae: Minutia[] = [];
     for (let m = 0; m < minutiaCount; m++) {
-      const tx = rr.u16(`minutia ${m}`);
-      const ry = rr.u16(`minutia ${m}`);
-      const angle = rr.u8(`minutia ${m}`);
-      const quality = minutiaFieldLength === 6 ? rr.u8(`minutia ${m}`) : 0;
-      minutiae.push({ x: tx & 0x3fff, y: ry & 0x3fff, type: typeFromCode(tx >> 14), direction: fromIsoAngle(angle), quality });
+      const { x, y, type, angle, quality } = readMinutiaField(rr, m, minutiaFieldLength === 6);
+      minutiae.push({ x, y, type, direction: fromIsoAngle(angle), quality });
     }
     const extendedLength = rr.u16('extended data length');
     const extendedData = rr.take(extendedLength, 'extended data');
@@ -119,7 +114,7 @@ export function parseIso2011(bytes: Uint8Array): FingerTemplate {
 export function writeIso2011(t: FingerTemplate): Uint8Array {
   const w = new RecordWriter();
   const certificationFlag = t.certificationFlag ?? 1;
-  w.bytes(new Uint8Array([0x46, 0x4d, 0x52, 0, 0x30, 0x33, 0x30, 0])).u32(0).u16(t.views.length).u8(certificationFlag);
+  w.bytes(identifierBytes('030')).u32(0).u16(t.views.length).u8(certificationFlag);
   for (const view of t.views) {
     const x = view.iso2011;
     const start = w.length;
@@ -137,11 +132,7 @@ export function writeIso2011(t: FingerTemplate): Uint8Array {
     w.u16(x?.xResolutionPpcm ?? t.xResolutionPpcm).u16(x?.yResolutionPpcm ?? t.yResolutionPpcm).u8(view.impressionType);
     w.u16(x?.width ?? t.width).u16(x?.height ?? t.height);
     w.u8((fieldLength << 4) | (x?.ridgeEndingType ?? 1)).u8(view.minutiae.length);
-    for (const m of view.minutiae) {
-      w.u16((TYPE_CODES[m.type] << 14) | Math.min(0x3fff, Math.max(0, Math.round(m.x))));
-      w.u16(Math.min(0x3fff, Math.max(0, Math.round(m.y)))).u8(toIsoAngle(m.direction));
-      if (fieldLength === 6) w.u8(m.quality);
-    }
+    for (const m of view.minutiae) writeMinutiaField(w, m, toIsoAngle(m.direction), fieldLength === 6);
     w.u16(view.extendedData.length).bytes(view.extendedData);
     w.patchU32(start, w.length - start);
   }
