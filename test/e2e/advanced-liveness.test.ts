@@ -63,7 +63,7 @@ describe.skipIf(!!skip)('advanced liveness in Chromium with a fake camera', () =
   });
 
   /** Opens a page on the station's origin that imports `libraryPath`, captures, POSTs the payload and hands it back (base64). */
-  async function captureInPage(libraryPath = '/capture/biostation-capture.js', setup?: (page: Page) => Promise<void>): Promise<PageCapture> {
+  async function captureInPage(libraryPath = '/capture/biostation-capture.js', setup?: (page: Page) => Promise<unknown>): Promise<PageCapture> {
     const page = await browser.newPage();
     try {
       await page.route(`${station.url}/liveness-demo.html`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>liveness</title><body></body>' }));
