@@ -86,7 +86,12 @@ const OCR_ERRORS: Record<OcrError['kind'], { status: number; message: string }> 
   UNSUPPORTED_TYPE: { status: 400, message: 'Tipo de arquivo não suportado. Use PNG, JPG ou PDF' },
   UNAVAILABLE: { status: 503, message: 'OCR API unavailable' },
   PROCESSING_FAILED: { status: 500, message: 'Erro ao processar documento' },
+  // Refusals of the input itself (extensions of the spec's table, documented in the OpenAPI): 400 with a stable `code`.
+  INVALID_DOCUMENT: { status: 400, message: 'Arquivo corrompido ou ilegível' },
+  DOCUMENT_TOO_COMPLEX: { status: 400, message: 'Documento excede os limites de processamento' },
 };
+/** OCR error kinds whose body also carries `code` (the spec's own rows keep its exact shape). */
+const OCR_CODED = new Set<OcrError['kind']>(['INVALID_DOCUMENT', 'DOCUMENT_TOO_COMPLEX']);
 
 /** The catalogue entry (HTTP status, result code) of each face engine failure. */
 const FACE_ERRORS: Record<FaceErrorCode, ErrorCode> = {
@@ -122,7 +127,7 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   if (error instanceof OcrError) {
     const { status, message } = OCR_ERRORS[error.kind];
     if (status >= 500) request.log.error({ err: error }, 'OCR failure');
-    return reply.status(status).send({ statusCode: status, message, error: HTTP_REASON[status] });
+    return reply.status(status).send({ statusCode: status, message, error: HTTP_REASON[status], ...(OCR_CODED.has(error.kind) ? { code: error.kind } : {}) });
   }
   const fe = error as FastifyError;
   if (fe.validation) return sendError(request, reply, 'INVALID_REQUEST', `${fe.validationContext ?? 'request'}${fe.message.replace(/^(body|params|querystring|headers)/, '')}`);

@@ -32,8 +32,14 @@ export interface CnhReadResult {
   origem_texto: 'ocr' | 'pdf_texto';
 }
 
-/** Thrown (as OcrError) for the spec's OCR error table. */
-export type OcrErrorKind = 'UNSUPPORTED_TYPE' | 'UNAVAILABLE' | 'PROCESSING_FAILED';
+/**
+ * Thrown (as OcrError) for the spec's OCR error table, plus two refusals of the input itself (HTTP 400
+ * with a stable `code`, documented in the OpenAPI): INVALID_DOCUMENT (the bytes carry a JPEG/PNG/PDF
+ * signature but cannot be decoded) and DOCUMENT_TOO_COMPLEX (decoding or rendering would exceed the
+ * per-request budget of time, pixels or memory, see budget.ts; the work was cancelled).
+ * PROCESSING_FAILED stays for faults of the station itself (HTTP 500).
+ */
+export type OcrErrorKind = 'UNSUPPORTED_TYPE' | 'UNAVAILABLE' | 'PROCESSING_FAILED' | 'INVALID_DOCUMENT' | 'DOCUMENT_TOO_COMPLEX';
 
 export class OcrError extends Error {
   constructor(readonly kind: OcrErrorKind, message: string) {

@@ -5,9 +5,11 @@
 import { OcrError, type CnhReader, type CnhReadResult } from './engine.js';
 import { extractFields } from './fields.js';
 import { emptyValueRegions } from './layout.js';
-import { readPdf, sniffMime, type DocumentMime } from './input.js';
+import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './budget.js';
+import { DecodePool, type DecodeSession } from './decode-pool.js';
+import { sniffMime, type DocumentMime } from './input.js';
 import { RecognizerPool, SEGMENTATION, type Recognizer } from './pool.js';
-import { prepareImage, type PreparedImage } from './preprocess.js';
+import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
 import type { QualityGrade } from './quality.js';
 import { groupPhrases, readingText, type OcrWord } from './words.js';
@@ -22,7 +24,12 @@ export interface CnhReaderOptions {
   poolSize?: number;
   /** Documents waiting beyond the busy workers before UNAVAILABLE is thrown; default 2 x poolSize. */
   maxQueue?: number;
+  /** Per-document budget of the decode stage (time, pixels, memory); default DEFAULT_OCR_BUDGET. */
+  budget?: Partial<OcrBudget>;
 }
+
+/** Image preparation, run on a decode worker under the document's budget. */
+export type Prepare = (bytes: Uint8Array, options?: PrepareOptions) => Promise<PreparedImage>;
 
 /** Fewer labels than this on the first pass triggers a second pass turned 180 degrees. */
 const MIN_LABELS = 4;
@@ -53,7 +60,7 @@ async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<OcrWo
  * recognise (retrying turned 180 degrees when fewer than MIN_LABELS labels are read), then re-read
  * values missed under found labels. Exported for tuning tools (transparency), not part of the contract.
  */
-export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array): Promise<PageText> {
+export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prepareImage: Prepare): Promise<PageText> {
   let prep = await prepareImage(bytes);
   let words = await pageWords(recs, prep);
   let fields = extractFields(groupPhrases(words), words.map((w) => w.text).join(' '));
@@ -131,20 +138,21 @@ function stack(pages: PageText[]): OcrWord[] {
   return out;
 }
 
-async function readDocument(recs: Recognizer[], file: Uint8Array, mime: DocumentMime): Promise<CnhReadResult> {
+async function readDocument(recs: Recognizer[], file: Uint8Array, mime: DocumentMime, decode: DecodeSession): Promise<CnhReadResult> {
   let pages: PageText[];
   let fromTextLayer = false;
+  const prepare: Prepare = (bytes, options) => decode.prepare(bytes, options);
   if (mime === 'application/pdf') {
-    const pdf = await readPdf(file);
-    if (!pdf.length) throw new OcrError('PROCESSING_FAILED', 'Erro ao processar documento');
+    const pdf = await decode.pdf(file);
+    if (!pdf.length) throw new OcrError('INVALID_DOCUMENT', INVALID_DOCUMENT_MESSAGE);
     pages = [];
     for (const p of pdf) {
       if (p.kind === 'text') pages.push({ words: p.words, grade: 'excelente', heightPx: p.heightPx });
-      else pages.push(await recognizeImage(recs, p.png));
+      else pages.push(await recognizeImage(recs, p.png, prepare));
     }
     fromTextLayer = pdf.every((p) => p.kind === 'text');
   } else {
-    pages = [await recognizeImage(recs, file)];
+    pages = [await recognizeImage(recs, file, prepare)];
   }
   const words = stack(pages);
   const phrases = groupPhrases(words);
@@ -164,27 +172,33 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
 }
 
 /**
- * Starts `poolSize` tesseract.js workers (Portuguese, local data) and returns the reader.
+ * Starts `poolSize` tesseract.js workers (Portuguese, local data) and a decode pool of as many threads
+ * (PDF rendering and image preparation, decode-pool.ts) and returns the reader.
  * Throws OcrError UNAVAILABLE when the workers cannot start. `read` throws UNSUPPORTED_TYPE for
  * bytes that are not JPEG/PNG/PDF, UNAVAILABLE when `maxQueue` documents already wait or after
- * `close`, PROCESSING_FAILED when the file cannot be decoded.
+ * `close`, INVALID_DOCUMENT when the file cannot be decoded, DOCUMENT_TOO_COMPLEX when decoding
+ * exceeds the budget (the work is cancelled), PROCESSING_FAILED for a fault of the station.
  */
 export async function createCnhReader(options: CnhReaderOptions = {}): Promise<CnhReader> {
   const { availableParallelism } = await import('node:os');
   const poolSize = Math.max(1, options.poolSize ?? availableParallelism());
   const pool = await RecognizerPool.start(poolSize, options.maxQueue ?? 2 * poolSize);
+  const decoder = new DecodePool(poolSize, { ...DEFAULT_OCR_BUDGET, ...options.budget });
+  await decoder.warm();
   return {
     async read(file: Uint8Array): Promise<CnhReadResult> {
       const mime = sniffMime(file);
       return pool.run(async (recs) => {
         try {
-          return await readDocument(recs, file, mime);
+          return await readDocument(recs, file, mime, decoder.session());
         } catch (err) {
           if (err instanceof OcrError) throw err;
           throw new OcrError('PROCESSING_FAILED', 'Erro ao processar documento');
         }
       }, 1);
     },
-    close: () => pool.close(),
+    async close() {
+      await Promise.all([pool.close(), decoder.close()]);
+    },
   };
 }

@@ -2,6 +2,7 @@
  * Document input: type sniffing from magic bytes and PDF pages (text layer words, or a ~300 dpi
  * raster of pages without one) through mupdf (WASM, loaded lazily).
  */
+import { INVALID_DOCUMENT_MESSAGE } from './budget.js';
 import { OcrError } from './engine.js';
 import type { OcrWord } from './words.js';
 
@@ -35,28 +36,40 @@ type Mupdf = typeof import('mupdf');
 let mupdfModule: Promise<Mupdf> | null = null;
 const loadMupdf = (): Promise<Mupdf> => (mupdfModule ??= import('mupdf'));
 
+/** Limits of `readPdf` (see budget.ts). */
+export interface PdfLimits {
+  /** Pages read; further pages are ignored. */
+  maxPages: number;
+  /** Largest raster of one page, pixels: larger pages are rendered at a lower resolution to fit. */
+  maxPagePixels: number;
+}
+
 /**
- * Splits a PDF into pages (at most `maxPages`). Throws OcrError PROCESSING_FAILED when mupdf cannot
- * open the file.
+ * Splits a PDF into pages (at most `limits.maxPages`), each page rendered at 300 dpi or, where that
+ * raster would exceed `limits.maxPagePixels`, at the resolution that fits (text-layer coordinates use
+ * the same scale). Runs mupdf synchronously: call it on a decode worker (decode-pool.ts), never on the
+ * event loop's thread. Throws OcrError INVALID_DOCUMENT when mupdf cannot open or read the file.
  */
-export async function readPdf(bytes: Uint8Array, maxPages = 4): Promise<PdfPage[]> {
+export async function readPdf(bytes: Uint8Array, limits: PdfLimits = { maxPages: 4, maxPagePixels: 12_000_000 }): Promise<PdfPage[]> {
   const mupdf = await loadMupdf();
   let doc: InstanceType<Mupdf['Document']>;
   try {
     doc = mupdf.Document.openDocument(bytes, 'application/pdf');
   } catch {
-    throw new OcrError('PROCESSING_FAILED', 'Erro ao processar documento');
+    throw new OcrError('INVALID_DOCUMENT', INVALID_DOCUMENT_MESSAGE);
   }
-  const k = PDF_DPI / 72;
   const pages: PdfPage[] = [];
   try {
-    for (let i = 0; i < Math.min(doc.countPages(), maxPages); i++) {
+    for (let i = 0; i < Math.min(doc.countPages(), limits.maxPages); i++) {
       const page = doc.loadPage(i);
       const [bx0, by0, bx1, by1] = page.getBounds();
+      const wPt = Math.max(1, bx1 - bx0), hPt = Math.max(1, by1 - by0);
+      const k = Math.min(PDF_DPI / 72, Math.sqrt(limits.maxPagePixels / (wPt * hPt)));
+      if (!Number.isFinite(k) || k <= 0) throw new OcrError('INVALID_DOCUMENT', INVALID_DOCUMENT_MESSAGE);
       const words = textLayerWords(page.toStructuredText('preserve-whitespace'), k, bx0, by0);
       const chars = words.reduce((s, w) => s + w.text.length, 0);
       if (chars >= MIN_TEXT_CHARS) {
-        pages.push({ kind: 'text', words, widthPx: (bx1 - bx0) * k, heightPx: (by1 - by0) * k });
+        pages.push({ kind: 'text', words, widthPx: wPt * k, heightPx: hPt * k });
       } else {
         const pix = page.toPixmap(mupdf.Matrix.scale(k, k), mupdf.ColorSpace.DeviceRGB, false, true);
         pages.push({ kind: 'image', png: Buffer.from(pix.asPNG()) });
@@ -64,6 +77,9 @@ export async function readPdf(bytes: Uint8Array, maxPages = 4): Promise<PdfPage[
       }
       page.destroy();
     }
+  } catch (err) {
+    if (err instanceof OcrError) throw err;
+    throw new OcrError('INVALID_DOCUMENT', INVALID_DOCUMENT_MESSAGE);
   } finally {
     doc.destroy();
   }

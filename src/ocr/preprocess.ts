@@ -30,6 +30,8 @@ export interface PreparedImage {
 export const CARD_HEIGHT_PX = 820;
 /** Width (px) portrait crops (card sides stacked, e.g. a CNH-e page) are scaled to. */
 export const CARD_WIDTH_PX = 1280;
+/** Largest prepared image handed to the recogniser, pixels (a card at CARD_HEIGHT_PX is ~1.1 MP a side). */
+export const MAX_PREPARED_PIXELS = 6_000_000;
 /** Analysis copy's longest side (px) for card finding and skew estimation. */
 const ANALYSIS_PX = 700;
 
@@ -208,6 +210,8 @@ export interface PrepareOptions {
   clip?: number;
   /** Unsharp-mask sigma applied before the stretch; 0: none; default 1 for blurred inputs (SHARPEN_BELOW). */
   sharpenSigma?: number;
+  /** Decoder pixel limit (sharp's limitInputPixels); default sharp's own. */
+  limitInputPixels?: number;
 }
 
 /**
@@ -216,7 +220,7 @@ export interface PrepareOptions {
  */
 export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
   const extraTurnDeg = options.extraTurnDeg ?? 0;
-  let rgb = await sharp(bytes).rotate().rotate(extraTurnDeg).removeAlpha().png({ compressionLevel: 1 }).toBuffer();
+  let rgb = await sharp(bytes, options.limitInputPixels ? { limitInputPixels: options.limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().png({ compressionLevel: 1 }).toBuffer();
   // Uniform light margins (paper around a scan or a PDF page's card images) go first; dark ones are
   // left for the card finder, which also straightens by the card's edges.
   rgb = await trimLight(rgb);
@@ -270,7 +274,8 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   const m = await sharp(rgb).metadata();
   const srcW = m.width ?? 1, srcH = m.height ?? 1;
   // Landscape crops are one card (or sides next to each other): scale by height; portrait by width.
-  const factor = srcW >= srcH ? CARD_HEIGHT_PX / srcH : CARD_WIDTH_PX / srcW;
+  // Never more than MAX_PREPARED_PIXELS (a long thin strip is not a card; its text just gets small).
+  const factor = Math.min(srcW >= srcH ? CARD_HEIGHT_PX / srcH : CARD_WIDTH_PX / srcW, Math.sqrt(MAX_PREPARED_PIXELS / (srcW * srcH)));
   const outW = Math.round(srcW * factor);
   const gray = sharp(rgb).extractChannel('green').resize({ width: outW, kernel: factor > 1 ? 'cubic' : 'lanczos3' });
   const { data, info } = await gray.raw().toBuffer({ resolveWithObject: true });

@@ -115,9 +115,9 @@ describe('CNH reader', () => {
     });
   });
 
-  it('answers PROCESSING_FAILED for a broken image with a valid signature', async () => {
+  it('answers INVALID_DOCUMENT (the input, not the station, is at fault) for a broken image with a valid signature', async () => {
     const broken = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
-    await expect(reader.read(broken)).rejects.toMatchObject({ kind: 'PROCESSING_FAILED' });
+    await expect(reader.read(broken)).rejects.toMatchObject({ kind: 'INVALID_DOCUMENT' });
   });
 });
 

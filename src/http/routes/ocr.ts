@@ -9,7 +9,14 @@ export const OCR_MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** Fields below this confidence are listed in `campos_com_baixa_confianca` (spec: 0.8). */
 const LOW_CONFIDENCE = 0.8;
 
-const OcrErrorBody = Type.Object({ statusCode: Type.Integer(), message: Type.String(), error: Type.String() });
+const OcrErrorBody = Type.Object({
+  statusCode: Type.Integer(),
+  message: Type.String(),
+  error: Type.String(),
+  code: Type.Optional(Type.String({
+    description: 'Extension of the spec: present on input refusals only. INVALID_DOCUMENT (400, "Arquivo corrompido ou ilegível"): the file has a JPEG/PNG/PDF signature but cannot be decoded. DOCUMENT_TOO_COMPLEX (400, "Documento excede os limites de processamento"): decoding or rendering would exceed the per-request budget (15 s, 40 MP decoded image, 4 PDF pages; the work is cancelled).',
+  })),
+});
 const Campo = Type.Object({
   valor: Type.String(),
   confianca: Type.Number(),

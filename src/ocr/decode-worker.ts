@@ -1,0 +1,63 @@
+/**
+ * Decode worker (one thread of decode-pool.ts): PDF parsing/rendering (mupdf, synchronous WASM) and
+ * image decoding/preparation (sharp plus the pure-JS analysis of preprocess.ts), off the event loop.
+ * Messages: DecodeRequest in, DecodeReply out. Input faults come back as OcrError kinds
+ * (INVALID_DOCUMENT, DOCUMENT_TOO_COMPLEX); the pool enforces time and heap by terminating the thread.
+ */
+import { parentPort } from 'node:worker_threads';
+import sharp from 'sharp';
+import { INVALID_DOCUMENT_MESSAGE, TOO_COMPLEX_MESSAGE } from './budget.js';
+import { OcrError, type OcrErrorKind } from './engine.js';
+import { readPdf, type PdfLimits, type PdfPage } from './input.js';
+import { prepareImage, type PrepareOptions, type PreparedImage } from './preprocess.js';
+
+export type DecodeRequest =
+  | { id: number; task: 'pdf'; bytes: Uint8Array; limits: PdfLimits }
+  | { id: number; task: 'prepare'; bytes: Uint8Array; options: PrepareOptions; maxInputPixels: number };
+
+export type DecodeReply =
+  | { id: number; ok: true; result: PdfPage[] | PreparedImage; retainedMb: number }
+  | { id: number; ok: false; error: { kind: OcrErrorKind; message: string }; retainedMb: number };
+
+/**
+ * JPEG/PNG bytes -> prepared card image. The header's size is checked before any pixel is decoded
+ * (DOCUMENT_TOO_COMPLEX over `maxInputPixels`); undecodable bytes are INVALID_DOCUMENT.
+ */
+export async function prepareChecked(bytes: Uint8Array, options: PrepareOptions, maxInputPixels: number): Promise<PreparedImage> {
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new OcrError('INVALID_DOCUMENT', INVALID_DOCUMENT_MESSAGE);
+  }
+  const w = meta.width ?? 0, h = meta.height ?? 0;
+  if (w < 1 || h < 1) throw new OcrError('INVALID_DOCUMENT', INVALID_DOCUMENT_MESSAGE);
+  if (w * h > maxInputPixels || (meta.pages ?? 1) > 1) throw new OcrError('DOCUMENT_TOO_COMPLEX', TOO_COMPLEX_MESSAGE);
+  try {
+    return await prepareImage(bytes, { ...options, limitInputPixels: maxInputPixels });
+  } catch (err) {
+    if (err instanceof OcrError) throw err;
+    throw new OcrError('INVALID_DOCUMENT', INVALID_DOCUMENT_MESSAGE);
+  }
+}
+
+/** Memory this thread keeps beyond its JS heap (buffers, WASM), MiB. */
+function retainedMb(): number {
+  const m = process.memoryUsage();
+  return Math.round((m.external + m.arrayBuffers) / 2 ** 20);
+}
+
+async function handle(req: DecodeRequest): Promise<DecodeReply> {
+  try {
+    const result = req.task === 'pdf' ? await readPdf(req.bytes, req.limits) : await prepareChecked(req.bytes, req.options, req.maxInputPixels);
+    return { id: req.id, ok: true, result, retainedMb: retainedMb() };
+  } catch (err) {
+    const error = err instanceof OcrError ? { kind: err.kind, message: err.message } : { kind: 'INVALID_DOCUMENT' as const, message: INVALID_DOCUMENT_MESSAGE };
+    return { id: req.id, ok: false, error, retainedMb: retainedMb() };
+  }
+}
+
+parentPort?.on('message', (req: DecodeRequest) => {
+  void handle(req).then((reply) => parentPort?.postMessage(reply));
+});
+parentPort?.postMessage({ ready: true });

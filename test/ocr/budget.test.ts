@@ -1,0 +1,69 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCnhReader, type CnhReader } from '../../src/ocr/index.js';
+import { repeatedOpPdf, pngDeclaring } from '../fixtures/cnh/hostile.js';
+
+/** Longest gap (ms) between 10 ms ticks of the event loop while `work` runs. */
+async function maxLoopLag<T>(work: () => Promise<T>): Promise<{ lagMs: number; result: PromiseSettledResult<T>; ms: number }> {
+  let last = performance.now(), lagMs = 0;
+  const tick = setInterval(() => {
+    const now = performance.now();
+    lagMs = Math.max(lagMs, now - last - 10);
+    last = now;
+  }, 10);
+  const t0 = performance.now();
+  const [result] = await Promise.allSettled([work()]);
+  const ms = performance.now() - t0;
+  clearInterval(tick);
+  return { lagMs, result, ms };
+}
+
+describe('OCR decode budget (issue #18 finding 1)', () => {
+  // A tight 2 s budget for the hostile document; the default budget for everything else.
+  let tight: CnhReader;
+  let reader: CnhReader;
+  beforeAll(async () => {
+    [tight, reader] = await Promise.all([createCnhReader({ poolSize: 1, budget: { timeMs: 2_000 } }), createCnhReader({ poolSize: 1 })]);
+  });
+  afterAll(async () => {
+    await Promise.all([tight?.close(), reader?.close()]);
+  });
+
+  it('the hostile PDF is small, and takes seconds to render', () => {
+    // 5,000 full-page fills: about 1 KB compressed; unbounded, mupdf needs ~50 s for it (~10 ms a fill).
+    expect(repeatedOpPdf(5_000).length).toBeLessThan(1_500);
+  });
+
+  it('refuses a PDF repeating a drawing operation 5,000 times within its time budget, without blocking the event loop', async () => {
+    const { lagMs, result, ms } = await maxLoopLag(() => tight.read(repeatedOpPdf(5_000)));
+    expect(result.status).toBe('rejected');
+    expect((result as PromiseRejectedResult).reason).toMatchObject({ kind: 'DOCUMENT_TOO_COMPLEX', message: 'Documento excede os limites de processamento' });
+    // Cancelled at the 2 s budget (not the ~50 s the rendering would take); the loop kept ticking.
+    expect(ms).toBeLessThan(6_000);
+    expect(lagMs).toBeLessThan(250);
+  });
+
+  it('still reads after a cancelled document (the terminated worker is replaced)', async () => {
+    await expect(tight.read(repeatedOpPdf(5_000))).rejects.toMatchObject({ kind: 'DOCUMENT_TOO_COMPLEX' });
+    const small = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#f4f4f0' } }).png().toBuffer();
+    const r = await tight.read(small);
+    expect(r.tipo_arquivo).toBe('image/png');
+  });
+
+  it('refuses a PNG declaring 100000 x 100000 pixels before decoding it', async () => {
+    await expect(reader.read(pngDeclaring(100_000, 100_000))).rejects.toMatchObject({ kind: 'DOCUMENT_TOO_COMPLEX' });
+  });
+
+  it('answers INVALID_DOCUMENT for an image and a PDF that cannot be decoded', async () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+    await expect(reader.read(png)).rejects.toMatchObject({ kind: 'INVALID_DOCUMENT', message: 'Arquivo corrompido ou ilegível' });
+    await expect(reader.read(Buffer.from('%PDF-1.4\n garbage'))).rejects.toMatchObject({ kind: 'INVALID_DOCUMENT' });
+  });
+
+  it('renders a huge page within the page-pixel budget instead of at 300 dpi', async () => {
+    // 200 x 200 inches: 3.6 gigapixels at 300 dpi; rendered at ~12 MP instead.
+    const pdf = repeatedOpPdf(1, '0 0 10 10 re f\n').toString('latin1').replace('/MediaBox [0 0 612 792]', '/MediaBox [0 0 14400 14400]');
+    const r = await reader.read(Buffer.from(pdf, 'latin1'));
+    expect(r.tipo_arquivo).toBe('application/pdf');
+  });
+});
