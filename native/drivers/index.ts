@@ -4,12 +4,13 @@ import { nb1010 } from './nb1010.js';
 import { upektcImg } from './upektc_img.js';
 import { aes3500 } from './aes3500.js';
 import { elan } from './elan.js';
+import { vfs301 } from './vfs301.js';
 import { vfs5011 } from './vfs5011.js';
 
 export * from './driver.js';
 
 /** Every supported device family. */
-export const DRIVERS: readonly DriverDefinition[] = [nb1010, aes3500, elan, upektcImg, vfs5011];
+export const DRIVERS: readonly DriverDefinition[] = [nb1010, aes3500, elan, upektcImg, vfs301, vfs5011];
 
 /** The driver handling `vendorId:productId`, or undefined. */
 export function findDriver(vendorId: number, productId: number): DriverDefinition | undefined {

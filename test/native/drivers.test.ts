@@ -13,6 +13,7 @@ const DEVICES: Array<{ dev: string; width: number; height: number; dpi: number; 
   { dev: 'nb1010', width: 256, height: 180, dpi: 500, maxMeanAbsDiff: 0 },
   { dev: 'aes3500', width: 256, height: 256, dpi: 500, maxMeanAbsDiff: 0 },
   { dev: 'elan', width: 216, height: 235, dpi: 500, maxMeanAbsDiff: 0 },
+  { dev: 'vfs301', width: 200, height: 214, dpi: 500, maxMeanAbsDiff: 0 },
   { dev: 'vfs5011', width: 160, height: 334, dpi: 500, maxMeanAbsDiff: 0 },
   { dev: 'upektc_img', width: 144, height: 384, dpi: 508, maxMeanAbsDiff: 0 },
 ];
