@@ -15,7 +15,12 @@ export interface Decision {
 export interface Identification extends Decision {
   /** The best person when `matched`, else null. */
   extId: string | null;
+  /** Every person at or above the threshold among the best IDENTIFY_TOP_K, best first (the first is `extId`). */
+  candidates: GalleryHit[];
 }
+
+/** How many persons a 1:N search ranks for the candidates list. */
+export const IDENTIFY_TOP_K = 5;
 
 /** One 1:N search result: a person and its best template's score. */
 export interface GalleryHit {
@@ -126,9 +131,13 @@ export abstract class PersonDirectory<E extends MatchingEngine<G>, G extends Mut
     const engine = await this.engine.get();
     const probe = await this.probe(engine, image);
     const gallery = await this.galleries.get(tenant.applicationId);
-    const [best] = await this.search(gallery, probe, 1);
+    const hits = await this.search(gallery, probe, IDENTIFY_TOP_K);
+    const best = hits[0];
     const decision = this.decide(tenant, best ? best.score : this.rules.lowestScore, this.identifyThreshold(engine));
-    return { ...decision, extId: decision.matched && best ? best.extId : null };
+    const candidates = hits
+      .filter((h) => h.score >= decision.threshold)
+      .map((h) => ({ extId: h.extId, score: this.decide(tenant, h.score, decision.threshold).score }));
+    return { ...decision, extId: decision.matched && best ? best.extId : null, candidates };
   }
 
   /**

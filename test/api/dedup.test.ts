@@ -79,6 +79,17 @@ describe('de-duplication at enrollment', () => {
     expect((await count('off', 'finger')).body.count).toBe(2);
   });
 
+  it('identify lists every person above the threshold when there are several (ana enrolled twice under warn)', async () => {
+    const res = await t.request('POST', '/api/v1/services/face/identify', { token: apps.warn.token, json: faceBody('ana') });
+    expect(res.body.result.code).toBe(1008);
+    expect(res.body.candidates.map((c: { ExternalID: string }) => c.ExternalID).sort()).toEqual(['ana-1', 'ana-2']);
+    expect(res.body.candidates[0].ExternalID).toBe(res.body.ExternalID);
+    const single = await t.request('POST', '/api/v1/services/face/identify', { token: apps.warn.token, json: faceBody('bia') });
+    expect(single.body).toEqual({ ExternalID: 'bia-1', result: { code: 1008, message: 'IDENTIFIED_SUCCESSFULLY' }, score: 1, threshold: 0.6 });
+    const fingers = await t.request('POST', '/api/v1/services/finger/identify', { token: apps.warn.token, json: { imageData: b64('PERSON:caio-thumb') } });
+    expect(fingers.body.candidates.map((c: { ExternalID: string }) => c.ExternalID).sort()).toEqual(['caio-1', 'caio-2']);
+  });
+
   it('refuses an unknown policy', async () => {
     await expect(t.station.services.applications.setDedupPolicy(apps.fresh.key, 'sometimes')).rejects.toMatchObject({ code: 'INVALID_DEDUP_POLICY' });
   });

@@ -39,3 +39,18 @@ export async function refusingDuplicates<T>(reply: FastifyReply, enroll: () => P
     return reply.status(entry.status).send({ result: { code: entry.resultCode, message: 'DUPLICATE_FOUND', detail: e.message }, ...duplicatesField(e.duplicates) });
   }
 }
+
+/**
+ * Identify's candidates (API extension): present only when several persons score at or above the
+ * threshold, all of them best first (the first is ExternalID), so a clerk sees a near tie; absent
+ * otherwise, which keeps the spec's identify body.
+ */
+export const Candidates = Type.Optional(
+  Type.Array(Type.Object({ ExternalID: Type.String(), score: Type.Number() }), {
+    description: 'Every person at or above the threshold among the best 5, best first; only when there are several',
+  }),
+);
+
+export function candidatesField(list: Array<{ extId: string; score: number }>): { candidates?: Array<{ ExternalID: string; score: number }> } {
+  return list.length > 1 ? { candidates: list.map((c) => ({ ExternalID: c.extId, score: c.score })) } : {};
+}

@@ -7,7 +7,7 @@ import { encodeBase64 } from '../base64.js';
 import { imageField } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
 import { FaceDumpResponse, FeedQuery, feedPage } from './sync-feed.js';
-import { DuplicateRefusal, Duplicates, duplicatesField, refusingDuplicates } from './dedup.js';
+import { Candidates, DuplicateRefusal, Duplicates, candidatesField, duplicatesField, refusingDuplicates } from './dedup.js';
 import {
   CountBody, DecisionFields, DumpQuery, ExtIdParams, FaceBody, FaceMatchBody, FaceRecord, Result, ResultBody, Timestamp, pagingOf, resultErrors,
 } from '../schemas.js';
@@ -153,7 +153,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
         tags, security, summary: '1:N: who is this, among the application\'s faces?',
         description: '1008 IDENTIFIED_SUCCESSFULLY with ExternalID, or 1009 NOT_IDENTIFIED with ExternalID null (HTTP 200 both).',
         body: FaceBody,
-        response: { 200: Type.Object({ ExternalID: Type.Union([Type.String(), Type.Null()]), result: Result, ...DecisionFields, ...LivenessNote }), ...resultErrors(400, 503) },
+        response: { 200: Type.Object({ ExternalID: Type.Union([Type.String(), Type.Null()]), result: Result, ...DecisionFields, ...LivenessNote, candidates: Candidates }), ...resultErrors(400, 503) },
       },
     }, async (request) => {
       const body = request.body as FaceBodyT;
@@ -165,6 +165,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
         score: d.score,
         threshold: d.threshold,
         ...livenessNote(body),
+        ...candidatesField(d.candidates),
       };
     });
 

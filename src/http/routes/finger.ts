@@ -5,7 +5,7 @@ import { decodeBase64Field, encodeBase64 } from '../base64.js';
 import { imageField } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
 import { FeedQuery, FingerDumpResponse, feedPage } from './sync-feed.js';
-import { DuplicateRefusal, Duplicates, duplicatesField, refusingDuplicates } from './dedup.js';
+import { Candidates, DuplicateRefusal, Duplicates, candidatesField, duplicatesField, refusingDuplicates } from './dedup.js';
 import {
   CompareResponse, CountBody, DecisionFields, DumpQuery, ExtIdParams, FingerImageBody, FingerImagePairBody, FingerProbeBody,
   FingerTemplatePairBody, Result, ResultBody, Timestamp, pagingOf, resultErrors,
@@ -127,12 +127,15 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
         tags, security, summary: '1:N over every fingerprint template of the application',
         description: '1008 IDENTIFIED_SUCCESSFULLY with ExternalID, or 1009 NOT_IDENTIFIED with ExternalID null.',
         body: FingerProbeBody,
-        response: { 200: Type.Object({ ExternalID: Type.Union([Type.String(), Type.Null()]), result: Result, ...DecisionFields }), ...resultErrors(400, 503) },
+        response: { 200: Type.Object({ ExternalID: Type.Union([Type.String(), Type.Null()]), result: Result, ...DecisionFields, candidates: Candidates }), ...resultErrors(400, 503) },
       },
     }, async (request) => {
       const image = await imageField((request.body as { imageData: string }).imageData, 'imageData', 'finger');
       const d = await finger.identify(tenantOf(request), image);
-      return { ExternalID: d.extId, result: d.extId ? ok(1008, 'IDENTIFIED_SUCCESSFULLY') : ok(1009, 'NOT_IDENTIFIED'), score: d.score, threshold: d.threshold };
+      return {
+        ExternalID: d.extId, result: d.extId ? ok(1008, 'IDENTIFIED_SUCCESSFULLY') : ok(1009, 'NOT_IDENTIFIED'), score: d.score, threshold: d.threshold,
+        ...candidatesField(d.candidates),
+      };
     });
 
     app.post(`${BASE}/images/match`, {
