@@ -65,7 +65,10 @@ export class SyncService {
           const legacy = page > 1 && since < 0 ? page : undefined;
           const got = await client.changes(modality, Math.max(since, 0), legacy);
           if (got.nextSince === undefined && since >= 0 && page === 1) since = -1; // a spec-only peer: page through its dump
-          for (const change of got.changes) await this.applyOne(repository, modality, change, assertUsable, counts, options.dryRun);
+          if (since >= 0 && got.changes.length > 0 && got.nextSince! <= since) {
+            throw new BiostationError('PEER_INVALID_RESPONSE', 'The peer station answered something that is not a valid Biostation change feed: next_since did not advance');
+          }
+          for (const change of got.changes) await this.applyOne(repository, change, assertUsable, counts, options.dryRun);
           done += got.changes.length;
           options.onProgress?.({ modality, done, total: since < 0 ? got.total : done + Math.max(0, got.total - got.changes.length) });
           if (since < 0) {
@@ -73,7 +76,6 @@ export class SyncService {
             continue;
           }
           if (got.changes.length === 0) break;
-          if (got.nextSince! <= since) throw new BiostationError('PEER_INVALID_RESPONSE', 'The peer station answered something that is not a valid Biostation change feed: next_since did not advance');
           since = got.nextSince!;
           if (!options.dryRun) await store.syncLog.setCheckpoint(client.origin, 'pull', modality, since);
           if (got.changes.length < this.limits.pageSize) break;
@@ -124,7 +126,7 @@ export class SyncService {
     }
     const counts = zero();
     const assertUsable = await this.check(modality);
-    for (const change of page.changes) await this.applyOne(repo(store, modality), modality, change, assertUsable, counts, false);
+    for (const change of page.changes) await this.applyOne(repo(store, modality), change, assertUsable, counts, false);
     return counts;
   }
 
@@ -141,7 +143,6 @@ export class SyncService {
 
   private async applyOne(
     repository: PersonRepository,
-    modality: Modality,
     change: IncomingChange,
     assertUsable: (t: Uint8Array) => void,
     counts: SyncCounts,
@@ -161,7 +162,6 @@ export class SyncService {
     } else outcome = await repository.applyChange(change);
     if (outcome === 'created' || outcome === 'updated' || outcome === 'deleted') counts[outcome]++;
     else counts.skipped++;
-    void modality;
   }
 
   private async logged(store: TenantStore, origin: string, direction: 'pull' | 'push', options: SyncOptions, run: (counts: SyncCounts) => Promise<void>): Promise<SyncRecord> {
