@@ -21,6 +21,7 @@ import { SyncService } from './sync/service.js';
 import { engineTemplateCheck } from './sync/checks.js';
 import { startSyncSchedule } from './sync/scheduler.js';
 import { openStore, type StoreSettings } from './store/index.js';
+import { parseMasterKey } from './store/encryption/master-key.js';
 
 export interface Station {
   /** Base URL the API listens on, e.g. http://127.0.0.1:8080. */
@@ -42,18 +43,26 @@ export function stationPaths(dataDir: string) {
     /** The advanced liveness key pair (ECDH P-256, JWK, 0600), beside the signing key. */
     livenessKey: path.join(dataDir, LIVENESS_KEY_FILE),
     demoCredentials: path.join(dataDir, DEMO_CREDENTIALS_FILE),
+    masterKey: path.join(dataDir, 'master.key'),
   };
 }
 
-const storeSettings = (config: Pick<StationConfig, 'store' | 'dataDir' | 'databaseUrl'>): StoreSettings => ({
+type StoreConfig = Pick<StationConfig, 'store' | 'dataDir' | 'databaseUrl'> & Partial<Pick<StationConfig, 'masterKey' | 'masterKeyFile'>>;
+
+/** Templates are always encrypted at rest; the master key comes from the host or the key file (src/store/encryption). */
+const storeSettings = (config: StoreConfig): StoreSettings => ({
   kind: config.store,
   dataDir: config.dataDir,
   databaseUrl: config.databaseUrl,
+  encryption: {
+    file: config.masterKeyFile ?? stationPaths(config.dataDir).masterKey,
+    provided: config.masterKey ? parseMasterKey(config.masterKey, 'BIOSTATION_MASTER_KEY') : undefined,
+  },
 });
 
 /** Opens the station registry of applications (the CLI shares it with the running station). */
 export async function openApplications(
-  config: Pick<StationConfig, 'store' | 'dataDir' | 'databaseUrl'>,
+  config: StoreConfig,
 ): Promise<{ applications: ApplicationService; close(): Promise<void> }> {
   const store = await openStore(storeSettings(config));
   return { applications: new ApplicationService(store.applications), close: () => store.close() };

@@ -74,6 +74,13 @@ export const StationConfigSchema = Type.Object({
   tls: Type.Union([Type.Literal('off'), Type.Literal('auto'), Type.Literal('files')]),
   tlsCertFile: Type.Optional(Type.String({ minLength: 1 })),
   tlsKeyFile: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Station master key wrapping each application's template data key (src/store/encryption): 32
+   * bytes in base64 given by the host (BIOSTATION_MASTER_KEY), else read from masterKeyFile
+   * (default `<dataDir>/master.key`, mode 0600, created at first start).
+   */
+  masterKey: Type.Optional(Type.String({ minLength: 40, maxLength: 64 })),
+  masterKeyFile: Type.Optional(Type.String({ minLength: 1 })),
 });
 
 export type StationConfig = Static<typeof StationConfigSchema>;
@@ -135,6 +142,8 @@ const ENV_KEYS: Array<[string, keyof StationConfig, (raw: string) => unknown]> =
   ['BIOSTATION_TLS', 'tls', String],
   ['BIOSTATION_TLS_CERT', 'tlsCertFile', (v) => path.resolve(v)],
   ['BIOSTATION_TLS_KEY', 'tlsKeyFile', (v) => path.resolve(v)],
+  ['BIOSTATION_MASTER_KEY', 'masterKey', String],
+  ['BIOSTATION_MASTER_KEY_FILE', 'masterKeyFile', (v) => path.resolve(v)],
 ];
 
 /** A JSON value from an environment variable. */

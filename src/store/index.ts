@@ -7,6 +7,10 @@ import { SqliteTenantStoreProvider } from './sqlite/tenant-store-provider.js';
 import { PgApplicationRepository } from './postgres/application-repository.js';
 import { PgTenantStoreProvider } from './postgres/tenant-store-provider.js';
 import { REGISTRY_MIGRATIONS, REGISTRY_SCHEMA, migrateSchema } from './postgres/schema.js';
+import { EncryptingTenantStoreProvider } from './encryption/encrypting-store.js';
+import { secureDatabaseFile, secureDirectory, sqliteFiles } from './encryption/file-modes.js';
+import { Keyring, PgWrappedKeyStore, SqliteWrappedKeyStore } from './encryption/keyring.js';
+import { loadMasterKeys, type MasterKeySource } from './encryption/master-key.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -16,12 +20,19 @@ export interface StoreSettings {
   dataDir: string;
   /** PostgreSQL: connection string, e.g. postgres://user:pass@host:5432/biostation. */
   databaseUrl?: string;
+  /**
+   * Encrypt templates at rest (src/store/encryption): the station master key's source. Without it
+   * the tenant stores are the plain repositories (store tests).
+   */
+  encryption?: MasterKeySource;
 }
 
 /** The station's storage: the registry of applications and the per-application stores. */
 export interface Store {
   applications: ApplicationRepository;
   tenants: TenantStoreProvider;
+  /** The data keys of the applications, when the store encrypts (settings.encryption). */
+  keyring?: Keyring;
   close(): Promise<void>;
 }
 
@@ -33,11 +44,20 @@ export interface Store {
 export async function openStore(settings: StoreSettings): Promise<Store> {
   if (settings.kind === 'sqlite') {
     mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
+    const files = sqliteFiles(settings.dataDir);
+    if (settings.encryption) {
+      secureDirectory(settings.dataDir);
+      secureDirectory(files.applications);
+      secureDatabaseFile(files.registry);
+    }
     const applications = new SqliteApplicationRepository(path.join(settings.dataDir, 'station.db'));
-    const tenants = new SqliteTenantStoreProvider(settings.dataDir);
+    const raw = new SqliteTenantStoreProvider(settings.dataDir);
+    const keyring = settings.encryption && new Keyring(new SqliteWrappedKeyStore(files.registry), loadMasterKeys(settings.encryption));
+    const tenants = keyring ? new EncryptingTenantStoreProvider(raw, keyring, (id) => secureDatabaseFile(files.application(id))) : raw;
     return {
       applications,
       tenants,
+      keyring,
       async close() {
         await tenants.close();
         applications.close();
@@ -57,10 +77,13 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
     await pool.end();
     throw e;
   }
-  const tenants = new PgTenantStoreProvider(pool);
+  const raw = new PgTenantStoreProvider(pool);
+  const keyring = settings.encryption && new Keyring(new PgWrappedKeyStore(pool, REGISTRY_SCHEMA), loadMasterKeys(settings.encryption));
+  const tenants = keyring ? new EncryptingTenantStoreProvider(raw, keyring) : raw;
   return {
     applications: new PgApplicationRepository(pool),
     tenants,
+    keyring,
     async close() {
       await tenants.close();
       await pool.end();
