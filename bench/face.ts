@@ -14,11 +14,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { buildModels, readManifest } from '../models/convert.js';
 import { createFaceEngine, type OnnxFaceEngine } from '../src/face/index.js';
-import { DLIB_DIM, fuseEmbeddings, MOBILEFACENET_DIM, pooled } from '../src/face/fusion.js';
+import { DLIB_DIM, fuseEmbeddings, MOBILEFACENET_DIM, pooled } from '../src/face/embed/fusion.js';
 import { foldAccuracy, percentile, tarAtFar, type ScoredPair } from './lib/face-metrics.js';
-import { quantize, quantize16, quantizedSimilarity, similarity16 } from '../src/face/quantize.js';
-import { RESIDUAL_DIMS } from '../src/face/template-space.js';
-import { cosine } from '../src/face/template.js';
+import { quantize, quantize16, quantizedSimilarity, similarity16 } from '../src/face/template/quantize.js';
+import { RESIDUAL_DIMS } from '../src/face/template/template-space.js';
+import { cosine } from '../src/face/template/template.js';
 import { recordSummary } from './lib/summary.js';
 
 const quick = process.argv.includes('--quick');

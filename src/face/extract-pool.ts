@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { FaceError, type FaceErrorCode } from './errors.js';
 import type { FaceEngine, FaceExtractMode, FaceExtraction } from './engine.js';
 import type { CreateFaceEngineOptions } from './tuning.js';
-import type { FaceTemplateSpace } from './template-space.js';
+import type { FaceTemplateSpace } from './template/template-space.js';
 
 /** Main thread -> worker. */
 export interface ExtractRequest {

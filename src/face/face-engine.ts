@@ -1,23 +1,24 @@
 /**
- * The face engine: decode -> detect (TinyFaceDetector, up to three scales) -> dominant face (dominance.ts)
- * -> 68 landmarks (mirror-averaged) -> two aligned chips: dlib's 150x150 chip for the dlib ResNet-34
- * and the 112x112 ArcFace chip for MobileFaceNet -> both embeddings (each optionally summed with
- * its mirrored chip's) -> fused unit vector (fusion.ts) -> versioned template.
- * See align.ts, detector.ts, fusion.ts, quality.ts, template.ts, gallery.ts.
+ * The face engine, stage by stage: decode (image.ts) -> detect/ (TinyFaceDetector, up to three scales;
+ * the dominant face) -> align/ (68 landmarks, mirror-averaged; dlib's 150x150 chip and the 112x112
+ * ArcFace chip) -> embed/ (one wrapper per recogniser: dlib ResNet-34, MobileFaceNet; each optionally
+ * summed with its mirrored chip's; fused into one unit vector) -> template/ (versioned template,
+ * quantised scores, 1:N gallery). Quality (quality.ts) is measured on the way; tunables in tuning.ts.
  */
 import type * as ort from 'onnxruntime-node';
-import { Tensor } from 'onnxruntime-node';
 import { FaceError } from './errors.js';
-import { ARCFACE_SIZE, arcFaceTransform, CHIP_SIZE, chipTransform, LandmarkNet, type Landmarks68 } from './align.js';
-import { iou, mergePasses, TinyFaceDetector, type Box, type Detection } from './detector.js';
-import { byDominance, isFramedPortrait } from './dominance.js';
+import { ARCFACE_SIZE, arcFaceTransform, CHIP_SIZE, chipTransform, LandmarkNet, type Landmarks68 } from './align/align.js';
+import { iou, mergePasses, TinyFaceDetector, type Box, type Detection } from './detect/detector.js';
+import { byDominance, isFramedPortrait } from './detect/dominance.js';
 import type { FaceEngine, FaceExtractMode, FaceExtraction, FaceQuality } from './engine.js';
 import { decodeImage, type RgbImage } from './image.js';
 import { chipStats, estimatePose, interOcularPx, qualityFailures } from './quality.js';
 import type { FaceEngineTuning } from './tuning.js';
-import { fuseEmbeddings, MOBILEFACENET_DIM } from './fusion.js';
-import { faceModelId, FaceTemplateSpace } from './template-space.js';
-import { flipPlanar, warpAffine, type Affine } from './warp.js';
+import { DlibResNetEmbedder } from './embed/dlib-resnet.js';
+import { fuseEmbeddings } from './embed/fusion.js';
+import { MobileFaceNetEmbedder } from './embed/mobilefacenet.js';
+import { faceModelId, FaceTemplateSpace } from './template/template-space.js';
+import { alignedChips } from './align/warp.js';
 
 export interface FaceEngineSessions {
   detector: ort.InferenceSession;
@@ -47,6 +48,8 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
   readonly identifyThreshold: number;
   private readonly detector: TinyFaceDetector;
   private readonly landmarkNet: LandmarkNet;
+  private readonly dlib: DlibResNetEmbedder;
+  private readonly mobileFaceNet: MobileFaceNetEmbedder;
 
   constructor(
     private readonly sessions: FaceEngineSessions,
@@ -56,6 +59,8 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
     this.defaultThreshold = tuning.verifyThresholdCosine;
     this.identifyThreshold = tuning.identifyThresholdCosine;
     this.detector = new TinyFaceDetector(sessions.detector);
+    this.dlib = new DlibResNetEmbedder(sessions.recognizer);
+    this.mobileFaceNet = new MobileFaceNetEmbedder(sessions.mobileFaceNet);
     this.landmarkNet = new LandmarkNet(sessions.landmarks, tuning.landmarks.cropSideRatio, tuning.landmarks.passes, tuning.landmarks.mirror);
   }
 
@@ -119,18 +124,9 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
   async analyzeFace(img: RgbImage & { scale: number }, det: Detection): Promise<AnalyzedFace> {
     const landmarks = await this.landmarkNet.locate(img, det.box);
     const n = this.tuning.flip ? 2 : 1;
-    const batch = chips(img, chipTransform(landmarks), CHIP_SIZE, n);
-    const out = await this.sessions.recognizer.run({ input: new Tensor('float32', batch, [n, 3, CHIP_SIZE, CHIP_SIZE]) });
-    const dlib = (out.descriptor.data as Float32Array).slice();
-    // MobileFaceNet's graph has batch 1: one run per view, input (x - 127.5) / 128.
-    const arc = chips(img, arcFaceTransform(landmarks), ARCFACE_SIZE, n);
-    for (let i = 0; i < arc.length; i++) arc[i] = (arc[i] - 127.5) / 128;
-    const plane = 3 * ARCFACE_SIZE * ARCFACE_SIZE;
-    const mobileFaceNet = new Float32Array(n * MOBILEFACENET_DIM);
-    for (let i = 0; i < n; i++) {
-      const r = await this.sessions.mobileFaceNet.run({ input: new Tensor('float32', arc.subarray(i * plane, (i + 1) * plane), [1, 3, ARCFACE_SIZE, ARCFACE_SIZE]) });
-      mobileFaceNet.set(r.embedding.data as Float32Array, i * MOBILEFACENET_DIM);
-    }
+    const batch = alignedChips(img, chipTransform(landmarks), CHIP_SIZE, n);
+    const dlib = await this.dlib.embed(batch, n);
+    const mobileFaceNet = await this.mobileFaceNet.embed(alignedChips(img, arcFaceTransform(landmarks), ARCFACE_SIZE, n), n);
     const vector = fuseEmbeddings(dlib, mobileFaceNet, n);
 
     const s = 1 / img.scale;
@@ -206,15 +202,6 @@ export class OnnxFaceEngine extends FaceTemplateSpace implements FaceEngine {
     const face = await this.analyzeDominant(image, mode);
     return { template: this.templateOf(face.vector), quality: face.quality, box: face.box };
   }
-}
-
-/** `views` chips of side `size` (the chip, then its mirror), planar RGB 0..255, batched. */
-function chips(img: RgbImage, m: Affine, size: number, views: number): Float32Array {
-  const plane = 3 * size * size;
-  const batch = new Float32Array(views * plane);
-  warpAffine(img, m, size, size, batch, 0);
-  if (views === 2) flipPlanar(batch, size, size, batch, plane, 0);
-  return batch;
 }
 
 /** Luma copy (BT.601 weights) of an RGB raster, replicated into the three channels. */

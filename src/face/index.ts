@@ -8,7 +8,7 @@ import type { FaceEngine } from './engine.js';
 import { FaceExtractorPool, PooledFaceEngine } from './extract-pool.js';
 import { OnnxFaceEngine } from './face-engine.js';
 import { GALLERY_SCORES_MODEL } from './template/gallery-scores-model.js';
-import { faceModelId, FaceTemplateSpace } from './template-space.js';
+import { faceModelId, FaceTemplateSpace } from './template/template-space.js';
 import { DEFAULT_TUNING, type CreateFaceEngineOptions } from './tuning.js';
 
 export type { FaceEngine } from './engine.js';

@@ -14,7 +14,7 @@
  * - detectionScore: detector objectness 0..1.
  */
 import type { FaceQuality } from './engine.js';
-import type { Landmarks68 } from './align.js';
+import type { Landmarks68 } from './align/align.js';
 import { ENROLL_QUALITY_LIMITS, type QualityLimits } from './tuning.js';
 
 /** The limits enforced at enrollment: `QualityLimits` and `ENROLL_QUALITY_LIMITS` in tuning.ts. */

@@ -1,7 +1,7 @@
 /** Choice of the dominant face (src/face/dominance.ts) and multi-pass merging (detector.ts). */
 import { describe, expect, it } from 'vitest';
-import { mergePasses, type Detection } from '../../src/face/detector.js';
-import { byDominance, dominance, isFramedPortrait, visibleArea } from '../../src/face/dominance.js';
+import { mergePasses, type Detection } from '../../src/face/detect/detector.js';
+import { byDominance, dominance, isFramedPortrait, visibleArea } from '../../src/face/detect/dominance.js';
 
 const det = (x: number, y: number, w: number, score = 0.9, support?: number): Detection => ({ box: { x, y, width: w, height: w }, score, support });
 

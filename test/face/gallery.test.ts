@@ -1,10 +1,10 @@
 /** Templates, quantised similarity and the 1:N gallery, on synthetic vectors (no datasets needed). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createFaceEngine, type OnnxFaceEngine } from '../../src/face/index.js';
-import { fitSimilarity, MIRROR_68 } from '../../src/face/align.js';
-import { warpAffine, type Affine } from '../../src/face/warp.js';
-import { encodeTemplate, decodeTemplate, cosine } from '../../src/face/template.js';
-import { DLIB_DIM, fuseEmbeddings, FUSED_DIM, MOBILEFACENET_DIM, W_DLIB } from '../../src/face/fusion.js';
+import { fitSimilarity, MIRROR_68 } from '../../src/face/align/align.js';
+import { warpAffine, type Affine } from '../../src/face/align/warp.js';
+import { encodeTemplate, decodeTemplate, cosine } from '../../src/face/template/template.js';
+import { DLIB_DIM, fuseEmbeddings, FUSED_DIM, MOBILEFACENET_DIM, W_DLIB } from '../../src/face/embed/fusion.js';
 import { foldAccuracy, tarAtFar } from '../../bench/lib/face-metrics.js';
 import { isFaceError } from '../../src/face/errors.js';
 

@@ -12,8 +12,8 @@
  */
 import type * as ort from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
-import { FaceError } from './errors.js';
-import type { FaceGallery, GalleryHit } from './engine.js';
+import { FaceError } from '../errors.js';
+import type { FaceGallery, GalleryHit } from '../engine.js';
 import { dotInt8, quantize, quantize16 } from './quantize.js';
 
 /** Rows from which the ONNX MatMulInteger path is used. */

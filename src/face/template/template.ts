@@ -11,7 +11,7 @@
  *   9+L D*4     L2-normalised vector
  * The engine's 320-d template is 9 + 47 + 1280 = 1,336 bytes.
  */
-import { FaceError } from './errors.js';
+import { FaceError } from '../errors.js';
 
 const MAGIC = [0x42, 0x53, 0x46, 0x54];
 export const TEMPLATE_FORMAT_VERSION = 1;

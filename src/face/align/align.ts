@@ -13,8 +13,8 @@
  */
 import type * as ort from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
-import type { Box } from './detector.js';
-import type { RgbImage } from './image.js';
+import type { Box } from '../detect/detector.js';
+import type { RgbImage } from '../image.js';
 import { warpAffine, type Affine } from './warp.js';
 
 /** dlib's mean face shape for landmarks 17..67 (dlib/image_transforms/interpolation.h). */

@@ -4,7 +4,7 @@
  * pixel averages an n x n grid of bilinear samples (anti-aliasing, in the spirit of dlib's
  * pyramid-down in extract_image_chip). Pixels outside the source are 0 (black), as in dlib.
  */
-import type { RgbImage } from './image.js';
+import type { RgbImage } from '../image.js';
 
 /** Maps output pixel (x, y) to source (a*x + b*y + c, d*x + e*y + f); pixel centres at integers. */
 export type Affine = [number, number, number, number, number, number];
@@ -128,4 +128,13 @@ export function flipPlanar(src: Float32Array, w: number, h: number, out: Float32
       const orow = offset + (c * h + y) * w;
       for (let x = 0; x < w; x++) out[orow + x] = src[row + w - 1 - x];
     }
+}
+
+/** `views` chips of side `size` warped by `m` (the chip, then its mirror when views is 2), planar RGB 0..255, batched. */
+export function alignedChips(img: RgbImage, m: Affine, size: number, views: number): Float32Array {
+  const plane = 3 * size * size;
+  const batch = new Float32Array(views * plane);
+  warpAffine(img, m, size, size, batch, 0);
+  if (views === 2) flipPlanar(batch, size, size, batch, plane, 0);
+  return batch;
 }

@@ -5,8 +5,8 @@
  */
 import type * as ort from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
-import type { RgbImage } from './image.js';
-import { warpAffine } from './warp.js';
+import type { RgbImage } from '../image.js';
+import { warpAffine } from '../align/warp.js';
 
 export interface Box {
   x: number;

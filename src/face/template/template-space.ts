@@ -5,10 +5,10 @@
  * scores for the same templates.
  */
 import type * as ort from 'onnxruntime-node';
-import type { FaceGallery } from './engine.js';
+import type { FaceGallery } from '../engine.js';
 import { Int8FaceGallery } from './gallery.js';
 import { quantize16, similarity16 } from './quantize.js';
-import { DLIB_DIM, FUSED_DIM } from './fusion.js';
+import { DLIB_DIM, FUSED_DIM } from '../embed/fusion.js';
 import { decodeCompatible, encodeTemplate } from './template.js';
 
 /** Length of a template's vector: dlib 128 + MobileFaceNet 192, fused (fusion.ts). */
