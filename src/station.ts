@@ -75,7 +75,7 @@ export interface StationOptions {
   fingerEngine?: () => Promise<FingerEngine>;
   cnhReader?: () => Promise<CnhReader>;
   /** Advanced liveness: a face inspector instead of the face engine's, extra accepted library builds, a passive detector. */
-  advancedLiveness?: { faces?: FaceInspector; extraBuilds?: string[]; passive?: PassiveFaceLiveness };
+  advancedLiveness?: { faces?: FaceInspector; extraBuilds?: string[]; passive?: PassiveFaceLiveness | null };
 }
 
 /**

@@ -7,9 +7,11 @@ import { ChallengeStore } from './challenge.js';
 import { EngineFaceInspector } from './face-inspector.js';
 import type { FaceInspector } from './face-checks.js';
 import { LivenessKeyStore } from './keys.js';
-import { AdvancedLivenessService, FileKnownBuilds, type PassiveFaceLiveness } from './service.js';
+import { passiveFromEngine, type PassiveFaceLiveness } from './passive.js';
+import { AdvancedLivenessService, FileKnownBuilds } from './service.js';
 
-export { AdvancedLivenessService, type PassiveFaceLiveness } from './service.js';
+export { AdvancedLivenessService } from './service.js';
+export { passiveFromEngine, type PassiveFaceLiveness } from './passive.js';
 export { LivenessKeyStore } from './keys.js';
 export type { FaceInspector } from './face-checks.js';
 
@@ -26,7 +28,8 @@ export interface AdvancedLivenessOptions {
   faceEngine: () => Promise<FaceEngine>;
   /** Overrides the engine-backed inspector (tests). */
   faces?: FaceInspector;
-  passive?: PassiveFaceLiveness;
+  /** Default: src/liveness/passive's engine, loaded on the first check; null: none (face_liveness from the reflection). */
+  passive?: PassiveFaceLiveness | null;
   challengeTtlMs?: number;
 }
 
@@ -36,7 +39,16 @@ export function createAdvancedLiveness(o: AdvancedLivenessOptions): AdvancedLive
     challenges: new ChallengeStore({ ttlMs: o.challengeTtlMs }),
     builds: new FileKnownBuilds(o.libraryFile, o.extraBuilds),
     faces: o.faces ?? new EngineFaceInspector(o.faceEngine),
-    passive: o.passive,
+    passive: o.passive === undefined ? passiveFromEngine(memo(async () => (await import('../passive/index.js')).createPassiveLivenessEngine())) : (o.passive ?? undefined),
   });
+}
+
+/** Runs `load` once (on first call); a failed load is retried on the next call. */
+function memo<T>(load: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= load().catch((e) => {
+    p = undefined;
+    throw e;
+  }));
 }
 

@@ -11,16 +11,15 @@ import sharp from 'sharp';
 import { LivenessError, type AdvancedLivenessResult, type LivenessCheckContext, type LivenessService } from '../service.js';
 import { challengeView, ChallengeStore, type ChallengeView } from './challenge.js';
 import { metadataError, openEnvelope, parseEnvelope, decryptError, unpackPlaintext } from './envelope.js';
-import { checkFace, type FaceInspector, type FaceObservation } from './face-checks.js';
+import { checkFace, type FaceInspector } from './face-checks.js';
 import type { LivenessKeyStore } from './keys.js';
 import { readMetadata } from './metadata.js';
 import { ANALYSIS_HEIGHT, ANALYSIS_WIDTH, copiedFrameShare, reflectionResponse, REFLECTION_LIMITS, type Raster, type ReflectionResult } from './reflection.js';
 import { deviceRules, environmentRules, integrityRules, nonceFinding, timingRules, type Finding, type KnownBuilds, type RejectionReason } from './rules.js';
 
-/** Passive (single-image) face liveness: probability 0..1 that the face in the frame is a live person. */
-export interface PassiveFaceLiveness {
-  probability(jpeg: Uint8Array, face: FaceObservation['box']): Promise<number>;
-}
+import type { PassiveFaceLiveness } from './passive.js';
+
+export type { PassiveFaceLiveness } from './passive.js';
 
 /** Builds the station knows: the SHA-256 of the library file it serves (re-read when the file changes) and any extra hashes. */
 export class FileKnownBuilds implements KnownBuilds {
@@ -50,7 +49,7 @@ export interface AdvancedLivenessDeps {
   challenges: ChallengeStore;
   builds: KnownBuilds;
   faces: FaceInspector;
-  /** Passive detector (src/liveness/passive); when absent face_liveness falls back to the reflection evidence. */
+  /** Passive detector (src/liveness/passive); when absent, or when it cannot judge the frame, face_liveness is the reflection evidence. */
   passive?: PassiveFaceLiveness;
   now?: () => number;
 }
@@ -160,8 +159,9 @@ export class AdvancedLivenessService implements LivenessService {
 
     let faceProbability = refl.probability;
     let faceSource: LivenessReport['faceSource'] = 'reflection';
-    if (this.deps.passive) {
-      faceProbability = await this.deps.passive.probability(frames[k], face.box);
+    const passive = this.deps.passive ? await this.deps.passive.probability(frames[k], face.box) : null;
+    if (passive !== null) {
+      faceProbability = passive;
       faceSource = 'passive';
     }
     return { result: verdict(faceProbability, findings, refl.probability), findings, reflection, copiedShare, faceSource };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { integrityProof, packPlaintext, sealPayload, unhex } from '../../../renderer/capture/liveness/payload.js';
 import { LivenessKeyStore } from '../../../src/liveness/advanced/keys.js';
+import { passiveFromEngine, toSpecScale } from '../../../src/liveness/advanced/passive.js';
 import { LivenessError } from '../../../src/liveness/service.js';
 import { APP, COLOURS, capture, rig, type Rig } from './fixtures.js';
 
@@ -30,6 +31,30 @@ describe('advanced liveness: positive path', () => {
     expect(d.face_liveness.probability).toBeGreaterThanOrEqual(0.5);
     expect(d.capture_liveness.score).toBeGreaterThanOrEqual(0.5);
     expect(Object.keys(d.face_liveness)).toEqual(['probability']);
+  });
+});
+
+describe('advanced liveness: face_liveness from the passive detector', () => {
+  it('takes the passive probability (engine scale mapped so that its threshold is 0.5); the capture verdict stays its own', async () => {
+    const engine = { check: async () => ({ probability: 0.3, threshold: 0.6 }) };
+    const r = rig(passiveFromEngine(async () => engine));
+    const report = await r.service.evaluate((await capture(r)).payload, ctx);
+    expect(report.faceSource).toBe('passive');
+    expect(report.result.data.face_liveness.probability).toBe(0.25);
+    expect(report.result.data.capture_liveness.rejection).toEqual([]);
+    expect(report.result.data.capture_liveness.score).toBe(0.25);
+  });
+
+  it('a frame the passive engine cannot judge (quality gates) falls back to the reflection evidence', async () => {
+    const engine = { check: async () => Promise.reject(Object.assign(new Error('blurred'), { code: 'LIVENESS_QUALITY_TOO_LOW' })) };
+    const r = rig(passiveFromEngine(async () => engine));
+    const report = await r.service.evaluate((await capture(r)).payload, ctx);
+    expect(report.faceSource).toBe('reflection');
+    expect(report.result.data.face_liveness.probability).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('toSpecScale maps the threshold to 0.5 and keeps 0 and 1', () => {
+    expect([toSpecScale(0, 0.7), toSpecScale(0.7, 0.7), toSpecScale(1, 0.7)]).toEqual([0, 0.5, 1]);
   });
 });
 

@@ -11,6 +11,7 @@ import { ChallengeStore, PALETTE, type Challenge, type ChallengeColour } from '.
 import type { FaceInspection, FaceInspector, FaceObservation } from '../../../src/liveness/advanced/face-checks.js';
 import { LivenessKeyStore } from '../../../src/liveness/advanced/keys.js';
 import { AdvancedLivenessService } from '../../../src/liveness/advanced/service.js';
+import type { PassiveFaceLiveness } from '../../../src/liveness/advanced/passive.js';
 
 export const W = 640;
 export const H = 480;
@@ -38,12 +39,12 @@ export interface Rig {
   clock: { now: number };
 }
 
-export function rig(): Rig {
+export function rig(passive?: PassiveFaceLiveness): Rig {
   const clock = { now: 1_700_000_000_000 };
   const keys = LivenessKeyStore.ephemeral();
   const challenges = new ChallengeStore({ now: () => clock.now });
   const inspector = new FakeInspector();
-  const service = new AdvancedLivenessService({ keys, challenges, builds: { hashes: () => new Set([BUILD_HASH]) }, faces: inspector, now: () => clock.now });
+  const service = new AdvancedLivenessService({ keys, challenges, builds: { hashes: () => new Set([BUILD_HASH]) }, faces: inspector, passive, now: () => clock.now });
   return { keys, challenges, inspector, service, clock };
 }
 

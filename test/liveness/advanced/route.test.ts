@@ -23,7 +23,7 @@ describe('advanced liveness over HTTP', () => {
   });
 
   beforeAll(async () => {
-    t = await startTestStation({ advancedLiveness: { faces: inspector, extraBuilds: [BUILD_HASH] } });
+    t = await startTestStation({ advancedLiveness: { faces: inspector, extraBuilds: [BUILD_HASH], passive: null } });
     token = (await t.application('live')).token;
   });
   afterAll(() => t.close());
