@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { ApplicationError, type ApplicationService } from './auth/applications.js';
 import { ConfigError, loadConfig, type StationConfig } from './runtime/config.js';
 import { openApplications, startStation, stationPaths } from './station.js';
+import { registerLivenessCommands } from './liveness/advanced/cli.js';
 
 /**
  * `biostation` command line: `serve` starts the station; `apps create|list|disable|rotate-secret`
@@ -127,6 +128,8 @@ export function buildCli(): Command {
         print(opts.json, { key, dedupPolicy: policy }, `application ${key}: de-duplication ${policy}`);
       }),
     );
+
+  registerLivenessCommands(program, config);
 
   return program;
 }

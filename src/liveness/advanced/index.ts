@@ -15,7 +15,8 @@ export { passiveFromEngine, type PassiveFaceLiveness } from './passive.js';
 export { LivenessKeyStore } from './keys.js';
 export type { FaceInspector } from './face-checks.js';
 
-export const LIVENESS_KEY_FILE = 'liveness-key.json';
+export { LIVENESS_KEY_FILE } from './keys.js';
+export { registerLivenessCommands } from './cli.js';
 export { LIBRARY_PATH, type ChallengeView } from './challenge.js';
 
 export interface AdvancedLivenessOptions {

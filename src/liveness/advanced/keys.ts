@@ -5,8 +5,11 @@
  * `keepPrevious`) so that payloads sealed just before a rotation still open.
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { KEY_ID_BYTES } from './envelope.js';
+
+/** File name of the key pair inside the data directory (beside station-key.jwk). */
+export const LIVENESS_KEY_FILE = 'liveness-key.json';
 
 interface StoredKey {
   kid: string;
@@ -55,6 +58,7 @@ function load(k: StoredKey): LivenessKey {
 
 export class LivenessKeyStore {
   private keys: LivenessKey[];
+  private mtimeMs = 0;
 
   private constructor(
     private readonly file: string | null,
@@ -62,14 +66,29 @@ export class LivenessKeyStore {
     private readonly keepPrevious: number,
   ) {
     this.keys = [data.current, ...data.previous].map(load);
+    if (file) this.mtimeMs = statSync(file).mtimeMs;
+  }
+
+  /** Re-reads the key file when another process (`biostation liveness rotate-key`) changed it. */
+  private refresh(): void {
+    if (!this.file) return;
+    try {
+      const { mtimeMs } = statSync(this.file);
+      if (mtimeMs === this.mtimeMs) return;
+      const data = readKeyFile(this.file);
+      this.keys = [data.current, ...data.previous].map(load);
+      this.data = data;
+      this.mtimeMs = mtimeMs;
+    } catch {
+      // Mid-rename or unreadable: keep the keys in memory.
+    }
   }
 
   /** Loads `file`, creating it (mode 0600) with a fresh key when absent. */
   static open(file: string, keepPrevious = 1): LivenessKeyStore {
     let data: KeyFile;
     if (existsSync(file)) {
-      data = JSON.parse(readFileSync(file, 'utf8')) as KeyFile;
-      if (data.version !== 1 || !data.current) throw new Error(`liveness key file ${file}: unknown format`);
+      data = readKeyFile(file);
     } else {
       data = { version: 1, current: generate(), previous: [] };
       write(file, data);
@@ -84,22 +103,34 @@ export class LivenessKeyStore {
 
   /** The key new challenges hand out. */
   get current(): LivenessKey {
+    this.refresh();
     return this.keys[0];
   }
 
   /** The key with this 8-byte id (current or kept previous), or undefined: the payload was sealed for another key. */
   find(keyId: Uint8Array): LivenessKey | undefined {
+    this.refresh();
     const kid = Buffer.from(keyId).toString('hex');
     return this.keys.find((k) => k.kid === kid);
   }
 
   /** Makes a new current key; the old current one is kept as previous (the oldest beyond `keepPrevious` are dropped). */
   rotate(): LivenessKey {
+    this.refresh();
     this.data = { version: 1, current: generate(), previous: [this.data.current, ...this.data.previous].slice(0, this.keepPrevious) };
-    if (this.file) write(this.file, this.data);
+    if (this.file) {
+      write(this.file, this.data);
+      this.mtimeMs = statSync(this.file).mtimeMs;
+    }
     this.keys = [this.data.current, ...this.data.previous].map(load);
     return this.current;
   }
+}
+
+function readKeyFile(file: string): KeyFile {
+  const data = JSON.parse(readFileSync(file, 'utf8')) as KeyFile;
+  if (data.version !== 1 || !data.current) throw new Error(`liveness key file ${file}: unknown format`);
+  return data;
 }
 
 function write(file: string, data: KeyFile): void {
