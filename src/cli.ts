@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { ApplicationError, type ApplicationService } from './auth/applications.js';
 import { ConfigError, loadConfig, type StationConfig } from './runtime/config.js';
 import { openApplications, startStation, stationPaths } from './station.js';
+import { addSecurityCommands } from './security-cli.js';
 import { registerLivenessCommands } from './liveness/advanced/cli.js';
 
 /**
@@ -130,6 +131,8 @@ export function buildCli(): Command {
     );
 
   registerLivenessCommands(program, config);
+
+  addSecurityCommands(program, config);
 
   return program;
 }

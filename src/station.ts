@@ -22,6 +22,7 @@ import { engineTemplateCheck } from './sync/checks.js';
 import { startSyncSchedule } from './sync/scheduler.js';
 import { openStore, type StoreSettings } from './store/index.js';
 import { parseMasterKey } from './store/encryption/master-key.js';
+import { AuditLog } from './audit/audit-log.js';
 
 export interface Station {
   /** Base URL the API listens on, e.g. http://127.0.0.1:8080. */
@@ -127,6 +128,11 @@ export async function startStation(config: StationConfig, options: StationOption
     }),
     sync: new SyncService(engineTemplateCheck(engines.face, engines.finger)),
     engines,
+    audit: new AuditLog(store.audit, {
+      extIds: config.auditExtIds,
+      pseudonymKey: (applicationId) => store.keyring!.dataKey(applicationId),
+      onError: (e) => logger.error({ err: e }, 'audit trail append failed'),
+    }),
   };
   const server = await buildServer(services, logger);
   await server.listen({ host: config.host, port: config.port });
@@ -145,6 +151,7 @@ export async function startStation(config: StationConfig, options: StationOption
       await reader?.close();
       const face = await engines.face.settled();
       await face?.close?.();
+      await services.audit?.close();
       await store.close();
     })());
 

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditLog } from '../audit/audit-log.js';
 import type { ApplicationService } from '../auth/applications.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { FaceEngine } from '../face/engine.js';
@@ -30,4 +31,6 @@ export interface StationServices {
     finger: EngineSlot<FingerEngine>;
     ocr: EngineSlot<CnhReader>;
   };
+  /** The audit trail of biometric operations (src/audit); absent in tests that build services by hand. */
+  audit?: AuditLog;
 }

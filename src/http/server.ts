@@ -14,6 +14,7 @@ import { handleError, sendError } from './errors.js';
 import { BiostationError } from '../runtime/errors.js';
 import { openApiOptions } from './openapi.js';
 import { registerSecurity } from './security.js';
+import { registerAudit } from './audit-hook.js';
 import { loadTls } from './tls.js';
 import { credentialRoutes } from './routes/credentials.js';
 import { faceRoutes } from './routes/face.js';
@@ -41,6 +42,9 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
     routerOptions: { maxParamLength: 1024 },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     return503OnClosing: true,
+    // Fastify's request log lines carry the URL, and so ext_ids (often a CPF): replaced below by lines
+    // naming the route pattern at info level, the URL only at debug (issue #18, finding 5).
+    disableRequestLogging: true,
     // Server time limits (issue #18, finding 4). Node checks them every connectionsCheckingInterval.
     requestTimeout: services.config.requestTimeoutMs,
     keepAliveTimeout: services.config.keepAliveTimeoutMs,
@@ -53,8 +57,11 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
   if (tls) app.log.info({ certificate: tls.certFile, sha256: tls.fingerprint256 }, 'HTTPS on; peers pin this certificate fingerprint');
   await registerSecurity(app, { https: !!tls });
 
+  if (services.audit) registerAudit(app, services.audit);
   const metrics = createMetrics();
   app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request completed');
+    request.log.debug({ url: request.url }, 'request url');
     metrics.observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
   });
   app.addHook('onSend', async (request, reply) => {

@@ -81,6 +81,8 @@ export const StationConfigSchema = Type.Object({
    */
   masterKey: Type.Optional(Type.String({ minLength: 40, maxLength: 64 })),
   masterKeyFile: Type.Optional(Type.String({ minLength: 1 })),
+  /** How the audit trail records ext_ids: `hash` (HMAC pseudonym per application, default), `clear` or `none`. */
+  auditExtIds: Type.Union([Type.Literal('hash'), Type.Literal('clear'), Type.Literal('none')]),
 });
 
 export type StationConfig = Static<typeof StationConfigSchema>;
@@ -116,6 +118,7 @@ export function defaultConfig(cwd = process.cwd()): StationConfig {
     headersTimeoutMs: 15_000,
     keepAliveTimeoutMs: 5_000,
     tls: 'off',
+    auditExtIds: 'hash',
   };
 }
 
@@ -144,6 +147,7 @@ const ENV_KEYS: Array<[string, keyof StationConfig, (raw: string) => unknown]> =
   ['BIOSTATION_TLS_KEY', 'tlsKeyFile', (v) => path.resolve(v)],
   ['BIOSTATION_MASTER_KEY', 'masterKey', String],
   ['BIOSTATION_MASTER_KEY_FILE', 'masterKeyFile', (v) => path.resolve(v)],
+  ['BIOSTATION_AUDIT_EXT_IDS', 'auditExtIds', String],
 ];
 
 /** A JSON value from an environment variable. */

@@ -11,6 +11,7 @@ import { EncryptingTenantStoreProvider } from './encryption/encrypting-store.js'
 import { secureDatabaseFile, secureDirectory, sqliteFiles } from './encryption/file-modes.js';
 import { Keyring, PgWrappedKeyStore, SqliteWrappedKeyStore } from './encryption/keyring.js';
 import { loadMasterKeys, type MasterKeySource } from './encryption/master-key.js';
+import { PgAuditStore, SqliteAuditStore, type AuditStore } from '../audit/audit-store.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -33,6 +34,8 @@ export interface Store {
   tenants: TenantStoreProvider;
   /** The data keys of the applications, when the store encrypts (settings.encryption). */
   keyring?: Keyring;
+  /** The append-only audit trail of biometric operations, beside the registry (src/audit). */
+  audit: AuditStore;
   close(): Promise<void>;
 }
 
@@ -52,14 +55,17 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
     }
     const applications = new SqliteApplicationRepository(path.join(settings.dataDir, 'station.db'));
     const raw = new SqliteTenantStoreProvider(settings.dataDir);
-    const keyring = settings.encryption && new Keyring(new SqliteWrappedKeyStore(files.registry), loadMasterKeys(settings.encryption));
+    const keyring = settings.encryption && new Keyring(new SqliteWrappedKeyStore(files.registry), () => loadMasterKeys(settings.encryption!));
     const tenants = keyring ? new EncryptingTenantStoreProvider(raw, keyring, (id) => secureDatabaseFile(files.application(id))) : raw;
+    const audit = new SqliteAuditStore(files.registry);
     return {
       applications,
       tenants,
       keyring,
+      audit,
       async close() {
         await tenants.close();
+        await audit.close();
         applications.close();
       },
     };
@@ -78,12 +84,13 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
     throw e;
   }
   const raw = new PgTenantStoreProvider(pool);
-  const keyring = settings.encryption && new Keyring(new PgWrappedKeyStore(pool, REGISTRY_SCHEMA), loadMasterKeys(settings.encryption));
+  const keyring = settings.encryption && new Keyring(new PgWrappedKeyStore(pool, REGISTRY_SCHEMA), () => loadMasterKeys(settings.encryption!));
   const tenants = keyring ? new EncryptingTenantStoreProvider(raw, keyring) : raw;
   return {
     applications: new PgApplicationRepository(pool),
     tenants,
     keyring,
+    audit: new PgAuditStore(pool, REGISTRY_SCHEMA),
     async close() {
       await tenants.close();
       await pool.end();

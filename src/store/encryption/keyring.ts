@@ -49,12 +49,25 @@ function unwrap(master: MasterKey, applicationId: string, wrapped: Buffer): Buff
 export class Keyring {
   private readonly cache = new Map<string, Promise<Buffer>>();
 
-  /** `masterKeys[0]` wraps new keys; every key listed unwraps (a rotation in progress has two). */
+  private masterKeys: MasterKey[];
+
+  /**
+   * `masterKeys()` gives the loaded master keys: the first wraps new data keys, every one unwraps
+   * (a rotation in progress has two). It is called again before a new data key is wrapped or when
+   * a stored key names a master key not loaded, so a station keeps working across a `keys rotate`
+   * run by the CLI while it serves.
+   */
   constructor(
     private readonly store: WrappedKeyStore,
-    private readonly masterKeys: MasterKey[],
+    private readonly loadMasterKeys: () => MasterKey[],
   ) {
-    if (masterKeys.length === 0) throw new Error('the keyring needs a master key');
+    this.masterKeys = loadMasterKeys();
+    if (this.masterKeys.length === 0) throw new Error('the keyring needs a master key');
+  }
+
+  /** The id of the master key that wraps new data keys. */
+  get currentMasterKeyId(): string {
+    return this.masterKeys[0].id;
   }
 
   /** The application's data key, created and stored wrapped on first use. @throws Error when no loaded master key unwraps it */
@@ -71,6 +84,7 @@ export class Keyring {
   private async load(applicationId: string): Promise<Buffer> {
     let stored = await this.store.get(applicationId);
     if (!stored) {
+      this.masterKeys = this.loadMasterKeys();
       const master = this.masterKeys[0];
       stored = await this.store.insert({
         applicationId,
@@ -79,6 +93,7 @@ export class Keyring {
         createdAt: new Date().toISOString(),
       });
     }
+    if (!this.masterKeys.some((m) => m.id === stored.masterKeyId)) this.masterKeys = this.loadMasterKeys();
     const master = this.masterKeys.find((m) => m.id === stored.masterKeyId);
     if (!master) throw new Error(`the data key of application ${applicationId} is wrapped by master key ${stored.masterKeyId}, which is not loaded`);
     return unwrap(master, applicationId, stored.wrapped);
