@@ -61,6 +61,8 @@ export interface LivenessReport {
   reflection?: ReflectionResult;
   copiedShare?: number;
   faceSource: 'passive' | 'reflection' | 'none';
+  /** Wall time of the stages, ms (decrypt covers parse, decrypt, metadata and rules). */
+  timings?: { decryptMs: number; decodeMs: number; faceMs: number; signalsMs: number; passiveMs: number };
 }
 
 const round = (p: number) => Math.round(Math.min(1, Math.max(0, p)) * 10_000) / 10_000;
@@ -114,6 +116,7 @@ export class AdvancedLivenessService implements LivenessService {
   /** The check with everything it measured. @throws LivenessError for the 400s of the decision table. */
   async evaluate(payload: Uint8Array, context: LivenessCheckContext): Promise<LivenessReport> {
     const receivedAt = this.now();
+    const t0 = performance.now();
     const env = parseEnvelope(payload);
     const key = this.deps.keys.find(env.keyId);
     if (!key) throw decryptError();
@@ -133,12 +136,15 @@ export class AdvancedLivenessService implements LivenessService {
     const c = taken.challenge;
     const findings: Finding[] = [...environmentRules(m), ...deviceRules(m), ...integrityRules(m, this.deps.builds), ...timingRules(m, c, receivedAt)];
 
+    const t1 = performance.now();
     const rasters = await Promise.all(frames.map(toRaster));
+    const t2 = performance.now();
     rasters.forEach((r, i) => {
       if (r.srcWidth !== m.frames[i].width || r.srcHeight !== m.frames[i].height) throw metadataError();
     });
     const k = m.frames.findIndex((f) => f.role === 'key');
     const face = checkFace(await this.deps.faces.inspect(frames[k], { width: m.frames[k].width, height: m.frames[k].height }));
+    const t3 = performance.now();
 
     const sx = ANALYSIS_WIDTH / m.frames[k].width;
     const sy = ANALYSIS_HEIGHT / m.frames[k].height;
@@ -157,6 +163,7 @@ export class AdvancedLivenessService implements LivenessService {
       findings.push({ reason: 'UNTRUSTED_CONTENT', rule: 'content.no-sensor-noise', probability: 0.05, detail: `${Math.round(copiedShare * 100)} % of consecutive frames are pixel copies` });
     }
 
+    const t4 = performance.now();
     let faceProbability = refl.probability;
     let faceSource: LivenessReport['faceSource'] = 'reflection';
     const passive = this.deps.passive ? await this.deps.passive.probability(frames[k], face.box) : null;
@@ -164,7 +171,9 @@ export class AdvancedLivenessService implements LivenessService {
       faceProbability = passive;
       faceSource = 'passive';
     }
-    return { result: verdict(faceProbability, findings, refl.probability), findings, reflection, copiedShare, faceSource };
+    const t5 = performance.now();
+    const timings = { decryptMs: t1 - t0, decodeMs: t2 - t1, faceMs: t3 - t2, signalsMs: t4 - t3, passiveMs: t5 - t4 };
+    return { result: verdict(faceProbability, findings, refl.probability), findings, reflection, copiedShare, faceSource, timings };
   }
 }
 
