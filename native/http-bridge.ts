@@ -19,7 +19,9 @@ export interface ReaderBridge {
   close(): Promise<void>;
 }
 
-const STATUS_BY_CODE: Record<string, number> = { NOT_FOUND: 404, BUSY: 409, TIMEOUT: 408, CANCELLED: 499, NO_IMAGE: 422, IO: 500 };
+const STATUS_BY_CODE: Record<string, number> = {
+  NOT_FOUND: 404, BUSY: 409, TIMEOUT: 408, CANCELLED: 499, NO_IMAGE: 422, DISCONNECTED: 410, PERMISSION: 403, PROTOCOL: 502, RETRY: 422, IO: 500,
+};
 
 /** Starts the bridge on `host:port` (default 127.0.0.1, ephemeral port). */
 export async function startReaderBridge(manager: ReaderManager, options: { host?: string; port?: number } = {}): Promise<ReaderBridge> {
