@@ -20,7 +20,7 @@ import { createFaceEngine } from '../src/face/index.js';
 import { PassiveLivenessQualityError, type CnnScores, type PassiveLivenessEngine } from '../src/liveness/passive/engine.js';
 import { cnnLogit, type FusionModel } from '../src/liveness/passive/engine.js';
 import { createPassiveLivenessEngine, DEFAULT_LIVENESS_TUNING } from '../src/liveness/passive/index.js';
-import { SIGNAL_NAMES, type Signals } from '../src/liveness/passive/signals.js';
+import { SCALAR_SIGNALS, SIGNAL_NAMES, TEXTURE_SIGNALS, type Signals } from '../src/liveness/passive/signals.js';
 import { ATTACK_TYPES, fnv1a, generateSet, type Split } from './liveness/attacks.js';
 import { auc, fitLogistic, rate, thresholdAtBpcer, type Row } from './liveness/fit.js';
 import { recordSummary } from './lib/summary.js';
@@ -38,19 +38,28 @@ const DATASETS = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/data
 const LFW = path.join(DATASETS, 'lfw-dev', 'images');
 const SPOOF = path.join(DATASETS, 'faces-misc', 'spoof-samples');
 const CACHE_DIR = path.resolve('.cache/liveness-bench');
-/** Bump when the generator, the detector path or the signals change. */
-const VERSION = 'v1';
+/** Bump when the generator or the detector path change (images and boxes are cached under it). */
+const GEN_VERSION = 'g2';
+/** Bump when the gates, the crop or the signals change. */
+const SIGNALS_VERSION = 's2';
 
 if (!existsSync(LFW)) {
   console.log(`bench:liveness skipped: ${LFW} not found (set BIOSTATION_DATASETS)`);
   process.exit(0);
 }
 
-interface Measured {
+interface Acquired {
   id: string;
   split: Split;
   set: string;
   bonaFide: boolean;
+  /** Image file (generated ones are kept in the cache folder). */
+  file: string;
+  /** Dominant face box from the station's detector, null when none was found. */
+  box: { x: number; y: number; width: number; height: number } | null;
+}
+
+interface Measured extends Omit<Acquired, 'file' | 'box'> {
   status: 'ok' | 'no-face' | 'quality';
   cnn?: CnnScores | null;
   signals?: Signals;
@@ -63,41 +72,61 @@ const face = await createFaceEngine({ intraOpNumThreads: 1 });
 const engine: PassiveLivenessEngine = await createPassiveLivenessEngine({ intraOpNumThreads: 1 });
 if (!engine.hasNetwork) console.log('NOTE: liveness network absent (run `npm run models`): signals only');
 
-async function measure(id: string, split: Split, set: string, bonaFide: boolean, bytes: Uint8Array): Promise<Measured> {
-  const img = await face.decode(bytes);
-  const dets = await face.detect(img);
-  if (dets.length === 0) return { id, split, set, bonaFide, status: 'no-face' };
-  const t = performance.now();
-  try {
-    const m = await engine.measure(img, dets[0].box);
-    return { id, split, set, bonaFide, status: 'ok', cnn: m.cnn, signals: m.signals, ms: performance.now() - t };
-  } catch (e) {
-    if (e instanceof PassiveLivenessQualityError) return { id, split, set, bonaFide, status: 'quality', failures: e.failures };
-    throw e;
-  }
-}
-
-mkdirSync(CACHE_DIR, { recursive: true });
-const cacheFile = path.join(CACHE_DIR, `${VERSION}-${engine.hasNetwork ? 'cnn' : 'nocnn'}-${PER_SPLIT}-${LFW_STEP}.json`);
-let all: Measured[] = !noCache && existsSync(cacheFile) ? (JSON.parse(readFileSync(cacheFile, 'utf8')) as Measured[]) : [];
-if (all.length === 0) {
+// Stage 1: the images and their face boxes (generator and detector), cached.
+const setDir = path.join(CACHE_DIR, `${GEN_VERSION}-${PER_SPLIT}-${LFW_STEP}`);
+const acquiredFile = path.join(setDir, 'acquired.json');
+let acquired: Acquired[] = !noCache && existsSync(acquiredFile) ? (JSON.parse(readFileSync(acquiredFile, 'utf8')) as Acquired[]) : [];
+if (acquired.length === 0) {
+  mkdirSync(setDir, { recursive: true });
   const started = Date.now();
+  const acquire = async (id: string, split: Split, set: string, bonaFide: boolean, file: string): Promise<void> => {
+    const img = await face.decode(new Uint8Array(readFileSync(file)));
+    const dets = await face.detect(img);
+    acquired.push({ id, split, set, bonaFide, file, box: dets.length ? dets[0].box : null });
+  };
   for await (const s of generateSet(LFW, PER_SPLIT)) {
-    all.push(await measure(s.id, s.split, s.type, s.bonaFide, s.jpeg));
-    if (all.length % 100 === 0) console.log(`  ${all.length} generated samples measured (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    const file = path.join(setDir, `${s.id.replace(/\//g, '_')}.jpg`);
+    writeFileSync(file, s.jpeg);
+    await acquire(s.id, s.split, s.type, s.bonaFide, file);
+    if (acquired.length % 200 === 0) console.log(`  ${acquired.length} samples generated (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   }
   const files = readdirSync(LFW).filter((f) => f.endsWith('.jpg')).sort().filter((_, i) => i % LFW_STEP === 0);
   for (const f of files) {
     const split: Split = fnv1a(f.replace(/_\d{4}\.jpg$/, '')) % 2 === 0 ? 'tune' : 'heldout';
-    all.push(await measure(`lfw/${f}`, split, 'lfw', true, new Uint8Array(readFileSync(path.join(LFW, f)))));
+    await acquire(`lfw/${f}`, split, 'lfw', true, path.join(LFW, f));
   }
   for (const f of ['image_F1.jpg', 'image_F2.jpg', 'image_T1.jpg']) {
-    if (existsSync(path.join(SPOOF, f))) all.push(await measure(`spoof-samples/${f}`, 'heldout', 'spoof-samples', f.includes('_T'), new Uint8Array(readFileSync(path.join(SPOOF, f)))));
+    if (existsSync(path.join(SPOOF, f))) await acquire(`spoof-samples/${f}`, 'heldout', 'spoof-samples', f.includes('_T'), path.join(SPOOF, f));
   }
-  writeFileSync(cacheFile, JSON.stringify(all));
-  console.log(`measured ${all.length} images in ${((Date.now() - started) / 1000).toFixed(0)} s (cached in ${cacheFile})`);
+  writeFileSync(acquiredFile, JSON.stringify(acquired));
+  console.log(`generated and detected ${acquired.length} images in ${((Date.now() - started) / 1000).toFixed(0)} s (cached in ${setDir})`);
 }
-all = all.filter((m) => m.set !== 'spoof-samples' || existsSync(SPOOF));
+acquired = acquired.filter((a) => existsSync(a.file));
+
+// Stage 2: the liveness measurements (gates, network, signals), cached per engine version.
+const measuredFile = path.join(setDir, `measured-${SIGNALS_VERSION}-${engine.hasNetwork ? 'cnn' : 'nocnn'}.json`);
+let all: Measured[] = !noCache && existsSync(measuredFile) ? (JSON.parse(readFileSync(measuredFile, 'utf8')) as Measured[]) : [];
+if (all.length === 0) {
+  const started = Date.now();
+  for (const a of acquired) {
+    const { file: _f, box, ...meta } = a;
+    if (!box) {
+      all.push({ ...meta, status: 'no-face' });
+      continue;
+    }
+    const img = await face.decode(new Uint8Array(readFileSync(a.file)));
+    const t = performance.now();
+    try {
+      const m = await engine.measure(img, box);
+      all.push({ ...meta, status: 'ok', cnn: m.cnn, signals: m.signals, ms: performance.now() - t });
+    } catch (e) {
+      if (!(e instanceof PassiveLivenessQualityError)) throw e;
+      all.push({ ...meta, status: 'quality', failures: e.failures });
+    }
+  }
+  writeFileSync(measuredFile, JSON.stringify(all));
+  console.log(`measured ${all.length} images in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
 
 const INPUTS = ['cnn', ...SIGNAL_NAMES] as FusionModel['inputs'];
 const featureOf = (m: Measured, name: FusionModel['inputs'][number]): number => (name === 'cnn' ? (m.cnn ? cnnLogit(m.cnn) : 0) : m.signals![name]);
@@ -115,7 +144,7 @@ const generated = (ms: Measured[]): Measured[] => ms.filter((m) => m.set !== 'lf
 // 1. each signal alone (tune part; direction chosen there)
 console.log(`\n1. Each input alone, tune part (${tune.filter((m) => m.bonaFide).length} bona fide, ${tune.filter((m) => !m.bonaFide).length} attacks): AUC and APCER at BPCER 3 %`);
 const alone: Array<Record<string, string | number>> = [];
-for (const name of INPUTS) {
+for (const name of ['cnn', ...SCALAR_SIGNALS] as FusionModel['inputs']) {
   if (name === 'cnn' && !engine.hasNetwork) continue;
   const b = tune.filter((m) => m.bonaFide).map((m) => featureOf(m, name));
   const aAll = tune.filter((m) => !m.bonaFide).map((m) => featureOf(m, name));
@@ -130,23 +159,40 @@ console.table(alone);
 // 2. fusions compared: 2-fold on the tune part (fit on one half of the photos, scored on the other)
 const fusions: Record<string, FusionModel['inputs']> = {
   'network alone (logistic)': ['cnn'],
-  'signals only': [...SIGNAL_NAMES],
+  'texture alone (LBP)': [...TEXTURE_SIGNALS],
+  'scalar signals only': [...SCALAR_SIGNALS],
+  'signals only (scalar + texture)': [...SIGNAL_NAMES],
+  'network + scalar signals': ['cnn', ...SCALAR_SIGNALS],
+  'network + texture': ['cnn', ...TEXTURE_SIGNALS],
   'network + all signals': INPUTS,
-  'network + spectral (peak, chroma, highFreq)': ['cnn', 'spectralPeak', 'chromaPeak', 'highFreq'],
-  'network + spectral + border + glare': ['cnn', 'spectralPeak', 'chromaPeak', 'highFreq', 'border', 'glare'],
 };
 console.log('\n2. Fusions, 2-fold cross-validation on the tune part: AUC, APCER (worst attack type) at BPCER 3 %');
 const fusionRows: Array<Record<string, string>> = [];
 const half = (m: Measured): number => fnv1a(m.id) % 2;
+/** Each set weighs the same within its class (lfw-dev's ~1,900 tune photos would otherwise drown live-camera's). */
+const setWeight = (ms: Measured[]): ((m: Measured) => number) => {
+  const n = new Map<string, number>();
+  for (const m of ms) n.set(m.set, (n.get(m.set) ?? 0) + 1);
+  return (m) => 1 / n.get(m.set)!;
+};
+/** The threshold that keeps BPCER <= p on every bona fide set (the lowest of the per-set thresholds). */
+function bonaFideThreshold(scored: Array<{ m: Measured; s: number }>, p: number): number {
+  const sets = [...new Set(scored.map((x) => x.m.set))];
+  return Math.min(...sets.map((set) => thresholdAtBpcer(scored.filter((x) => x.m.set === set).map((x) => x.s), p)));
+}
+const rowsOf = (ms: Measured[], names: FusionModel['inputs']): Row[] => {
+  const w = setWeight(ms);
+  return ms.map((m) => ({ x: names.map((n) => featureOf(m, n)), live: m.bonaFide, w: w(m) }));
+};
 for (const [label, names] of Object.entries(fusions)) {
   if (names.includes('cnn') && !engine.hasNetwork) continue;
   const scored: Array<{ m: Measured; s: number }> = [];
   for (const f of [0, 1]) {
-    const model = fitLogistic(tune.filter((m) => half(m) !== f).map((m) => ({ x: names.map((n) => featureOf(m, n)), live: m.bonaFide })), names);
+    const model = fitLogistic(rowsOf(tune.filter((m) => half(m) !== f), names), names);
     for (const m of tune.filter((x) => half(x) === f)) scored.push({ m, s: scoreWith(model)(m) });
   }
   const b = scored.filter((x) => x.m.bonaFide).map((x) => x.s);
-  const t = thresholdAtBpcer(b, 0.03);
+  const t = bonaFideThreshold(scored.filter((x) => x.m.bonaFide), 0.03);
   const worst = Math.max(...ATTACK_TYPES.map((type) => rate(scored.filter((x) => x.m.set === type).map((x) => x.s), (s) => s >= t)));
   fusionRows.push({ fusion: label, AUC: auc(b, scored.filter((x) => !x.m.bonaFide).map((x) => x.s)).toFixed(4), 'worst APCER @ BPCER 3 %': pct(worst) });
 }
@@ -154,16 +200,15 @@ console.table(fusionRows);
 
 if (fit) {
   const names = engine.hasNetwork ? INPUTS : ([...SIGNAL_NAMES] as FusionModel['inputs']);
-  const rows: Row[] = tune.map((m) => ({ x: names.map((n) => featureOf(m, n)), live: m.bonaFide }));
-  const model = fitLogistic(rows, names);
-  const noCnn = fitLogistic(tune.map((m) => ({ x: SIGNAL_NAMES.map((n) => featureOf(m, n)), live: m.bonaFide })), [...SIGNAL_NAMES]);
+  const model = fitLogistic(rowsOf(tune, names), names);
+  const noCnn = fitLogistic(rowsOf(tune, [...SIGNAL_NAMES]), [...SIGNAL_NAMES]);
   const r = (v: number[]): number[] => v.map((x) => Number(x.toPrecision(5)));
   const print = (fm: FusionModel): string => JSON.stringify({ inputs: fm.inputs, mean: r(fm.mean), std: r(fm.std), weights: r(fm.weights), bias: Number(fm.bias.toPrecision(5)) });
-  const bScores = tune.filter((m) => m.bonaFide).map(scoreWith(model));
+  const bScores = tune.filter((m) => m.bonaFide).map((m) => ({ m, s: scoreWith(model)(m) }));
   console.log('\nFitted on the tune part (copy into src/liveness/passive/tuning.ts):');
   console.log(`  fusion: ${print(model)},`);
   console.log(`  fusionNoCnn: ${print(noCnn)},`);
-  console.log(`  threshold at tune BPCER 1 / 2 / 3 %: ${[0.01, 0.02, 0.03].map((p) => thresholdAtBpcer(bScores, p).toFixed(4)).join(' / ')}`);
+  console.log(`  threshold at tune BPCER 1 / 2 / 3 % (every bona fide set): ${[0.01, 0.02, 0.03].map((p) => bonaFideThreshold(bScores, p).toFixed(4)).join(' / ')}`);
 }
 
 // 3. the default engine (tuning.ts) on each part

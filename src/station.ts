@@ -6,6 +6,8 @@ import { TokenService } from './auth/tokens.js';
 import type { FaceEngine } from './face/engine.js';
 import { createFaceEngine, createPooledFaceEngine } from './face/index.js';
 import { FaceService } from './services/face.js';
+import { PassiveLivenessGate } from './liveness/passive/gate.js';
+import { createPassiveLivenessEngine } from './liveness/passive/index.js';
 import type { FingerEngine } from './finger/engine.js';
 import { createFingerEngine } from './finger/index.js';
 import { FingerService } from './services/finger.js';
@@ -75,6 +77,8 @@ export interface StationOptions {
   faceEngine?: () => Promise<FaceEngine>;
   fingerEngine?: () => Promise<FingerEngine>;
   cnhReader?: () => Promise<CnhReader>;
+  /** Passive liveness of the face operations (doLivenessCheck): a stand-in instead of src/liveness/passive's engine. */
+  livenessGate?: PassiveLivenessGate;
   /** Advanced liveness: a face inspector instead of the face engine's, extra accepted library builds, a passive detector. */
   advancedLiveness?: { faces?: FaceInspector; extraBuilds?: string[]; passive?: PassiveFaceLiveness | null };
 }
@@ -112,13 +116,17 @@ export async function startStation(config: StationConfig, options: StationOption
     ),
   };
   for (const slot of Object.values(engines)) slot.start();
+  // Passive liveness (doLivenessCheck): loaded in the background with the face engine; runs on its image
+  // signals alone when the network file is not built (see src/liveness/passive/README.md).
+  const passiveLiveness = new EngineSlot('liveness', config.engines.face ? () => createPassiveLivenessEngine() : undefined);
+  passiveLiveness.start();
 
   const services: StationServices = {
     config,
     applications,
     tokens,
     stores,
-    face: new FaceService(engines.face, stores),
+    face: new FaceService(engines.face, stores, options.livenessGate ?? new PassiveLivenessGate(() => passiveLiveness.get())),
     finger: new FingerService(engines.finger, stores),
     liveness: createAdvancedLiveness({
       keyFile: paths.livenessKey,

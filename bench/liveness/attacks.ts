@@ -179,6 +179,12 @@ function printMedium(img: Raster, period: number, margin: number, rnd: () => num
   const angles = [15, 75, 0, 45].map((a) => ((a + rnd() * 4) * Math.PI) / 180);
   const paper = [245 + rnd() * 8, 243 + rnd() * 8, 235 + rnd() * 10];
   const ink = [[0, 160, 230], [220, 0, 130], [255, 230, 0], [25, 25, 30]]; // C, M, Y, K as RGB absorption targets
+  const ca = angles.map(Math.cos);
+  const sa = angles.map(Math.sin);
+  const COS_N = 4096;
+  const cosTable = new Float32Array(COS_N);
+  for (let i = 0; i < COS_N; i++) cosTable[i] = Math.cos((2 * Math.PI * i) / COS_N);
+  const cos2pi = (t: number): number => cosTable[((Math.floor(t * COS_N) % COS_N) + COS_N) % COS_N];
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const o = (y * W + x) * 3;
@@ -195,11 +201,10 @@ function printMedium(img: Raster, period: number, margin: number, rnd: () => num
       const cov = [(1 - R - K) / den, (1 - G - K) / den, (1 - B - K) / den, K];
       let r = paper[0], g = paper[1], b = paper[2];
       for (let k = 0; k < 4; k++) {
-        const a = angles[k];
-        const u = (x * Math.cos(a) + y * Math.sin(a)) / period;
-        const v = (-x * Math.sin(a) + y * Math.cos(a)) / period;
+        const u = (x * ca[k] + y * sa[k]) / period;
+        const v = (-x * sa[k] + y * ca[k]) / period;
         // dot function in -1..1; inked where it is below the coverage threshold
-        const spot = (Math.cos(2 * Math.PI * u) + Math.cos(2 * Math.PI * v)) / 2;
+        const spot = (cos2pi(u) + cos2pi(v)) / 2;
         if (spot < 1 - 2 * Math.min(1, cov[k] * 1.05)) continue;
         const t = ink[k];
         r *= (t[0] + 25) / 280; g *= (t[1] + 25) / 280; b *= (t[2] + 25) / 280;
@@ -339,8 +344,8 @@ export async function makeSample(type: SampleType, photo: Raster, other: Raster,
     const src = await resize(photo, Math.round(photo.width * (1 + rnd() * 0.5)), Math.round(photo.height * (1 + rnd() * 0.5)), 0);
     medium = screenMedium(src, k, closeup ? 0.01 : 0.04 + rnd() * 0.08, rnd);
   }
-  // photo part 1.4-1.9x the frame for close-ups (no edge in view), 0.75-1.0x otherwise (edge partly in view)
-  const side = FRAME * (closeup ? 1.5 + rnd() * 0.4 : 0.8 + rnd() * 0.25);
+  // photo part 1.25-1.5x the frame for close-ups (no edge in view), 0.75-1.0x otherwise (edge partly in view)
+  const side = FRAME * (closeup ? 1.25 + rnd() * 0.25 : 0.8 + rnd() * 0.25);
   const offset = closeup ? 20 : 60;
   const c = quad(medium.width, medium.height, side, FRAME / 2 + (rnd() - 0.5) * offset, FRAME / 2 + (rnd() - 0.5) * offset, rnd);
   const img = composite(scene, medium, c);

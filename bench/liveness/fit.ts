@@ -8,6 +8,8 @@ import type { FusionModel } from '../../src/liveness/passive/engine.js';
 export interface Row {
   x: number[];
   live: boolean;
+  /** Sample weight (default 1); the two classes are balanced on top of it. */
+  w?: number;
 }
 
 /** Class-balanced L2-regularised logistic regression by Newton's method on standardised inputs. */
@@ -15,15 +17,16 @@ export function fitLogistic(rows: Row[], names: FusionModel['inputs'], l2 = 1e-2
   const d = names.length;
   const mean = Array.from({ length: d }, (_, j) => rows.reduce((s, r) => s + r.x[j], 0) / rows.length);
   const std = Array.from({ length: d }, (_, j) => Math.sqrt(rows.reduce((s, r) => s + (r.x[j] - mean[j]) ** 2, 0) / rows.length) || 1);
-  const nPos = rows.filter((r) => r.live).length;
-  const nNeg = rows.length - nPos;
+  const nPos = rows.filter((r) => r.live).reduce((s, r) => s + (r.w ?? 1), 0);
+  const nNeg = rows.filter((r) => !r.live).reduce((s, r) => s + (r.w ?? 1), 0);
+  const total = nPos + nNeg;
   const w = new Float64Array(d + 1); // last = bias
   const z = rows.map((r) => [...r.x.map((v, j) => (v - mean[j]) / std[j]), 1]);
   for (let it = 0; it < iters; it++) {
     const g = new Float64Array(d + 1);
     const H = Array.from({ length: d + 1 }, () => new Float64Array(d + 1));
     rows.forEach((r, i) => {
-      const cw = r.live ? rows.length / (2 * nPos) : rows.length / (2 * nNeg);
+      const cw = (r.w ?? 1) * (r.live ? total / (2 * nPos) : total / (2 * nNeg));
       let s = 0;
       for (let j = 0; j <= d; j++) s += w[j] * z[i][j];
       const p = 1 / (1 + Math.exp(-s));
@@ -34,8 +37,8 @@ export function fitLogistic(rows: Row[], names: FusionModel['inputs'], l2 = 1e-2
       }
     });
     for (let j = 0; j < d; j++) {
-      g[j] += l2 * rows.length * w[j];
-      H[j][j] += l2 * rows.length;
+      g[j] += l2 * total * w[j];
+      H[j][j] += l2 * total;
     }
     const step = solve(H.map((r) => Array.from(r)), Array.from(g));
     for (let j = 0; j <= d; j++) w[j] -= step[j];

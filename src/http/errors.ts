@@ -120,6 +120,12 @@ const FINGER_ERRORS: Record<FingerErrorCode, ErrorCode> = {
 
 /** Maps whatever a handler or Fastify threw to a status and a body; never leaks a 500 for user error. */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof BiostationError && error.code === 'LIVENESS_CHECK_FAILED' && error.details?.liveness && errorStyleOf(request.url) === 'result') {
+    // The spec's 1013 body, plus the verdict's score and threshold (documented extension, as `score` on decisions).
+    // Sent as is: the route's 200 schema describes its success body (the 1013 body is documented beside it).
+    const entry = ERROR_CATALOGUE.LIVENESS_CHECK_FAILED;
+    return reply.status(entry.status).serializer(JSON.stringify).send({ result: { code: entry.resultCode, message: error.code, detail: entry.text }, liveness: error.details.liveness });
+  }
   if (error instanceof BiostationError) return sendError(request, reply, error.code, error.message);
   if (error instanceof FaceError) return sendError(request, reply, FACE_ERRORS[error.code], error.message);
   if (error instanceof FingerError) return sendError(request, reply, FINGER_ERRORS[error.code], error.message);

@@ -59,6 +59,7 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
 
   if (services.audit) registerAudit(app, services.audit);
   const metrics = createMetrics();
+  if (services.face.livenessGate) metrics.registry.registerMetric(services.face.livenessGate.counter);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request completed');
     request.log.debug({ url: request.url }, 'request url');

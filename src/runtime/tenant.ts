@@ -9,8 +9,11 @@ export interface Tenant {
   applicationId: string;
   applicationName: string;
   store: TenantStore;
-  /** The application's decision thresholds; undefined = the engine's calibrated default. */
-  thresholds: { face?: number; finger?: number };
+  /**
+   * The application's decision thresholds; undefined = the engine's calibrated default. `liveness`:
+   * the passive liveness check's threshold on its fused probability (0..1).
+   */
+  thresholds: { face?: number; finger?: number; liveness?: number };
   /** De-duplication at enrollment (src/services/dedup.ts); undefined = DEFAULT_DEDUP_POLICY. */
   dedupPolicy?: DedupPolicy;
 }

@@ -1,6 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStation, type TestStation } from './harness.js';
 import { b64, fakeFaceEngine, faceBody } from './fakes.js';
+import { PassiveLivenessGate, type LivenessVerdict } from '../../src/liveness/passive/gate.js';
+import { BiostationError } from '../../src/runtime/errors.js';
+
+/** Stand-in passive liveness: an image of `PERSON:spoof...` is an attack, `PERSON:blurry...` cannot be judged. */
+class FakeLivenessGate extends PassiveLivenessGate {
+  constructor() {
+    super(async () => {
+      throw new Error('not used');
+    });
+  }
+  override async require(image: Uint8Array, _box: unknown, threshold = 0.5): Promise<LivenessVerdict> {
+    const name = Buffer.from(image).toString('utf8');
+    if (name.startsWith('PERSON:blurry')) throw new BiostationError('FACE_QUALITY_TOO_LOW', 'The face cannot be checked for liveness: sharpness', { failures: ['sharpness'] });
+    const score = name.startsWith('PERSON:spoof') ? 0.01 : 0.99;
+    const verdict: LivenessVerdict = { score, threshold, mode: 'cnn+signals', evidence: score < threshold ? ['cnn'] : [] };
+    if (score < threshold) throw new BiostationError('LIVENESS_CHECK_FAILED', undefined, { liveness: verdict });
+    return verdict;
+  }
+}
 
 /** The face group's contract (shapes, codes, decisions left open by the spec), over a stand-in engine. */
 describe('face routes contract', () => {
@@ -9,7 +28,7 @@ describe('face routes contract', () => {
   const post = (p: string, json: unknown) => t.request('POST', `/api/v1/services/face${p}`, { token, json });
 
   beforeAll(async () => {
-    t = await startTestStation({ faceEngine: fakeFaceEngine });
+    t = await startTestStation({ faceEngine: fakeFaceEngine, livenessGate: new FakeLivenessGate() });
     token = (await t.application('face')).token;
   });
   afterAll(() => t.close());
@@ -80,9 +99,32 @@ describe('face routes contract', () => {
     expect(back.body.result.code).toBe(1002);
   });
 
-  it('doLivenessCheck does not pretend: the response says it was not evaluated', async () => {
-    const res = await post('/alice/verify', { ...faceBody('alice'), doLivenessCheck: true });
-    expect(res.body.livenessEvaluated).toBe(false);
+  it('doLivenessCheck: every face operation checks every image; an attack is 1013 (HTTP 200) and stores nothing', async () => {
+    const failed = { result: { code: 1013, message: 'LIVENESS_CHECK_FAILED', detail: 'liveness check failed' }, liveness: { score: 0.01, threshold: 0.5, mode: 'cnn+signals', evidence: ['cnn'] } };
+    const live = await post('/alice/verify', { ...faceBody('alice'), doLivenessCheck: true });
+    expect(live.body).toEqual({ result: { code: 1002, message: 'VERIFIED_SUCCESSFULLY' }, score: 1, threshold: 0.5, livenessEvaluated: true, liveness: { score: 0.99, threshold: 0.5, mode: 'cnn+signals', scores: [0.99] } });
+    const before = (await t.request('GET', '/api/v1/services/face/count', { token })).body.count;
+    for (const [path, body] of [
+      ['/enroll/eve', faceBody('eve', 'spoof-eve')],
+      ['/alice/verify', faceBody('spoof-alice')],
+      ['/identify', faceBody('spoof-alice')],
+      ['/match', faceBody('alice', 'spoof-alice')],
+    ] as const) {
+      const res = await post(path, { ...body, doLivenessCheck: true });
+      expect([path, res.status, res.body]).toEqual([path, 200, failed]);
+    }
+    const patched = await t.request('PATCH', '/api/v1/services/face/alice', { token, json: { ...faceBody('spoof-alice'), doLivenessCheck: true } });
+    expect(patched.body).toEqual(failed);
+    expect((await t.request('GET', '/api/v1/services/face/count', { token })).body.count).toBe(before);
+    expect((await t.request('GET', '/api/v1/services/face/templates/eve', { token })).status).toBe(404);
+    expect((await post('/alice/verify', faceBody('alice'))).body.result.code).toBe(1002); // alice's templates untouched
+    const enrolled = await post('/enroll/ann', { ...faceBody('ann', 'ann'), doLivenessCheck: true });
+    expect(enrolled.body).toMatchObject({ result: { code: 1000 }, livenessEvaluated: true, liveness: { score: 0.99, scores: [0.99, 0.99] } });
+    const blurry = await post('/ann/verify', { ...faceBody('blurry-ann'), doLivenessCheck: true });
+    expect([blurry.status, blurry.body.result.message]).toEqual([400, 'FACE_QUALITY_TOO_LOW']);
+    // without the check, a "spoof" image is just an image: the answer is exactly the one without liveness
+    expect((await post('/match', { ...faceBody('spoof-x', 'spoof-x'), doLivenessCheck: false })).body).toEqual({ result: { code: 1002, message: 'VERIFIED_SUCCESSFULLY' }, score: 1, threshold: 0.5 });
+    await t.request('DELETE', '/api/v1/services/face/ann', { token });
   });
 
   it('bad input: a 4xx with a stable code, never 500, store unchanged', async () => {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { BiostationError } from '../../runtime/errors.js';
+import type { LivenessVerdict } from '../../liveness/passive/gate.js';
 import type { PersonRecord } from '../../store/types.js';
 import { tenantOf } from '../auth.js';
 import { encodeBase64 } from '../base64.js';
@@ -33,8 +34,18 @@ async function imagesOf(body: Pick<FaceBodyT, 'Images'>): Promise<Uint8Array[]> 
   return images;
 }
 
-/** Added to a body whose client asked for liveness: the passive check is not evaluated on this station yet. */
-const livenessNote = (body: { doLivenessCheck?: boolean }) => (body.doLivenessCheck ? { livenessEvaluated: false } : {});
+/**
+ * Added to a body whose client asked for liveness (extension): the passive check's verdicts. `score` is
+ * the lowest of the images' fused probabilities, `scores` each image's in order. Nothing is added
+ * when the client did not ask (the response is then exactly as without liveness).
+ */
+const livenessNote = (body: { doLivenessCheck?: boolean }, verdicts?: LivenessVerdict[]) => {
+  if (!body.doLivenessCheck || !verdicts || verdicts.length === 0) return {};
+  return {
+    livenessEvaluated: true,
+    liveness: { score: Math.min(...verdicts.map((v) => v.score)), threshold: verdicts[0].threshold, mode: verdicts[0].mode, scores: verdicts.map((v) => v.score) },
+  };
+};
 
 const faceRecord = (p: PersonRecord) => ({
   ExternalID: p.extId,
@@ -44,7 +55,16 @@ const faceRecord = (p: PersonRecord) => ({
   ...(p.version ? { Version: p.version } : {}),
 });
 
-const LivenessNote = { livenessEvaluated: Type.Optional(Type.Boolean({ description: 'false: doLivenessCheck was asked but no passive check ran' })) };
+const LivenessNote = {
+  livenessEvaluated: Type.Optional(Type.Boolean({ description: 'Present (true) when doLivenessCheck was asked and every image passed the passive check' })),
+  liveness: Type.Optional(Type.Object({
+    score: Type.Number({ description: 'Lowest fused probability of a live face over the images, 0..1' }),
+    threshold: Type.Number({ description: "The threshold held against (the application's, else the engine's default)" }),
+    mode: Type.String({ description: "'cnn+signals', or 'signals' when the liveness network is not installed" }),
+    scores: Type.Optional(Type.Array(Type.Number(), { description: "Each image's probability, in order" })),
+    evidence: Type.Optional(Type.Array(Type.String(), { description: 'With 1013: the inputs that weighed most against liveness (cnn, spectralPeak, chromaPeak, highFreq, border, glare, chroma, faceSharpness, depthOfField, texture), worst first' })),
+  }, { description: 'Extension: the passive liveness verdict (only with doLivenessCheck true). A presentation attack is answered instead with HTTP 200 and result 1013 LIVENESS_CHECK_FAILED, detail "liveness check failed", this object (score, threshold, mode, evidence) beside it, and nothing is stored or compared; a face too poor to judge gives 400 FACE_QUALITY_TOO_LOW (1027).' })),
+};
 const WriteResponse = Type.Object({ result: Result, b64Templates: Type.Optional(Type.Array(Type.String())), ...LivenessNote });
 const EnrollResponse = Type.Object({ result: Result, b64Templates: Type.Optional(Type.Array(Type.String())), ...LivenessNote, duplicates: Duplicates });
 const DecisionResponse = Type.Object({ result: Result, ...DecisionFields, ...LivenessNote });
@@ -104,11 +124,11 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       const body = request.body as FaceBodyT;
       const images = await imagesOf(body);
       return refusingDuplicates(reply, async () => {
-        const { templates, duplicates } = await face.enroll(tenantOf(request), (request.params as Params).ext_id, images, { doLivenessCheck: !!body.doLivenessCheck });
+        const { templates, duplicates, liveness } = await face.enroll(tenantOf(request), (request.params as Params).ext_id, images, { doLivenessCheck: !!body.doLivenessCheck });
         return {
           result: ok(1000, 'ENROLLED_SUCCESSFULLY'),
           ...(body.ReturnTemplate ? { b64Templates: templates.map(encodeBase64) } : {}),
-          ...livenessNote(body),
+          ...livenessNote(body, liveness),
           ...duplicatesField(duplicates),
         };
       });
@@ -122,10 +142,10 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       },
     }, async (request) => {
       const body = request.body as FaceBodyT;
-      const templates = await face.update(tenantOf(request), (request.params as Params).ext_id, await imagesOf(body), { doLivenessCheck: !!body.doLivenessCheck });
+      const { templates, liveness } = await face.update(tenantOf(request), (request.params as Params).ext_id, await imagesOf(body), { doLivenessCheck: !!body.doLivenessCheck });
       return body.ReturnTemplate
-        ? { result: ok(1000, 'ENROLLED_SUCCESSFULLY'), b64Templates: templates.map(encodeBase64), ...livenessNote(body) }
-        : { result: ok(1006, 'UPDATED_SUCCESSFULLY'), ...livenessNote(body) };
+        ? { result: ok(1000, 'ENROLLED_SUCCESSFULLY'), b64Templates: templates.map(encodeBase64), ...livenessNote(body, liveness) }
+        : { result: ok(1006, 'UPDATED_SUCCESSFULLY'), ...livenessNote(body, liveness) };
     });
 
     app.delete(`${BASE}/:ext_id`, {
@@ -144,8 +164,8 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
     }, async (request) => {
       const body = request.body as FaceBodyT;
       const [image] = await imagesOf(body);
-      const d = await face.verify(tenantOf(request), (request.params as Params).ext_id, image);
-      return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold, ...livenessNote(body) };
+      const d = await face.verify(tenantOf(request), (request.params as Params).ext_id, image, { doLivenessCheck: !!body.doLivenessCheck });
+      return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold, ...livenessNote(body, d.liveness) };
     });
 
     app.post(`${BASE}/identify`, {
@@ -158,13 +178,13 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
     }, async (request) => {
       const body = request.body as FaceBodyT;
       const [image] = await imagesOf(body);
-      const d = await face.identify(tenantOf(request), image);
+      const d = await face.identify(tenantOf(request), image, { doLivenessCheck: !!body.doLivenessCheck });
       return {
         ExternalID: d.extId,
         result: d.extId ? ok(1008, 'IDENTIFIED_SUCCESSFULLY') : ok(1009, 'NOT_IDENTIFIED'),
         score: d.score,
         threshold: d.threshold,
-        ...livenessNote(body),
+        ...livenessNote(body, d.liveness),
         ...candidatesField(d.candidates),
       };
     });
@@ -178,8 +198,8 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
     }, async (request) => {
       const body = request.body as Static<typeof FaceMatchBody>;
       const [a, b] = await imagesOf(body);
-      const d = await face.match(tenantOf(request), a, b);
-      return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold, ...livenessNote(body) };
+      const d = await face.match(tenantOf(request), a, b, { doLivenessCheck: !!body.doLivenessCheck });
+      return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold, ...livenessNote(body, d.liveness) };
     });
   };
 }

@@ -13,7 +13,7 @@
 import type * as ort from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
 import { resizePlanar, silentFaceRect, type FaceBox, type PixelRect, type RgbRaster } from './crop.js';
-import { faceExposure, faceSample, measureSignals, SIGNAL_NAMES, type FaceExposure, type SignalName, type Signals } from './signals.js';
+import { faceExposure, faceSample, measureSignals, SCALAR_SIGNALS, type FaceExposure, type SignalName, type Signals } from './signals.js';
 
 export type { FaceBox, RgbRaster } from './crop.js';
 export type { SignalName, Signals } from './signals.js';
@@ -38,13 +38,19 @@ export interface PassiveLivenessResult {
   cnn: CnnScores | null;
   /** Raw value of every image signal (signals.ts). */
   signals: Signals;
-  /** Each input's share of the fused log-odds (negative = evidence of an attack). */
-  contributions: Record<SignalName | 'cnn', number>;
+  /**
+   * Each input's share of the fused log-odds (negative = evidence of an attack): the network, every
+   * scalar signal, and the LBP texture histograms summed as 'texture'.
+   */
+  contributions: Record<ContributionName, number>;
   /** Face exposure and focus as measured for the gates. */
   exposure: FaceExposure;
   /** "cnn+signals" or "signals" (no network file). */
   mode: 'cnn+signals' | 'signals';
 }
+
+/** Names under which the fused log-odds are broken down. */
+export type ContributionName = 'cnn' | (typeof SCALAR_SIGNALS)[number] | 'texture';
 
 export type LivenessQualityFailure = 'faceWidthPx' | 'sharpness' | 'underexposed' | 'overexposed';
 
@@ -165,15 +171,17 @@ export class PassiveLivenessEngine {
   /** The fusion and the decision (see the module doc). */
   decide(cnn: CnnScores | null, signals: Signals, exposure: FaceExposure, threshold = this.tuning.threshold): PassiveLivenessResult {
     const model = cnn ? this.tuning.fusion : this.tuning.fusionNoCnn;
-    const contributions = Object.fromEntries(['cnn', ...SIGNAL_NAMES].map((k) => [k, 0])) as Record<SignalName | 'cnn', number>;
+    const contributions = Object.fromEntries(['cnn', ...SCALAR_SIGNALS, 'texture'].map((k) => [k, 0])) as Record<ContributionName, number>;
     let z = model.bias;
     model.inputs.forEach((name, i) => {
       const x = name === 'cnn' ? (cnn ? cnnLogit(cnn) : null) : signals[name];
-      if (x === null) return;
+      if (x === null || x === undefined) return;
       const c = (model.weights[i] * (x - model.mean[i])) / model.std[i];
-      contributions[name] = Math.round(c * 1e4) / 1e4;
+      const key: ContributionName = name.startsWith('lbp') ? 'texture' : (name as ContributionName);
+      contributions[key] += c;
       z += c;
     });
+    for (const k of Object.keys(contributions) as ContributionName[]) contributions[k] = Math.round(contributions[k] * 1e4) / 1e4;
     const probability = sigmoid(z);
     return { probability, threshold, live: probability >= threshold, cnn, signals, contributions, exposure, mode: cnn ? 'cnn+signals' : 'signals' };
   }

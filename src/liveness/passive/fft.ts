@@ -44,23 +44,35 @@ export function fft(re: Float64Array, im: Float64Array): void {
 }
 
 /**
- * Power spectrum |F(u,v)|^2 of an n x n real patch after removing its mean and applying a 2-D Hann
- * window; index [v * n + u], frequencies in FFT order (0..n/2 then negative).
+ * Power spectra |F(u,v)|^2 of two n x n real patches at the cost of one complex 2-D FFT (the first
+ * as the real part, the second as the imaginary part, separated by Hermitian symmetry), each after
+ * removing its mean and applying a 2-D Hann window; index [v * n + u], FFT order.
  */
-export function powerSpectrum(patch: Float32Array, n: number): Float64Array {
-  let mean = 0;
-  for (let i = 0; i < n * n; i++) mean += patch[i];
-  mean /= n * n;
+export function powerSpectra2(a: Float32Array, b: Float32Array, n: number): [Float64Array, Float64Array] {
+  let ma = 0;
+  let mb = 0;
+  for (let i = 0; i < n * n; i++) {
+    ma += a[i];
+    mb += b[i];
+  }
+  ma /= n * n;
+  mb /= n * n;
   const win = new Float64Array(n);
   for (let i = 0; i < n; i++) win[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * (i + 0.5)) / n);
   const re = new Float64Array(n * n);
   const im = new Float64Array(n * n);
-  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) re[y * n + x] = (patch[y * n + x] - mean) * win[x] * win[y];
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      const w = win[x] * win[y];
+      re[y * n + x] = (a[y * n + x] - ma) * w;
+      im[y * n + x] = (b[y * n + x] - mb) * w;
+    }
+  }
   const rr = new Float64Array(n);
   const ri = new Float64Array(n);
   for (let y = 0; y < n; y++) {
     rr.set(re.subarray(y * n, (y + 1) * n));
-    ri.fill(0);
+    ri.set(im.subarray(y * n, (y + 1) * n));
     fft(rr, ri);
     re.set(rr, y * n);
     im.set(ri, y * n);
@@ -76,7 +88,20 @@ export function powerSpectrum(patch: Float32Array, n: number): Float64Array {
       im[y * n + x] = ri[y];
     }
   }
-  const p = new Float64Array(n * n);
-  for (let i = 0; i < n * n; i++) p[i] = re[i] * re[i] + im[i] * im[i];
-  return p;
+  const pa = new Float64Array(n * n);
+  const pb = new Float64Array(n * n);
+  for (let v = 0; v < n; v++) {
+    const vm = (n - v) % n;
+    for (let u = 0; u < n; u++) {
+      const k = v * n + u;
+      const m = vm * n + ((n - u) % n);
+      const ar = re[k] + re[m];
+      const ai = im[k] - im[m];
+      const br = im[k] + im[m];
+      const bi = re[m] - re[k];
+      pa[k] = (ar * ar + ai * ai) / 4;
+      pb[k] = (br * br + bi * bi) / 4;
+    }
+  }
+  return [pa, pb];
 }

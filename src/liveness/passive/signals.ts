@@ -4,68 +4,86 @@
  * weights fitted by `npm run bench:liveness -- --fit` (see README.md for each signal measured alone).
  *
  * Samples used (all from one pass over the pixels):
- * - the native grey patch: n x n source pixels at the face centre (n = 128 when the face box is at
- *   least 160 px wide, else 64), never resampled, so that screen pixel grids, moiré and halftone
- *   screens keep their frequencies;
+ * - the native patches: 64 x 64 source pixels at the face centre (luma, and B - Y), never resampled,
+ *   so that screen pixel grids, moiré and halftone screens keep their frequencies;
  * - the face sample: the face box resampled (nearest) to 64 x 64 RGB;
  * - the context: the network's 128 x 128 Silent-Face crop (2.7x the box), as luma.
  */
 import { nativeGreyPatch, type FaceBox, type PixelRect, type RgbRaster } from './crop.js';
-import { powerSpectrum } from './fft.js';
+import { powerSpectra2 } from './fft.js';
 
-export const SIGNAL_NAMES = ['spectralPeak', 'chromaPeak', 'highFreq', 'border', 'glare', 'chroma', 'faceSharpness', 'depthOfField'] as const;
-export type SignalName = (typeof SIGNAL_NAMES)[number];
+/** The scalar signals. */
+export const SCALAR_SIGNALS = ['spectralPeak', 'chromaPeak', 'highFreq', 'border', 'glare', 'chroma', 'faceSharpness', 'depthOfField'] as const;
+const LBP_CHANNELS = ['Y1', 'Y2', 'Cb1', 'Cr1'] as const;
+const LBP_BINS = 10;
+/** Colour texture: rotation-invariant uniform LBP histograms (P = 8; luma at radius 1 and 2, chroma at radius 1), 10 bins each. */
+export const TEXTURE_SIGNALS = LBP_CHANNELS.flatMap((c) => Array.from({ length: LBP_BINS }, (_, i) => `lbp${c}_${i}` as const));
+export const SIGNAL_NAMES = [...SCALAR_SIGNALS, ...TEXTURE_SIGNALS] as const;
+export type SignalName = (typeof SCALAR_SIGNALS)[number] | (typeof TEXTURE_SIGNALS)[number];
 export type Signals = Record<SignalName, number>;
 
 const FACE_SAMPLE = 64;
 
-/**
- * Largest excess of the log power spectrum over its ring's median, over 0.1..0.5 cycles/px, JPEG's
- * 8-px block lattice (k/8 cycles/px on both axes, +-1 bin) left out: screen grids, moiré and
- * halftone are periodic and stand out of the smooth 1/f spectrum of a face (log10 units).
- */
-export function spectralPeak(patch: Float32Array, n: number): { peak: number; highFreq: number } {
-  const p = powerSpectrum(patch, n);
+const SPECTRUM = 64;
+
+/** Ring (rounded radius) of every frequency of an n x n spectrum, -1 where left out (see spectralPeak). */
+const RING_TABLE = ((): { ring: Int16Array; count: Float64Array } => {
+  const n = SPECTRUM;
   const half = n / 2;
-  const rings: number[][] = Array.from({ length: half + 1 }, () => []);
   const lo = Math.round(0.1 * n);
   const cell = n / 8;
   const nearLattice = (k: number): boolean => {
     const m = ((k % cell) + cell) % cell;
     return m <= 1 || m >= cell - 1;
   };
-  let eHigh = 0;
-  let eMid = 0;
-  const logs = new Float64Array(n * n);
-  for (let v = 0; v < n; v++) {
-    const fv = v <= half ? v : v - n;
-    for (let u = 0; u < n; u++) {
-      const fu = u <= half ? u : u - n;
-      const r = Math.round(Math.hypot(fu, fv));
-      const e = p[v * n + u];
-      if (r >= 0.25 * n && r <= half) eHigh += e;
-      else if (r >= 0.05 * n && r < 0.25 * n) eMid += e;
-      if (r < lo || r > half) continue;
-      if (nearLattice(fu) && nearLattice(fv)) continue;
-      const l = Math.log10(e + 1e-6);
-      logs[v * n + u] = l;
-      rings[r].push(l);
-    }
-  }
-  const med = new Float64Array(half + 1);
-  for (let r = lo; r <= half; r++) {
-    const a = rings[r].sort((x, y) => x - y);
-    med[r] = a.length ? a[a.length >> 1] : 0;
-  }
-  let peak = 0;
+  const ring = new Int16Array(n * n).fill(-1);
+  const count = new Float64Array(half + 1);
   for (let v = 0; v < n; v++) {
     const fv = v <= half ? v : v - n;
     for (let u = 0; u < n; u++) {
       const fu = u <= half ? u : u - n;
       const r = Math.round(Math.hypot(fu, fv));
       if (r < lo || r > half || (nearLattice(fu) && nearLattice(fv))) continue;
-      peak = Math.max(peak, logs[v * n + u] - med[r]);
+      ring[v * n + u] = r;
+      count[r]++;
     }
+  }
+  return { ring, count };
+})();
+
+/**
+ * Largest excess of the log power spectrum over its ring's mean, over 0.1..0.5 cycles/px, JPEG's
+ * 8-px block lattice (k/8 cycles/px on both axes, +-1 bin) left out: screen grids, moiré and
+ * halftone are periodic and stand out of the smooth 1/f spectrum of a face (log10 units).
+ * `highFreq`: log10 of the energy over 0.25..0.5 cycles/px against 0.05..0.25 (paper grain, dots).
+ */
+export function spectrumStats(p: Float64Array): { peak: number; highFreq: number } {
+  const n = SPECTRUM;
+  const half = n / 2;
+  const { ring, count } = RING_TABLE;
+  const sum = new Float64Array(half + 1);
+  const logs = new Float64Array(n * n);
+  let eHigh = 0;
+  let eMid = 0;
+  for (let v = 0; v < n; v++) {
+    const fv = v <= half ? v : v - n;
+    for (let u = 0; u < n; u++) {
+      const fu = u <= half ? u : u - n;
+      const k = v * n + u;
+      const r2 = fu * fu + fv * fv;
+      if (r2 >= 0.0625 * n * n) eHigh += p[k];
+      else if (r2 >= 0.0025 * n * n) eMid += p[k];
+      const r = ring[k];
+      if (r < 0) continue;
+      const l = Math.log10(p[k] + 1e-6);
+      logs[k] = l;
+      sum[r] += l;
+    }
+  }
+  let peak = 0;
+  for (let k = 0; k < n * n; k++) {
+    const r = ring[k];
+    if (r >= 0) peak = Math.max(peak, logs[k] - sum[r] / count[r]);
   }
   return { peak, highFreq: Math.log10((eHigh + 1) / (eMid + 1)) };
 }
@@ -176,10 +194,10 @@ export function borderStrength(ctx: Float32Array, size: number, face: PixelRect)
   for (const horizontal of [true, false]) {
     const g = horizontal ? gy : gx;
     for (const t of slopes) {
-      for (let o = 2; o < size - 2; o++) {
+      for (let o = 2; o < size - 2; o += 1) {
         let s = 0;
         let n = 0;
-        for (let a = 1; a < size - 1; a++) {
+        for (let a = 1; a < size - 1; a += 2) {
           const b = Math.round(o + t * (a - size / 2));
           if (b < 1 || b >= size - 1) continue;
           const x = horizontal ? a : b;
@@ -188,11 +206,64 @@ export function borderStrength(ctx: Float32Array, size: number, face: PixelRect)
           s += g[y * size + x];
           n++;
         }
-        if (n >= size / 2) best = Math.max(best, Math.abs(s) / n);
+        if (n >= size / 4) best = Math.max(best, Math.abs(s) / n);
       }
     }
   }
   return best / (mag + 1);
+}
+
+/** riu2 bin of an 8-bit LBP code: the count of ones when the circular pattern has <= 2 transitions, else 9. */
+const RIU2 = ((): Uint8Array => {
+  const t = new Uint8Array(256);
+  for (let c = 0; c < 256; c++) {
+    let transitions = 0;
+    let ones = 0;
+    for (let i = 0; i < 8; i++) {
+      const bit = (c >> i) & 1;
+      ones += bit;
+      if (bit !== ((c >> ((i + 1) % 8)) & 1)) transitions++;
+    }
+    t[c] = transitions <= 2 ? ones : 9;
+  }
+  return t;
+})();
+
+/** Normalised riu2 LBP histogram (P = 8, square neighbourhood of radius r) of a 64 x 64 plane. */
+function lbpHistogram(g: Float32Array, r: number, out: Signals, prefix: string): void {
+  const n = FACE_SAMPLE;
+  const off = [[-r, -r], [0, -r], [r, -r], [r, 0], [r, r], [0, r], [-r, r], [-r, 0]].map(([dx, dy]) => dy * n + dx);
+  const h = new Float64Array(LBP_BINS);
+  let total = 0;
+  for (let y = r; y < n - r; y++) {
+    for (let x = r; x < n - r; x++) {
+      const i = y * n + x;
+      const c = g[i];
+      let code = 0;
+      for (let k = 0; k < 8; k++) if (g[i + off[k]] >= c) code |= 1 << k;
+      h[RIU2[code]]++;
+      total++;
+    }
+  }
+  for (let b = 0; b < LBP_BINS; b++) (out as Record<string, number>)[`${prefix}_${b}`] = h[b] / total;
+}
+
+/** Colour texture of the face sample (TEXTURE_SIGNALS), written into `out`. */
+export function textureSignals(face: Uint8Array, out: Signals): void {
+  const n = FACE_SAMPLE * FACE_SAMPLE;
+  const Y = new Float32Array(n);
+  const Cb = new Float32Array(n);
+  const Cr = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const y = luma(face, i * 3);
+    Y[i] = y;
+    Cb[i] = face[i * 3 + 2] - y;
+    Cr[i] = face[i * 3] - y;
+  }
+  lbpHistogram(Y, 1, out, 'lbpY1');
+  lbpHistogram(Y, 2, out, 'lbpY2');
+  lbpHistogram(Cb, 1, out, 'lbpCb1');
+  lbpHistogram(Cr, 1, out, 'lbpCr1');
 }
 
 /**
@@ -203,9 +274,9 @@ export function borderStrength(ctx: Float32Array, size: number, face: PixelRect)
 export function measureSignals(img: RgbRaster, box: FaceBox, face: Uint8Array, exposure: FaceExposure, ctx: Float32Array, size: number, faceInCtx: PixelRect): Signals {
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
-  const n = box.width >= 160 ? 128 : 64;
-  const grey = spectralPeak(nativeGreyPatch(img, cx, cy, n), n);
-  const chromaP = spectralPeak(nativeChromaPatch(img, cx, cy, n), n);
+  const [pg, pc] = powerSpectra2(nativeGreyPatch(img, cx, cy, SPECTRUM), nativeChromaPatch(img, cx, cy, SPECTRUM), SPECTRUM);
+  const grey = spectrumStats(pg);
+  const chromaP = spectrumStats(pc);
   // colour spread and glare on the face sample
   const count = FACE_SAMPLE * FACE_SAMPLE;
   let sb = 0, sr = 0, sb2 = 0, sr2 = 0, glare = 0;
@@ -223,7 +294,7 @@ export function measureSignals(img: RgbRaster, box: FaceBox, face: Uint8Array, e
   // depth of field: the face's focus against the surroundings' (a flat medium has one focus)
   const faceLap = laplacianVariance(ctx, size, size, (x, y) => x >= faceInCtx.x0 && x <= faceInCtx.x1 && y >= faceInCtx.y0 && y <= faceInCtx.y1);
   const ringLap = laplacianVariance(ctx, size, size, (x, y) => !(x >= faceInCtx.x0 - 4 && x <= faceInCtx.x1 + 4 && y >= faceInCtx.y0 - 4 && y <= faceInCtx.y1 + 4));
-  return {
+  const out = {
     spectralPeak: grey.peak,
     chromaPeak: chromaP.peak,
     highFreq: grey.highFreq,
@@ -232,5 +303,7 @@ export function measureSignals(img: RgbRaster, box: FaceBox, face: Uint8Array, e
     chroma: Math.log10(chroma + 1),
     faceSharpness: Math.log10(exposure.sharpness + 1),
     depthOfField: Math.log10((faceLap + 1) / (ringLap + 1)),
-  };
+  } as Signals;
+  textureSignals(face, out);
+  return out;
 }
