@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type StationConfig } from './runtime/config.js
 import { openApplications, startStation, stationPaths } from './station.js';
 import { addSecurityCommands } from './security-cli.js';
 import { registerLivenessCommands } from './liveness/advanced/cli.js';
+import { registerReaderCommands } from './readers-cli.js';
 
 /**
  * `biostation` command line: `serve` starts the station; `apps create|list|disable|rotate-secret`
@@ -131,6 +132,8 @@ export function buildCli(): Command {
     );
 
   registerLivenessCommands(program, config);
+
+  registerReaderCommands(program);
 
   addSecurityCommands(program, config);
 
