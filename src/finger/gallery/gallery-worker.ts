@@ -1,27 +1,28 @@
-import { parentPort } from 'node:worker_threads';
-import { GalleryShard } from './gallery-shard.js';
+/** One shard of the fingerprint gallery (gallery.ts) on a thread of the station's worker pool (src/runtime/worker-pool.ts). */
+import { serveWorker } from '../../runtime/worker-serve.js';
+import { GalleryShard, type ShardHit } from './gallery-shard.js';
 
-/** Messages from the gallery to one shard worker. */
+/** Messages from the gallery to one shard worker (upsert and remove are posted without reply). */
 export type ShardRequest =
   | { type: 'upsert'; extId: string; templates: Uint8Array[] }
   | { type: 'remove'; extId: string }
-  | { type: 'search'; id: number; probe: Uint8Array; topK: number };
+  | { type: 'search'; probe: Uint8Array; topK: number };
 
-const shard = new GalleryShard();
-parentPort?.on('message', (message: ShardRequest) => {
-  if (message.type === 'upsert') {
-    try {
-      shard.upsert(message.extId, message.templates);
-    } catch {
-      shard.remove(message.extId); // validated by the gallery before posting; never expected
+serveWorker(() => {
+  const shard = new GalleryShard();
+  return (message: ShardRequest): ShardHit[] => {
+    if (message.type === 'upsert') {
+      try {
+        shard.upsert(message.extId, message.templates);
+      } catch {
+        shard.remove(message.extId); // validated by the gallery before posting; never expected
+      }
+      return [];
     }
-  }
-  else if (message.type === 'remove') shard.remove(message.extId);
-  else {
-    try {
-      parentPort!.postMessage({ id: message.id, hits: shard.search(message.probe, message.topK) });
-    } catch (e) {
-      parentPort!.postMessage({ id: message.id, error: e instanceof Error ? { message: e.message, code: (e as { code?: string }).code } : { message: String(e) } });
+    if (message.type === 'remove') {
+      shard.remove(message.extId);
+      return [];
     }
-  }
+    return shard.search(message.probe, message.topK);
+  };
 });

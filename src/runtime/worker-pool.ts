@@ -1,0 +1,275 @@
+/**
+ * The station's one worker-thread pool, used by face extraction (stateless workers, each with its own
+ * ONNX sessions: any idle worker takes the next request) and the fingerprint 1:N gallery (stateful
+ * shards: each request goes to the worker holding that shard). A worker module serves requests with
+ * `serveWorker` (worker-serve.ts); the pool starts `size` workers from it (through worker-entry.mjs
+ * when the sources run as TypeScript), hands each `run` to the next idle ready worker (FIFO queue),
+ * and `call`/`post` to a given worker.
+ *
+ * A worker that dies fails only the requests it held, with the pool's `unavailable` error. With
+ * `respawn` (stateless workers) it is replaced and the queue waits for the replacement; when no worker
+ * is left and none can be restarted the pool fails. Without `respawn` (state would be lost) the pool
+ * fails at once: every later request gets `unavailable`.
+ * (piscina was considered: it has no way to address one stateful worker, which the gallery needs.)
+ */
+import { Worker } from 'node:worker_threads';
+
+/** An error as it crosses the thread boundary. */
+export interface SerialisedError {
+  name: string;
+  message: string;
+  code?: string;
+  details?: Record<string, unknown>;
+}
+
+/** Pool -> worker. */
+export interface PoolRequest<Q> {
+  id?: number;
+  payload: Q;
+}
+
+/** Worker -> pool. */
+export type PoolReply<R> =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'result'; id: number; result: R }
+  | { type: 'error'; id: number; error: SerialisedError };
+
+export interface WorkerPoolOptions {
+  /** The worker module (it calls serveWorker), e.g. `new URL('./extract-worker.js', import.meta.url)`. */
+  module: URL;
+  /** Workers to start (at least 1). */
+  size: number;
+  /** Handed to the worker's init (structured clone). */
+  data?: unknown;
+  /** Replace a worker that dies (stateless workers only). */
+  respawn: boolean;
+  /** Name of one worker in messages, e.g. "face worker". */
+  label: string;
+  /** The error of a request the pool cannot serve (stopped, failed, or its worker died). */
+  unavailable: (message: string) => Error;
+  /** Rebuilds in this thread an error a worker threw. */
+  revive: (error: SerialisedError) => Error;
+}
+
+interface Job<R> {
+  id: number;
+  payload: unknown;
+  resolve: (r: R) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot<R> {
+  worker: Worker;
+  ready: boolean;
+  /** The `run` job this worker holds (one at a time). */
+  job: Job<R> | null;
+  /** `call` requests sent to this worker, by id. */
+  calls: Map<number, Job<R>>;
+}
+
+/** Resolves the worker module and the entry that loads it (tsx for TypeScript sources). */
+function entryOf(module: URL): { entry: URL; module: string } {
+  const isTs = module.pathname.endsWith('.ts') || (import.meta.url.endsWith('.ts') && module.pathname.endsWith('.js'));
+  if (!isTs) return { entry: module, module: module.href };
+  const ts = module.href.replace(/\.js$/, '.ts');
+  return { entry: new URL('./worker-entry.mjs', import.meta.url), module: ts };
+}
+
+export class WorkerPool<Q, R> {
+  private readonly slots: Slot<R>[] = [];
+  private readonly queue: Job<R>[] = [];
+  private nextId = 0;
+  private closed = false;
+  private replacing = 0;
+  private failureMessage: string | null = null;
+  private readonly started: Promise<void>[];
+
+  /** Starts the workers now; requests may be sent at once (`call`/`post` are buffered by the thread, `run` waits for a ready worker). */
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.started = Array.from({ length: Math.max(1, options.size) }, () => this.spawn());
+    for (const p of this.started) p.catch(() => undefined);
+  }
+
+  /** Waits until every first worker is ready. @throws Error with the first worker's failure (the pool is then closed). */
+  async ready(): Promise<void> {
+    const settled = await Promise.allSettled(this.started);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) {
+      await this.close();
+      throw failed.reason as Error;
+    }
+  }
+
+  /** Ready workers now (a dead one counts again once its replacement is ready). */
+  get size(): number {
+    return this.slots.filter((s) => s.ready).length;
+  }
+
+  /** Why the pool no longer serves, or null. */
+  get failure(): string | null {
+    return this.failureMessage;
+  }
+
+  /** Runs the request on the next idle ready worker. @throws the worker's revived error, or `unavailable`. */
+  run(payload: Q): Promise<R> {
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, payload, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Sends the request to worker `index` and waits for its reply. @throws the worker's revived error, or `unavailable`. */
+  call(index: number, payload: Q): Promise<R> {
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
+    const slot = this.slots[index];
+    return new Promise((resolve, reject) => {
+      const job: Job<R> = { id: this.nextId++, payload, resolve, reject };
+      slot.calls.set(job.id, job);
+      slot.worker.postMessage({ id: job.id, payload } satisfies PoolRequest<Q>);
+    });
+  }
+
+  /** Sends the request to worker `index` without waiting for (or getting) a reply. */
+  post(index: number, payload: Q): void {
+    if (this.closed || this.failureMessage) return;
+    this.slots[index].worker.postMessage({ payload } satisfies PoolRequest<Q>);
+  }
+
+  /**
+   * Stops every worker; queued and running requests fail with `unavailable`. A worker still loading is
+   * stopped once it has loaded (terminating a thread inside onnxruntime's session creation aborts the process).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.failAll(`The ${this.options.label}s are stopped`);
+    const ready = this.slots.filter((s) => s.ready);
+    for (const s of ready) this.drop(s);
+    await Promise.all(ready.map((s) => s.worker.terminate()));
+  }
+
+  /** Test hook: terminates a worker as a crash would. */
+  async crashOne(): Promise<void> {
+    await this.slots.find((s) => s.ready)?.worker.terminate();
+  }
+
+  private refusal(): Error | null {
+    if (this.closed) return this.options.unavailable(`The ${this.options.label}s are stopped`);
+    if (this.failureMessage) return this.options.unavailable(this.failureMessage);
+    return null;
+  }
+
+  /** Starts one worker in a new slot; resolves when it is ready, rejects (and drops the slot) when it cannot start. */
+  private spawn(index = this.slots.length): Promise<void> {
+    const { entry, module } = entryOf(this.options.module);
+    const worker = new Worker(entry, { workerData: { module, data: this.options.data } });
+    worker.unref();
+    const slot: Slot<R> = { worker, ready: false, job: null, calls: new Map() };
+    this.slots.splice(index, 0, slot);
+    return new Promise((resolve, reject) => {
+      worker.on('message', (m: PoolReply<R>) => {
+        if (m.type === 'ready') {
+          if (this.closed) {
+            this.drop(slot);
+            void worker.terminate();
+            resolve();
+            return;
+          }
+          slot.ready = true;
+          resolve();
+          this.pump();
+        } else if (m.type === 'failed') {
+          this.drop(slot);
+          void worker.terminate();
+          if (!this.options.respawn && !this.closed) this.fail(`${this.options.label} failed: ${m.message}`);
+          reject(new Error(m.message));
+        } else this.onReply(slot, m);
+      });
+      worker.on('error', (e) => {
+        if (!slot.ready) reject(e);
+        this.onExit(slot, e.message);
+      });
+      worker.on('exit', (code) => {
+        if (!slot.ready) reject(new Error(`${this.options.label} exited with code ${code} while loading`));
+        this.onExit(slot, `exited with code ${code}`);
+      });
+    });
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (!slot.ready || slot.job) continue;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      slot.worker.postMessage({ id: job.id, payload: job.payload as Q } satisfies PoolRequest<Q>);
+    }
+  }
+
+  private onReply(slot: Slot<R>, m: Extract<PoolReply<R>, { id: number }>): void {
+    let job: Job<R> | undefined;
+    if (slot.job?.id === m.id) {
+      job = slot.job;
+      slot.job = null;
+    } else {
+      job = slot.calls.get(m.id);
+      slot.calls.delete(m.id);
+    }
+    if (!job) return;
+    if (m.type === 'result') job.resolve(m.result); // structured clone: already this thread's own copy
+    else job.reject(this.options.revive(m.error));
+    this.pump();
+  }
+
+  private drop(slot: Slot<R>): boolean {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return false;
+    this.slots.splice(i, 1);
+    slot.worker.removeAllListeners();
+    return true;
+  }
+
+  private onExit(slot: Slot<R>, why: string): void {
+    const wasReady = slot.ready;
+    const index = this.slots.indexOf(slot);
+    if (!this.drop(slot)) return; // 'error' then 'exit': handled once
+    const lost = this.options.unavailable(`A ${this.options.label} stopped during the request: ${why}`);
+    slot.job?.reject(lost);
+    for (const job of slot.calls.values()) job.reject(lost);
+    if (this.closed) return;
+    if (!this.options.respawn) {
+      this.fail(`${this.options.label} failed: ${why}`);
+      return;
+    }
+    if (!wasReady) return; // a replacement that could not start: counted below
+    this.replacing++;
+    this.spawn(index).then(
+      () => {
+        this.replacing--;
+      },
+      (e: Error) => {
+        this.replacing--;
+        if (this.size === 0 && this.replacing === 0) this.fail(`The ${this.options.label}s are gone and could not be restarted: ${e.message}`);
+      },
+    );
+  }
+
+  private fail(message: string): void {
+    this.failureMessage ??= message;
+    this.failAll(this.failureMessage);
+  }
+
+  private failAll(message: string): void {
+    const error = (): Error => this.options.unavailable(message);
+    for (const job of this.queue.splice(0)) job.reject(error());
+    for (const slot of this.slots) {
+      slot.job?.reject(error());
+      slot.job = null;
+      for (const job of slot.calls.values()) job.reject(error());
+      slot.calls.clear();
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The worker side of src/runtime/worker-pool.ts. A worker module calls `serveWorker(init)` once:
+ * `init` receives the pool's `data` and returns the handler of one request (it may load models first);
+ * the worker then answers `ready` (or `failed` with init's error) and serves requests in arrival order.
+ * A request with an id gets a `result` or an `error` reply (the error's name, message, code and
+ * details cross the thread; the pool's `revive` rebuilds it); a request without id gets no reply.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { PoolReply, PoolRequest, SerialisedError } from './worker-pool.js';
+
+function serialise(e: unknown): SerialisedError {
+  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
+  const { code, details } = e as Error & { code?: unknown; details?: unknown };
+  return {
+    name: e.name,
+    message: e.message,
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(details && typeof details === 'object' ? { details: details as Record<string, unknown> } : {}),
+  };
+}
+
+export function serveWorker<D, Q, R>(init: (data: D) => Promise<(request: Q) => R | Promise<R>> | ((request: Q) => R | Promise<R>)): void {
+  const port = parentPort;
+  if (!port) throw new Error('serveWorker runs in a worker thread only');
+  const reply = (m: PoolReply<R>): void => port.postMessage(m);
+  void (async () => {
+    let handle: (request: Q) => R | Promise<R>;
+    try {
+      handle = await init((workerData as { data: D }).data);
+    } catch (e) {
+      reply({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    port.on('message', async (m: PoolRequest<Q>) => {
+      try {
+        const result = await handle(m.payload);
+        if (m.id !== undefined) reply({ type: 'result', id: m.id, result });
+      } catch (e) {
+        if (m.id !== undefined) reply({ type: 'error', id: m.id, error: serialise(e) });
+      }
+    });
+    reply({ type: 'ready' });
+  })();
+}
