@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { ApplicationError, type ApplicationService } from './auth/applications.js';
+import { StationAdmin } from './auth/station-admin.js';
 import { ConfigError, loadConfig, type StationConfig } from './runtime/config.js';
 import { openApplications, startStation, stationPaths } from './station.js';
 import { addSecurityCommands } from './security-cli.js';
@@ -35,6 +36,8 @@ export function buildCli(): Command {
       const demo = stationPaths(config.dataDir).demoCredentials;
       const credential = existsSync(demo) ? (JSON.parse(readFileSync(demo, 'utf8')) as { key: string; secret: string }) : undefined;
       printBanner(station.url, credential, station.demoCredential !== undefined, demo);
+      // Shown once, on the start that created it; only its hash is kept (station-admin.json).
+      if (station.stationAdminSecret) process.stderr.write(`  Station admin secret (Admin screen; shown only now): ${station.stationAdminSecret}\n`);
       let stopping = false;
       const stop = async (signal: string) => {
         if (stopping) return;
@@ -136,6 +139,19 @@ export function buildCli(): Command {
   registerReaderCommands(program);
 
   addSecurityCommands(program, config);
+
+  program
+    .command('admin')
+    .description('the station-admin credential (Admin screen and /api/v1/admin)')
+    .command('reset-secret')
+    .description('issue a new station-admin secret and print it once (the old one stops working)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { json?: boolean }) => {
+      const file = stationPaths(config().dataDir).stationAdmin;
+      const { admin, createdSecret } = await StationAdmin.open(file);
+      const secret = createdSecret ?? (await admin.rotate());
+      print(opts.json, { secret }, `station admin secret: ${secret}\n(only its hash is stored; it cannot be shown again)`);
+    });
 
   return program;
 }

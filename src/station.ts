@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ApplicationService, type IssuedCredential } from './auth/applications.js';
+import { StationAdmin } from './auth/station-admin.js';
 import { TokenService } from './auth/tokens.js';
 import type { FaceEngine } from './face/engine.js';
 import { createFaceEngine, createPooledFaceEngine } from './face/index.js';
@@ -33,6 +34,8 @@ export interface Station {
   services: StationServices;
   /** Set on the first start of an empty data directory: the demo application's credential. */
   demoCredential?: IssuedCredential;
+  /** Set only on the start that created it: the station-admin secret, to be shown once (only its hash is stored). */
+  stationAdminSecret?: string;
   /** Stops accepting requests, finishes those in flight, closes engines and databases. */
   close(): Promise<void>;
 }
@@ -47,6 +50,8 @@ export function stationPaths(dataDir: string) {
     livenessKey: path.join(dataDir, LIVENESS_KEY_FILE),
     demoCredentials: path.join(dataDir, DEMO_CREDENTIALS_FILE),
     masterKey: path.join(dataDir, 'master.key'),
+    /** The station-admin credential's argon2id hash (src/auth/station-admin.ts), 0600. */
+    stationAdmin: path.join(dataDir, 'station-admin.json'),
   };
 }
 
@@ -121,6 +126,8 @@ export async function startStation(config: StationConfig, options: StationOption
   const passiveLiveness = new EngineSlot('liveness', config.engines.face ? () => createPassiveLivenessEngine() : undefined);
   passiveLiveness.start();
 
+  const { admin: stationAdmin, createdSecret: stationAdminSecret } = await StationAdmin.open(paths.stationAdmin);
+
   const services: StationServices = {
     config,
     applications,
@@ -136,6 +143,7 @@ export async function startStation(config: StationConfig, options: StationOption
     }),
     sync: new SyncService(engineTemplateCheck(engines.face, engines.finger)),
     engines,
+    stationAdmin,
     audit: new AuditLog(store.audit, {
       extIds: config.auditExtIds,
       pseudonymKey: (applicationId) => store.keyring!.dataKey(applicationId),
@@ -164,6 +172,6 @@ export async function startStation(config: StationConfig, options: StationOption
     })());
 
   const scheme = 'setSecureContext' in server.server ? 'https' : 'http';
-  return { url: `${scheme}://${host}:${port}`, server, services, demoCredential, close };
+  return { url: `${scheme}://${host}:${port}`, server, services, demoCredential, stationAdminSecret, close };
 }
 

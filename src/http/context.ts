@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { ApplicationService } from '../auth/applications.js';
+import type { StationAdmin } from '../auth/station-admin.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { FaceEngine } from '../face/engine.js';
 import type { FaceService } from '../services/face.js';
@@ -33,4 +34,6 @@ export interface StationServices {
   };
   /** The audit trail of biometric operations (src/audit); absent in tests that build services by hand. */
   audit?: AuditLog;
+  /** The station-admin credential (src/auth/station-admin.ts) guarding /api/v1/admin; absent: no admin API. */
+  stationAdmin?: StationAdmin;
 }

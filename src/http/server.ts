@@ -16,6 +16,7 @@ import { openApiOptions } from './openapi.js';
 import { registerSecurity } from './security.js';
 import { registerAudit } from './audit-hook.js';
 import { loadTls } from './tls.js';
+import { adminRoutes } from './routes/admin.js';
 import { credentialRoutes } from './routes/credentials.js';
 import { faceRoutes } from './routes/face.js';
 import { fingerRoutes } from './routes/finger.js';
@@ -94,6 +95,7 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
   await app.register(ocrRoutes(services, authenticate));
   await app.register(syncRoutes(services, authenticate));
   await app.register(operationsRoutes(services, metrics.registry));
+  if (services.stationAdmin) await app.register(adminRoutes(services, services.stationAdmin));
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
