@@ -8,3 +8,4 @@ export { captureLiveness, checkRequirements, LivenessCaptureError, LIBRARY_VERSI
 export type { LivenessFeedback, FeedbackCode, Locale } from './ui.js';
 export type { CaptureMetadata } from './metadata.js';
 export { FORMAT_VERSION } from './payload.js';
+export { livenessAdvice } from './advice.js';

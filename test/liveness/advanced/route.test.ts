@@ -73,6 +73,16 @@ describe('advanced liveness over HTTP', () => {
     }
   });
 
+  it('the OpenAPI description of the check carries the decision table; the challenge route is documented', async () => {
+    const res = await t.request('GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = typeof res.body === 'string' ? JSON.parse(res.body) : res.body;
+    const check = doc.paths['/api/v1/services/liveness/check'].post;
+    expect(check.description).toContain('docs/liveness-payload.md');
+    for (const reason of ['UNTRUSTED_CORRUPTED_PAYLOAD', 'SUSPICIOUS_ACTIVITY', 'Failed to decrypt message', 'Failed to read metadata', 'Failed to parse file']) expect(check.description).toContain(reason);
+    expect(doc.paths['/api/v1/services/liveness/challenge'].post).toBeTruthy();
+  });
+
   it('401 without a token, for the challenge and the check', async () => {
     const res = await t.request('POST', '/api/v1/services/liveness/challenge', {});
     expect(res.status).toBe(401);
