@@ -40,13 +40,14 @@ export class PgApplicationRepository implements ApplicationRepository {
     return (res.rowCount ?? 0) > 0;
   }
 
-  async updateThresholds(key: string, t: { faceThreshold?: number | null; fingerThreshold?: number | null }): Promise<boolean> {
+  async updateThresholds(key: string, t: { faceThreshold?: number | null; fingerThreshold?: number | null; livenessThreshold?: number | null }): Promise<boolean> {
     const res = await this.pool.query(
       `UPDATE ${S}.applications SET
          face_threshold = CASE WHEN $2 THEN $3::double precision ELSE face_threshold END,
-         finger_threshold = CASE WHEN $4 THEN $5::double precision ELSE finger_threshold END
+         finger_threshold = CASE WHEN $4 THEN $5::double precision ELSE finger_threshold END,
+         liveness_threshold = CASE WHEN $6 THEN $7::double precision ELSE liveness_threshold END
        WHERE key = $1`,
-      [key, t.faceThreshold !== undefined, t.faceThreshold ?? null, t.fingerThreshold !== undefined, t.fingerThreshold ?? null],
+      [key, t.faceThreshold !== undefined, t.faceThreshold ?? null, t.fingerThreshold !== undefined, t.fingerThreshold ?? null, t.livenessThreshold !== undefined, t.livenessThreshold ?? null],
     );
     return (res.rowCount ?? 0) > 0;
   }

@@ -30,6 +30,9 @@ export const REGISTRY_MIGRATIONS: PgMigration[] = [
   async (c, s) => {
     await c.query(`ALTER TABLE ${s}.applications ADD COLUMN dedup_policy TEXT NOT NULL DEFAULT 'warn'`);
   },
+  async (c, s) => {
+    await c.query(`ALTER TABLE ${s}.applications ADD COLUMN liveness_threshold DOUBLE PRECISION`);
+  },
 ];
 
 export const TENANT_MIGRATIONS: PgMigration[] = [

@@ -15,6 +15,7 @@ const MIGRATIONS: Migration[] = [
   (db) => db.exec('ALTER TABLE applications ADD COLUMN face_threshold REAL; ALTER TABLE applications ADD COLUMN finger_threshold REAL;'),
   (db) => db.exec('ALTER TABLE applications ADD COLUMN token_generation INTEGER NOT NULL DEFAULT 0'),
   (db) => db.exec("ALTER TABLE applications ADD COLUMN dedup_policy TEXT NOT NULL DEFAULT 'warn'"),
+  (db) => db.exec('ALTER TABLE applications ADD COLUMN liveness_threshold REAL'),
 ];
 
 /** The station registry of applications, in `<dataDir>/station.db`. */
@@ -56,12 +57,17 @@ export class SqliteApplicationRepository implements ApplicationRepository {
     return this.db.prepare('UPDATE applications SET secret_hash = ?, token_generation = token_generation + 1 WHERE key = ?').run(secretHash, key).changes > 0;
   }
 
-  async updateThresholds(key: string, t: { faceThreshold?: number | null; fingerThreshold?: number | null }): Promise<boolean> {
+  async updateThresholds(key: string, t: { faceThreshold?: number | null; fingerThreshold?: number | null; livenessThreshold?: number | null }): Promise<boolean> {
     const app = await this.findByKey(key);
     if (!app) return false;
     this.db
-      .prepare('UPDATE applications SET face_threshold = ?, finger_threshold = ? WHERE key = ?')
-      .run(t.faceThreshold === undefined ? app.faceThreshold : t.faceThreshold, t.fingerThreshold === undefined ? app.fingerThreshold : t.fingerThreshold, key);
+      .prepare('UPDATE applications SET face_threshold = ?, finger_threshold = ?, liveness_threshold = ? WHERE key = ?')
+      .run(
+        t.faceThreshold === undefined ? app.faceThreshold : t.faceThreshold,
+        t.fingerThreshold === undefined ? app.fingerThreshold : t.fingerThreshold,
+        t.livenessThreshold === undefined ? (app.livenessThreshold ?? null) : t.livenessThreshold,
+        key,
+      );
     return true;
   }
 
