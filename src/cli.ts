@@ -110,14 +110,15 @@ export function buildCli(): Command {
     .argument('<key>', 'application key')
     .option('--face <similarity>', 'face threshold (cosine similarity)')
     .option('--finger <score>', 'fingerprint threshold (matcher score)')
+    .option('--liveness <probability>', 'passive liveness threshold (doLivenessCheck), 0..1: higher rejects more attacks and more live faces')
     .option('--json', 'print one JSON object')
-    .action(async (key: string, opts: { face?: string; finger?: string; json?: boolean }) =>
+    .action(async (key: string, opts: { face?: string; finger?: string; liveness?: string; json?: boolean }) =>
       withApplications(config(), async (service) => {
         const parse = (v: string | undefined) => (v === undefined ? undefined : v === 'default' ? null : Number(v));
-        await service.setThresholds(key, { faceThreshold: parse(opts.face), fingerThreshold: parse(opts.finger) });
+        await service.setThresholds(key, { faceThreshold: parse(opts.face), fingerThreshold: parse(opts.finger), livenessThreshold: parse(opts.liveness) });
         const app = (await service.list()).find((a) => a.key === key)!;
-        const value = { key, faceThreshold: app.faceThreshold, fingerThreshold: app.fingerThreshold };
-        print(opts.json, value, `application ${key}: face threshold ${app.faceThreshold ?? 'default'}, finger threshold ${app.fingerThreshold ?? 'default'}`);
+        const value = { key, faceThreshold: app.faceThreshold, fingerThreshold: app.fingerThreshold, livenessThreshold: app.livenessThreshold ?? null };
+        print(opts.json, value, `application ${key}: face threshold ${app.faceThreshold ?? 'default'}, finger threshold ${app.fingerThreshold ?? 'default'}, liveness threshold ${app.livenessThreshold ?? 'default'}`);
       }),
     );
 

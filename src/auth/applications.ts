@@ -78,12 +78,14 @@ export class ApplicationService {
 
   /**
    * Sets the application's decision thresholds (similarity units of each engine; null restores the
-   * engine's calibrated default). @throws ApplicationError APPLICATION_NOT_FOUND, INVALID_THRESHOLD
+   * engine's calibrated default; livenessThreshold is a probability, 0..1). @throws ApplicationError APPLICATION_NOT_FOUND, INVALID_THRESHOLD
    */
-  async setThresholds(key: string, thresholds: { faceThreshold?: number | null; fingerThreshold?: number | null }): Promise<void> {
+  async setThresholds(key: string, thresholds: { faceThreshold?: number | null; fingerThreshold?: number | null; livenessThreshold?: number | null }): Promise<void> {
     for (const value of Object.values(thresholds)) {
       if (value !== null && value !== undefined && !Number.isFinite(value)) throw new ApplicationError('INVALID_THRESHOLD', 'thresholds must be numbers');
     }
+    const l = thresholds.livenessThreshold;
+    if (l !== null && l !== undefined && (l < 0 || l > 1)) throw new ApplicationError('INVALID_THRESHOLD', 'the liveness threshold is a probability, 0 to 1');
     if (!(await this.repository.updateThresholds(key, thresholds))) throw notFound(key);
   }
 

@@ -35,7 +35,7 @@ export function bearerAuth(tokens: TokenService, applications: ApplicationServic
       applicationId: app.id,
       applicationName: app.name,
       store: await stores.forApplication(app.id),
-      thresholds: { face: app.faceThreshold ?? undefined, finger: app.fingerThreshold ?? undefined },
+      thresholds: { face: app.faceThreshold ?? undefined, finger: app.fingerThreshold ?? undefined, liveness: app.livenessThreshold ?? undefined },
       dedupPolicy: app.dedupPolicy,
     };
   };

@@ -17,6 +17,8 @@ export interface ApplicationRow {
   token_generation: number;
   /** Registry migration (SQLite 4th, PostgreSQL 3rd): 'off' | 'warn' | 'block'. */
   dedup_policy?: string | null;
+  /** Registry migration (SQLite 5th, PostgreSQL 4th): passive liveness threshold, null = the engine's default. */
+  liveness_threshold?: number | null;
 }
 
 export const toApplicationRecord = (r: ApplicationRow): ApplicationRecord => ({
@@ -30,6 +32,7 @@ export const toApplicationRecord = (r: ApplicationRow): ApplicationRecord => ({
   fingerThreshold: r.finger_threshold,
   tokenGeneration: Number(r.token_generation ?? 0),
   dedupPolicy: r.dedup_policy === 'off' || r.dedup_policy === 'block' ? r.dedup_policy : 'warn',
+  livenessThreshold: r.liveness_threshold ?? null,
 });
 
 export interface SyncRow {

@@ -24,6 +24,8 @@ export interface ApplicationRecord {
   tokenGeneration?: number;
   /** De-duplication at enrollment (src/services/dedup.ts); undefined reads as the default, `warn`. */
   dedupPolicy?: 'off' | 'warn' | 'block';
+  /** Passive liveness threshold (doLivenessCheck) on the fused probability 0..1; null/undefined = the engine's default. */
+  livenessThreshold?: number | null;
 }
 
 export interface ApplicationRepository {
@@ -36,7 +38,7 @@ export interface ApplicationRepository {
   /** Replaces the secret hash and raises tokenGeneration; returns false when no application has that key. */
   updateSecretHash(key: string, secretHash: string): Promise<boolean>;
   /** Sets (or with null clears) the decision thresholds; returns false when no application has that key. */
-  updateThresholds(key: string, thresholds: { faceThreshold?: number | null; fingerThreshold?: number | null }): Promise<boolean>;
+  updateThresholds(key: string, thresholds: { faceThreshold?: number | null; fingerThreshold?: number | null; livenessThreshold?: number | null }): Promise<boolean>;
   /** Sets the de-duplication policy; returns false when no application has that key. */
   updateDedupPolicy(key: string, policy: 'off' | 'warn' | 'block'): Promise<boolean>;
 }

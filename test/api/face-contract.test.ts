@@ -127,6 +127,18 @@ describe('face routes contract', () => {
     await t.request('DELETE', '/api/v1/services/face/ann', { token });
   });
 
+  it("an application's own liveness threshold decides its checks", async () => {
+    const strict = await t.application('strict-liveness');
+    await t.station.services.applications.setThresholds(strict.key, { livenessThreshold: 0.995 });
+    await expect(t.station.services.applications.setThresholds(strict.key, { livenessThreshold: 2 })).rejects.toThrow(/0 to 1/);
+    const res = await t.request('POST', '/api/v1/services/face/match', { token: strict.token, json: { ...faceBody('x', 'x'), doLivenessCheck: true } });
+    expect(res.body).toMatchObject({ result: { code: 1013 }, liveness: { score: 0.99, threshold: 0.995 } });
+    expect((await post('/match', { ...faceBody('x', 'x'), doLivenessCheck: true })).body.liveness.threshold).toBe(0.5);
+    await t.station.services.applications.setThresholds(strict.key, { livenessThreshold: null });
+    const back = await t.request('POST', '/api/v1/services/face/match', { token: strict.token, json: { ...faceBody('x', 'x'), doLivenessCheck: true } });
+    expect(back.body.result.code).toBe(1002);
+  });
+
   it('bad input: a 4xx with a stable code, never 500, store unchanged', async () => {
     const cases: Array<[unknown, number, string]> = [
       [{ Images: [{ imageType: 'frontal', imageData: '@@not base64@@' }] }, 400, 'INVALID_BASE64'],

@@ -84,13 +84,15 @@ function contract(kind: StoreSettings['kind'], settings: () => Promise<{ setting
     it('the registry keeps applications, thresholds and disabling', async () => {
       const record = {
         id: APP_A, name: 'a', key: `bs_${kind}`, secretHash: '$argon2id$x', createdAt: now(), disabledAt: null, faceThreshold: null, fingerThreshold: null,
-        tokenGeneration: 0, dedupPolicy: 'warn' as const,
+        tokenGeneration: 0, dedupPolicy: 'warn' as const, livenessThreshold: null,
       };
       await store.applications.insert(record);
       expect(await store.applications.findByKey(record.key)).toEqual(record);
       expect(await store.applications.updateThresholds(record.key, { faceThreshold: 0.9 })).toBe(true);
       expect(await store.applications.updateThresholds(record.key, { fingerThreshold: 33 })).toBe(true);
-      expect(await store.applications.findById(APP_A)).toMatchObject({ faceThreshold: 0.9, fingerThreshold: 33 });
+      expect(await store.applications.findById(APP_A)).toMatchObject({ faceThreshold: 0.9, fingerThreshold: 33, livenessThreshold: null });
+      expect(await store.applications.updateThresholds(record.key, { livenessThreshold: 0.8 })).toBe(true);
+      expect(await store.applications.findById(APP_A)).toMatchObject({ faceThreshold: 0.9, fingerThreshold: 33, livenessThreshold: 0.8 });
       expect(await store.applications.disable(record.key, now())).toBe(true);
       expect((await store.applications.list())[0].disabledAt).toEqual(expect.any(String));
       expect(await store.applications.disable('bs_none', now())).toBe(false);

@@ -51,9 +51,12 @@ describe('biostation apps CLI', () => {
   it('set-threshold sets and restores per-application thresholds', async () => {
     const created = JSON.parse((await cli('apps', 'create', '--name', 'thresholds', '--json')).stdout);
     const set = JSON.parse((await cli('apps', 'set-threshold', created.key, '--face', '0.72', '--json')).stdout);
-    expect(set).toEqual({ key: created.key, faceThreshold: 0.72, fingerThreshold: null });
+    expect(set).toEqual({ key: created.key, faceThreshold: 0.72, fingerThreshold: null, livenessThreshold: null });
     const reset = JSON.parse((await cli('apps', 'set-threshold', created.key, '--face', 'default', '--finger', '40', '--json')).stdout);
-    expect(reset).toEqual({ key: created.key, faceThreshold: null, fingerThreshold: 40 });
+    expect(reset).toEqual({ key: created.key, faceThreshold: null, fingerThreshold: 40, livenessThreshold: null });
+    const live = JSON.parse((await cli('apps', 'set-threshold', created.key, '--liveness', '0.7', '--json')).stdout);
+    expect(live).toEqual({ key: created.key, faceThreshold: null, fingerThreshold: 40, livenessThreshold: 0.7 });
+    expect((await cli('apps', 'set-threshold', created.key, '--liveness', '1.5', '--json')).code).toBe(1);
     expect((await cli('apps', 'set-threshold', created.key, '--face', 'high', '--json')).code).toBe(1);
   });
 
