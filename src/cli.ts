@@ -4,6 +4,7 @@ import { ApplicationError, type ApplicationService } from './auth/applications.j
 import { StationAdmin } from './auth/station-admin.js';
 import { ConfigError, loadConfig, type StationConfig } from './runtime/config.js';
 import { openApplications, startStation, stationPaths } from './station.js';
+import { registerSyncCommands } from './sync/cli.js';
 import { addSecurityCommands } from './security-cli.js';
 import { registerLivenessCommands } from './liveness/advanced/cli.js';
 import { registerReaderCommands } from './readers-cli.js';
@@ -153,6 +154,8 @@ export function buildCli(): Command {
       const secret = createdSecret ?? (await admin.rotate());
       print(opts.json, { secret }, `station admin secret: ${secret}\n(only its hash is stored; it cannot be shown again)`);
     });
+
+  registerSyncCommands(program, config);
 
   return program;
 }

@@ -58,7 +58,7 @@ export function stationPaths(dataDir: string) {
 type StoreConfig = Pick<StationConfig, 'store' | 'dataDir' | 'databaseUrl'> & Partial<Pick<StationConfig, 'masterKey' | 'masterKeyFile'>>;
 
 /** Templates are always encrypted at rest; the master key comes from the host or the key file (src/store/encryption). */
-const storeSettings = (config: StoreConfig): StoreSettings => ({
+export const storeSettings = (config: StoreConfig): StoreSettings => ({
   kind: config.store,
   dataDir: config.dataDir,
   databaseUrl: config.databaseUrl,

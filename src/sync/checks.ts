@@ -1,7 +1,7 @@
 import { parseTemplate } from '../finger/index.js';
 import { DEFAULT_TUNING } from '../face/index.js';
-import { EMBEDDING_DIM, faceModelId } from '../face/template-space.js';
-import { decodeCompatible } from '../face/template.js';
+import { EMBEDDING_DIM, faceModelId } from '../face/template/template-space.js';
+import { decodeCompatible } from '../face/template/template.js';
 import type { Modality } from './wire.js';
 
 /**
