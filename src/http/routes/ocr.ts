@@ -64,7 +64,8 @@ export function ocrRoutes(services: StationServices, authenticate: Authenticate)
       try {
         for await (const part of request.parts({ limits: { fileSize: OCR_MAX_FILE_BYTES, files: 1 } })) {
           if (part.type === 'file' && part.fieldname === 'file' && !upload) {
-            upload = { filename: part.filename, bytes: await part.toBuffer() };
+            // A part with an empty file name has none (busboy): the response then names it ''.
+            upload = { filename: part.filename ?? '', bytes: await part.toBuffer() };
           } else if (part.type === 'file') {
             part.file.resume();
           }
