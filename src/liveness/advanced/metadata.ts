@@ -15,7 +15,7 @@ const Dict = Type.Record(Type.String(), Type.Unknown());
 export const CaptureMetadataSchema = Type.Object({
   v: Type.Literal(1),
   challenge: Type.Object({ nonce: Type.String({ maxLength: 64 }), started_at: Num, ended_at: Num, shown_ms: Type.Array(Num, { maxItems: 16 }) }),
-  frames: Type.Array(Type.Object({ role: Type.Union([Type.Literal('key'), Type.Literal('challenge')]), t_ms: Num, width: Type.Integer(), height: Type.Integer() }), { maxItems: 120 }),
+  frames: Type.Array(Type.Object({ role: Type.Union([Type.Literal('key'), Type.Literal('challenge')]), t_ms: Num, width: Type.Integer({ minimum: 1, maximum: 4096 }), height: Type.Integer({ minimum: 1, maximum: 4096 }) }), { maxItems: 120 }),
   camera: Type.Object({
     label: Str,
     device_count: Type.Integer(),

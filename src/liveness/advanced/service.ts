@@ -79,11 +79,22 @@ function verdict(face: number, findings: Finding[], captureBase: number): Advanc
   };
 }
 
-async function toRaster(jpeg: Buffer): Promise<Raster & { srcWidth: number; srcHeight: number }> {
+/**
+ * A frame scaled to the analysis raster. The JPEG header must give the size the metadata states
+ * (checked before any pixel is decoded, so an oversized frame costs nothing).
+ * @throws LivenessError 400 "Failed to read metadata" for a size mismatch or an undecodable frame.
+ */
+async function toRaster(jpeg: Buffer, expected: { width: number; height: number }): Promise<Raster> {
+  let meta: sharp.Metadata;
   try {
-    const meta = await sharp(jpeg).metadata();
+    meta = await sharp(jpeg).metadata();
+  } catch {
+    throw metadataError();
+  }
+  if (meta.format !== 'jpeg' || meta.width !== expected.width || meta.height !== expected.height) throw metadataError();
+  try {
     const { data } = await sharp(jpeg).resize(ANALYSIS_WIDTH, ANALYSIS_HEIGHT, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    return { width: ANALYSIS_WIDTH, height: ANALYSIS_HEIGHT, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), srcWidth: meta.width ?? 0, srcHeight: meta.height ?? 0 };
+    return { width: ANALYSIS_WIDTH, height: ANALYSIS_HEIGHT, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
   } catch {
     throw metadataError();
   }
@@ -137,11 +148,8 @@ export class AdvancedLivenessService implements LivenessService {
     const findings: Finding[] = [...environmentRules(m), ...deviceRules(m), ...integrityRules(m, this.deps.builds), ...timingRules(m, c, receivedAt)];
 
     const t1 = performance.now();
-    const rasters = await Promise.all(frames.map(toRaster));
+    const rasters = await Promise.all(frames.map((f, i) => toRaster(f, m.frames[i])));
     const t2 = performance.now();
-    rasters.forEach((r, i) => {
-      if (r.srcWidth !== m.frames[i].width || r.srcHeight !== m.frames[i].height) throw metadataError();
-    });
     const k = m.frames.findIndex((f) => f.role === 'key');
     const face = checkFace(await this.deps.faces.inspect(frames[k], { width: m.frames[k].width, height: m.frames[k].height }));
     const t3 = performance.now();

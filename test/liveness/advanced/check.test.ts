@@ -205,6 +205,12 @@ describe('advanced liveness: the 400s of the decision table', () => {
     expect(await rejection400(r, payload)).toEqual({ message: 'Failed to read metadata', errorCode: 'UNKNOWN' });
   });
 
+  it('a frame whose JPEG size is not the size the metadata states, or not a JPEG: Failed to read metadata', async () => {
+    const r = rig();
+    const lying = await capture(r, { metadata: (m) => (m.frames[3].width = 1280) });
+    expect(await rejection400(r, lying.payload)).toEqual({ message: 'Failed to read metadata', errorCode: 'UNKNOWN' });
+  });
+
   const faceCase = (name: string, setup: (r: Rig) => void, message: string, errorCode: string) =>
     it(`${errorCode}: ${message}`, async () => {
       const r = rig();
