@@ -41,7 +41,7 @@ const CACHE_DIR = path.resolve('.cache/liveness-bench');
 /** Bump when the generator or the detector path change (images and boxes are cached under it). */
 const GEN_VERSION = 'g2';
 /** Bump when the gates, the crop or the signals change. */
-const SIGNALS_VERSION = 's2';
+const SIGNALS_VERSION = 's3';
 
 if (!existsSync(LFW)) {
   console.log(`bench:liveness skipped: ${LFW} not found (set BIOSTATION_DATASETS)`);

@@ -30,7 +30,7 @@ const SPECTRUM = 64;
 const RING_TABLE = ((): { ring: Int16Array; count: Float64Array } => {
   const n = SPECTRUM;
   const half = n / 2;
-  const lo = Math.round(0.1 * n);
+  const lo = Math.round(0.15 * n);
   const cell = n / 8;
   const nearLattice = (k: number): boolean => {
     const m = ((k % cell) + cell) % cell;
@@ -52,7 +52,8 @@ const RING_TABLE = ((): { ring: Int16Array; count: Float64Array } => {
 })();
 
 /**
- * Largest excess of the log power spectrum over its ring's mean, over 0.1..0.5 cycles/px, JPEG's
+ * Largest excess of the log power spectrum over its ring's mean, over 0.15..0.5 cycles/px (below, the
+ * face's own strong low frequencies leak through the window), JPEG's
  * 8-px block lattice (k/8 cycles/px on both axes, +-1 bin) left out: screen grids, moiré and
  * halftone are periodic and stand out of the smooth 1/f spectrum of a face (log10 units).
  * `highFreq`: log10 of the energy over 0.25..0.5 cycles/px against 0.05..0.25 (paper grain, dots).

@@ -1,0 +1,39 @@
+/** The bench's attack-set generator is reproducible: a sample is a function of its seed alone. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { ATTACK_TYPES, FRAME, makeSample, sourcePhotos } from '../../../bench/liveness/attacks.js';
+import { HAVE_DATA, LFW_IMAGES } from './datasets.js';
+
+const raster = async (file: string) => {
+  const { data, info } = await sharp(readFileSync(file)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data) };
+};
+
+describe.skipIf(!HAVE_DATA)('liveness attack-set generator', () => {
+  it('splits lfw-dev by identity, one photo per person, no person in both parts', () => {
+    const { tune, heldout } = sourcePhotos(LFW_IMAGES);
+    const person = (f: string) => f.replace(/_\d{4}\.jpg$/, '');
+    expect(tune.length).toBeGreaterThan(100);
+    expect(heldout.length).toBeGreaterThan(100);
+    const a = new Set(tune.map(person));
+    expect(heldout.some((f) => a.has(person(f)))).toBe(false);
+    expect(new Set(tune.map(person)).size).toBe(tune.length);
+  });
+
+  it('gives the same JPEG for the same seed, another for another seed, for every type', async () => {
+    const { tune } = sourcePhotos(LFW_IMAGES);
+    const photo = await raster(path.join(LFW_IMAGES, tune[0]));
+    const other = await raster(path.join(LFW_IMAGES, tune[1]));
+    for (const type of ['live-camera', ...ATTACK_TYPES] as const) {
+      const a = await makeSample(type, photo, other, 42);
+      const b = await makeSample(type, photo, other, 42);
+      const c = await makeSample(type, photo, other, 43);
+      expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
+      expect(Buffer.from(a).equals(Buffer.from(c))).toBe(false);
+      const meta = await sharp(a).metadata();
+      expect([type, meta.format, meta.width, meta.height]).toEqual([type, 'jpeg', FRAME, FRAME]);
+    }
+  }, 60_000);
+});
