@@ -1,13 +1,13 @@
 /**
  * Electron entry (`electron main/dist/main/main.js`). Wires the real electron module, the station
  * service (src/station.ts, loaded through tsx exactly as `npm start` runs it) and the readers
- * (virtual readers from BIOSTATION_VIRTUAL_READER_DIR) into runKiosk.
+ * (USB readers, replayed recordings and virtual readers: native/providers-from-env.ts) into runKiosk.
  */
 import * as electron from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readerProvidersFromEnv } from '../native/providers-from-env.js';
 import { ReaderManager } from '../native/reader-manager.js';
-import { virtualReaderProvider } from '../native/virtual-reader.js';
 import type { ElectronLike } from './electron-like.js';
 import { runKiosk } from './kiosk-app.js';
 import { loadStationFromSources } from './station-loader.js';
@@ -16,7 +16,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** Repository (or packaged app) root: main/dist/main/main.js -> ../../.. */
 const root = path.resolve(here, '../../..');
 
-const providers = process.env.BIOSTATION_VIRTUAL_READER_DIR ? [virtualReaderProvider(process.env.BIOSTATION_VIRTUAL_READER_DIR)] : [];
+const providers = await readerProvidersFromEnv(process.env, { log: (message) => console.log(`[kiosk] ${message}`) });
 const electronModule: ElectronLike = electron;
 
 await runKiosk({
