@@ -14,7 +14,7 @@ import { createFingerEngine } from './finger/index.js';
 import { FingerService } from './services/finger.js';
 import type { StationServices } from './http/context.js';
 import { buildServer } from './http/server.js';
-import { createAdvancedLiveness, LIBRARY_PATH, LIVENESS_KEY_FILE, type FaceInspector, type PassiveFaceLiveness } from './liveness/advanced/index.js';
+import { createAdvancedLiveness, LIBRARY_PATH, LIVENESS_KEY_FILE, passiveFromEngine, type FaceInspector, type PassiveFaceLiveness } from './liveness/advanced/index.js';
 import type { CnhReader } from './ocr/engine.js';
 import { createCnhReader } from './ocr/index.js';
 import type { StationConfig } from './runtime/config.js';
@@ -139,6 +139,8 @@ export async function startStation(config: StationConfig, options: StationOption
       keyFile: paths.livenessKey,
       libraryFile: path.join(config.uiDir, LIBRARY_PATH),
       faceEngine: () => engines.face.get(),
+      // The same passive engine as doLivenessCheck (one network in memory).
+      passive: config.engines.face ? passiveFromEngine(() => passiveLiveness.get()) : null,
       ...options.advancedLiveness,
     }),
     sync: new SyncService(engineTemplateCheck(engines.face, engines.finger)),

@@ -21,6 +21,8 @@ const PHOTO = path.join(DATASETS, 'lfw-dev/images/Tony_Blair_0086.jpg');
 const CHECK = '/api/v1/services/liveness/check';
 
 interface PageCapture {
+  /** Round trip of the POST from the page (upload, check, answer), ms. */
+  ms: number;
   status: number;
   body: any;
   payload: string;
@@ -74,10 +76,12 @@ describe.skipIf(!!skip)('advanced liveness in Chromium with a fake camera', () =
         const token = ${JSON.stringify(token)};
         const lib = await import(${JSON.stringify(libraryPath)});
         const payload = await lib.captureLiveness({ baseUrl: location.origin, token });
+        const t0 = performance.now();
         const res = await fetch(${JSON.stringify(CHECK)}, { method: 'POST', headers: { authorization: 'Bearer ' + token, 'content-type': 'application/octet-stream' }, body: payload });
         let s = '';
         for (const b of payload) s += String.fromCharCode(b);
-        return { status: res.status, body: await res.json(), payload: btoa(s) };
+        const body = await res.json();
+        return { ms: performance.now() - t0, status: res.status, body, payload: btoa(s) };
       })()`;
       return (await page.evaluate(script)) as PageCapture;
     } finally {
@@ -97,7 +101,7 @@ describe.skipIf(!!skip)('advanced liveness in Chromium with a fake camera', () =
     genuine = await captureInPage();
     expect(genuine.status).toBe(200);
     const c = genuine.body.data.capture_liveness;
-    console.info(`[e2e advanced liveness] genuine library, fake camera: ${JSON.stringify(genuine.body.data)} (${Buffer.from(genuine.payload, 'base64').length} bytes)`);
+    console.info(`[e2e advanced liveness] genuine library, fake camera: ${JSON.stringify(genuine.body.data)} (${Buffer.from(genuine.payload, 'base64').length} bytes, POST round trip ${genuine.ms.toFixed(0)} ms)`);
     expect(genuine.body.success).toBe(true);
     expect(c.probability).toBeLessThan(0.5);
     expect(c.rejection).toContain('UNTRUSTED_DEVICE');

@@ -7,7 +7,7 @@ import { ChallengeStore } from './challenge.js';
 import { EngineFaceInspector } from './face-inspector.js';
 import type { FaceInspector } from './face-checks.js';
 import { LivenessKeyStore } from './keys.js';
-import { passiveFromEngine, type PassiveFaceLiveness } from './passive.js';
+import type { PassiveFaceLiveness } from './passive.js';
 import { AdvancedLivenessService, FileKnownBuilds } from './service.js';
 
 export { AdvancedLivenessService } from './service.js';
@@ -29,7 +29,7 @@ export interface AdvancedLivenessOptions {
   faceEngine: () => Promise<FaceEngine>;
   /** Overrides the engine-backed inspector (tests). */
   faces?: FaceInspector;
-  /** Default: src/liveness/passive's engine, loaded on the first check; null: none (face_liveness from the reflection). */
+  /** The passive detector (the station passes src/liveness/passive's engine slot); null or absent: none, face_liveness is the reflection evidence. */
   passive?: PassiveFaceLiveness | null;
   challengeTtlMs?: number;
 }
@@ -40,16 +40,7 @@ export function createAdvancedLiveness(o: AdvancedLivenessOptions): AdvancedLive
     challenges: new ChallengeStore({ ttlMs: o.challengeTtlMs }),
     builds: new FileKnownBuilds(o.libraryFile, o.extraBuilds),
     faces: o.faces ?? new EngineFaceInspector(o.faceEngine),
-    passive: o.passive === undefined ? passiveFromEngine(memo(async () => (await import('../passive/index.js')).createPassiveLivenessEngine())) : (o.passive ?? undefined),
+    passive: o.passive ?? undefined,
   });
-}
-
-/** Runs `load` once (on first call); a failed load is retried on the next call. */
-function memo<T>(load: () => Promise<T>): () => Promise<T> {
-  let p: Promise<T> | undefined;
-  return () => (p ??= load().catch((e) => {
-    p = undefined;
-    throw e;
-  }));
 }
 
