@@ -64,6 +64,27 @@ export async function loadOnnxModels<K extends string>(files: Record<K, string>,
   return Object.fromEntries(entries) as Record<K, ort.InferenceSession>;
 }
 
+/**
+ * Path of a built model file when `dir` holds it and its manifest lists it with the same sha256, else null
+ * (for optional models an engine can run without). The manifest is either the build's
+ * `{ models: [{ file, sha256 }] }` or one `{ file, sha256 }` record (e.g. liveness-manifest.json).
+ */
+export function builtModelPath(file: string, options: Pick<OnnxLoadOptions, 'modelsDir' | 'manifest'> = {}): string | null {
+  const dir = options.modelsDir ?? DEFAULT_MODELS_DIR;
+  const full = path.join(dir, file);
+  const manifestPath = path.join(dir, options.manifest ?? 'manifest.json');
+  if (!existsSync(full) || !existsSync(manifestPath)) return null;
+  let listed: { file: string; sha256: string } | undefined;
+  try {
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8')) as Partial<BuiltModelManifest> & { file?: string; sha256?: string };
+    listed = m.models ? m.models.find((x) => x.file === file) : m.file === file && m.sha256 ? { file, sha256: m.sha256 } : undefined;
+  } catch {
+    return null;
+  }
+  if (!listed) return null;
+  return createHash('sha256').update(readFileSync(full)).digest('hex') === listed.sha256 ? full : null;
+}
+
 /** A session from an in-memory model (small graphs the engines define themselves). */
 export function onnxSessionFromBytes(model: Uint8Array, intraOpNumThreads?: number): Promise<ort.InferenceSession> {
   return ort.InferenceSession.create(model, onnxSessionOptions(intraOpNumThreads));

@@ -4,8 +4,7 @@
  * on the image signals alone (`mode: 'signals'`).
  */
 import * as ort from 'onnxruntime-node';
-import { livenessModelPath } from '../../../models/liveness.js';
-import { MODELS_BUILD_DIR } from '../../../models/convert.js';
+import { builtModelPath } from '../../runtime/onnx-models.js';
 import { PassiveLivenessEngine, type PassiveLivenessTuning } from './engine.js';
 import { DEFAULT_LIVENESS_TUNING } from './tuning.js';
 
@@ -23,7 +22,8 @@ export interface CreatePassiveLivenessOptions {
 
 /** @throws Error when the network file is present but cannot be loaded. */
 export async function createPassiveLivenessEngine(options: CreatePassiveLivenessOptions = {}): Promise<PassiveLivenessEngine> {
-  const file = options.useNetwork === false ? null : livenessModelPath(options.modelsDir ?? MODELS_BUILD_DIR);
+  // models/liveness.ts (build time) writes the network and liveness-manifest.json with its pinned sha256.
+  const file = options.useNetwork === false ? null : builtModelPath('liveness_minifasnet_128.onnx', { modelsDir: options.modelsDir, manifest: 'liveness-manifest.json' });
   const session = file
     ? await ort.InferenceSession.create(file, { graphOptimizationLevel: 'all', executionMode: 'sequential', interOpNumThreads: 1, intraOpNumThreads: options.intraOpNumThreads ?? 1 })
     : null;
