@@ -2,7 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { CNH_FIELD_NAMES, OcrError } from '../../ocr/engine.js';
 import { sniffMime } from '../../ocr/input.js';
+import { tenantOf } from '../auth.js';
 import type { Authenticate, StationServices } from '../context.js';
+import { DocumentFace, documentFace } from './ocr-face.js';
 
 /** The spec's OCR upload limit. */
 export const OCR_MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -39,6 +41,7 @@ const OcrResponse = Type.Object({
     nome_arquivo: Type.String(),
   }),
   texto_completo_ocr: Type.String(),
+  face: DocumentFace,
 });
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -61,11 +64,17 @@ export function ocrRoutes(services: StationServices, authenticate: Authenticate)
         reply.status(status).send({ statusCode: status, message, error: status === 400 ? 'Bad Request' : 'Error' });
       if (!request.isMultipart()) return fail(400, 'Arquivo não enviado');
       let upload: { filename: string; bytes: Buffer } | undefined;
+      // Extension (./ocr-face.ts): an optional selfie file or ext_id field to compare the card photo with.
+      const faceProbe: { selfie?: Uint8Array; extId?: string } = {};
       try {
-        for await (const part of request.parts({ limits: { fileSize: OCR_MAX_FILE_BYTES, files: 1 } })) {
+        for await (const part of request.parts({ limits: { fileSize: OCR_MAX_FILE_BYTES, files: 2 } })) {
           if (part.type === 'file' && part.fieldname === 'file' && !upload) {
             // A part with an empty file name has none (busboy): the response then names it ''.
             upload = { filename: part.filename ?? '', bytes: await part.toBuffer() };
+          } else if (part.type === 'file' && part.fieldname === 'selfie' && !faceProbe.selfie) {
+            faceProbe.selfie = new Uint8Array(await part.toBuffer());
+          } else if (part.type === 'field' && part.fieldname === 'ext_id' && typeof part.value === 'string' && part.value) {
+            faceProbe.extId = part.value;
           } else if (part.type === 'file') {
             part.file.resume();
           }
@@ -84,6 +93,7 @@ export function ocrRoutes(services: StationServices, authenticate: Authenticate)
         throw new OcrError('UNAVAILABLE', 'OCR API unavailable');
       });
       const read = await reader.read(bytes);
+      const face = await documentFace(services, tenantOf(request), bytes, read.tipo_arquivo, faceProbe);
       const fields = Object.entries(read.campos);
       const extracted = fields.filter(([, f]) => f.valor !== '');
       const meanConfidence = extracted.length ? extracted.reduce((s, [, f]) => s + f.confianca, 0) / extracted.length : 0;
@@ -102,6 +112,7 @@ export function ocrRoutes(services: StationServices, authenticate: Authenticate)
           nome_arquivo: upload.filename,
         },
         texto_completo_ocr: read.texto_completo_ocr,
+        ...face,
       };
     });
   };
