@@ -219,11 +219,12 @@ export async function captureLiveness(options: CaptureLivenessOptions): Promise<
     const stamps: number[] = [];
     let start = 0;
     let last = -Infinity;
+    // t: the frame's capture time (requestVideoFrameCallback's captureTime, else its display time), performance clock.
     const grab = onFrames(ui.video, (t) => {
       stamps.push(t);
-      if (start === 0 || performance.now() - last < 40) return;
-      last = performance.now();
-      frames.push({ canvas: snapshot(ui.video), t: performance.now() - start });
+      if (start === 0 || t - last < 40) return;
+      last = t;
+      frames.push({ canvas: snapshot(ui.video), t: t - start });
     });
     const startedAt = Date.now();
     const shown: number[] = [];
