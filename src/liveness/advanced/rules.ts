@@ -106,6 +106,6 @@ export function timingRules(m: CaptureMetadata, c: Challenge, receivedAt: number
   if (!steps) out.push(f('timing.sequence', 'colours were not shown for the durations the station drew'));
   const times = m.frames.filter((fr) => fr.role === 'challenge').map((fr) => fr.t_ms);
   const end = (shown[shown.length - 1] ?? 0) + c.colours[c.colours.length - 1].durationMs;
-  if (times.some((t, i) => (i > 0 && t <= times[i - 1]) || t < -100 || t > end + 500)) out.push(f('timing.frames', 'frame times go backwards or fall outside the sequence'));
+  if (times.some((t, i) => (i > 0 && t <= times[i - 1]) || t < -500 || t > end + 500)) out.push(f('timing.frames', 'frame times go backwards or fall outside the sequence (500 ms slack for camera latency)'));
   return out;
 }
