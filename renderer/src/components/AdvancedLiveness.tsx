@@ -4,7 +4,7 @@
  * (engineer H); the Enroll and Verify screens (engineer G's) can drop it in as
  * `<AdvancedLiveness onResult={...} />`.
  */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { captureLiveness, LivenessCaptureError } from '../../capture/liveness/capture.js';
 import { livenessAdvice } from '../../capture/liveness/advice.js';
 import { session } from '../api';
@@ -20,14 +20,14 @@ export interface AdvancedLivenessVerdict {
 }
 
 export function AdvancedLiveness({ onResult }: { onResult?: (v: AdvancedLivenessVerdict) => void }) {
-  const panel = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<{ busy: boolean; step?: string; verdict?: AdvancedLivenessVerdict; error?: string }>({ busy: false });
 
   const run = async () => {
     setState({ busy: true });
     try {
       const token = session.token() ?? '';
-      const payload = await captureLiveness({ baseUrl: location.origin, token, container: panel.current ?? undefined, onFeedback: (f) => setState((s) => ({ ...s, step: f.message })) });
+      // No container: the library draws a full-screen layer, so the challenge colours light the face as much as the screen can.
+      const payload = await captureLiveness({ baseUrl: location.origin, token, onFeedback: (f) => setState((s) => ({ ...s, step: f.message })) });
       const res = await fetch('/api/v1/services/liveness/check', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' }, body: payload as BodyInit });
       const body = await res.json();
       const verdict: AdvancedLivenessVerdict = res.ok
@@ -49,7 +49,6 @@ export function AdvancedLiveness({ onResult }: { onResult?: (v: AdvancedLiveness
   const advice = v ? livenessAdvice(v.errorCode ? [v.errorCode] : v.rejection) : [];
   return (
     <section data-testid="advanced-liveness">
-      <div ref={panel} style={{ display: state.busy ? 'block' : 'none', height: 480 }} />
       {state.busy && <Busy label={state.step ?? 'Preparando a câmera'} />}
       {!state.busy && (
         <button type="button" onClick={() => void run()}>
