@@ -34,7 +34,11 @@ export function registerIpc(
     IPC.readersCapture,
     guard(async (readerId: unknown): Promise<CapturedFinger> => {
       if (typeof readerId !== 'string' || readerId.length === 0 || readerId.length > 200) throw new Error('Invalid reader id');
-      const image = await deps.readers.capture(readerId);
+      // Electron passes only an Error's message to the page: keep the reader's stable code in it.
+      const image = await deps.readers.capture(readerId).catch((e: unknown) => {
+        const code = (e as { code?: unknown }).code;
+        throw new Error(typeof code === 'string' ? `${code}: ${(e as Error).message}` : (e as Error).message);
+      });
       return {
         readerId: image.readerId,
         imageData: Buffer.from(image.bytes).toString('base64'),
