@@ -51,8 +51,16 @@ export async function compareRecordings(dirs: string[]) {
       const result = await replayRecording(dir);
       const referenceBytes = await readFile(path.join(dir, 'capture.png'));
       const diff = comparePixels(result.image, await decodeGray(referenceBytes));
-      const replayed = await engine.extract(await encodePng(result.image), { dpi: result.image.dpi });
-      const reference = await engine.extract(referenceBytes, { dpi: result.image.dpi });
+      // The engine's view of the two images; an image it cannot use is reported, not hidden.
+      let engineResult: { minutiae: number; quality: number; score: number } | { engineError: string };
+      try {
+        const replayed = await engine.extract(await encodePng(result.image), { dpi: result.image.dpi });
+        const reference = await engine.extract(referenceBytes, { dpi: result.image.dpi });
+        engineResult = { minutiae: replayed.minutiaCount, quality: replayed.quality, score: engine.similarity(replayed.template, reference.template) };
+      } catch (e) {
+        const err = e as { code?: string; message?: string };
+        engineResult = { engineError: `${err.code ?? 'ERROR'}: ${err.message}` };
+      }
       rows.push({
         recording: name,
         driver: result.driver.id,
@@ -63,9 +71,7 @@ export async function compareRecordings(dirs: string[]) {
         equalPixels: diff.equalPixels,
         totalPixels: diff.totalPixels,
         meanAbsDiff: diff.meanAbsDiff,
-        minutiae: replayed.minutiaCount,
-        quality: replayed.quality,
-        score: engine.similarity(replayed.template, reference.template),
+        ...engineResult,
         threshold: engine.defaultThreshold,
       });
     } catch (e) {
@@ -143,7 +149,8 @@ export function registerReaderCommands(program: Command): void {
         const lines = rows.map((r) =>
           'error' in r
             ? `| ${r.recording} | error: ${r.error} | | | | | | |`
-            : `| ${r.recording} | ${r.driver} | ${r.widthPx}x${r.heightPx} | ${r.dpi} | ${r.equalPixels}/${r.totalPixels} | ${r.meanAbsDiff.toFixed(3)} | ${r.minutiae} | ${r.score.toFixed(1)} (${r.threshold}) |`,
+            : `| ${r.recording} | ${r.driver} | ${r.widthPx}x${r.heightPx} | ${r.dpi} | ${r.equalPixels}/${r.totalPixels} | ${r.meanAbsDiff.toFixed(3)} | ` +
+              ('engineError' in r ? `- | engine: ${r.engineError} |` : `${r.minutiae} | ${r.score.toFixed(1)} (${r.threshold}) |`),
         );
         out(opts.json, { rows }, [header, ...lines].join('\n'));
         if (rows.some((r) => 'error' in r)) process.exitCode = 1;

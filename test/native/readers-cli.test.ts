@@ -33,6 +33,15 @@ describe.skipIf(!haveCaptures)('biostation readers replay', () => {
     });
   }
 
+  it("compare: pixel difference and the engine's score, or the engine's refusal, per recording", async () => {
+    const res = await cli('readers', 'compare', captureDir('nb1010'), captureDir('vfs301'), '--json');
+    expect(res.code).toBe(0);
+    const { rows } = JSON.parse(res.stdout);
+    expect(rows[0]).toMatchObject({ recording: 'nb1010', equalPixels: 46080, totalPixels: 46080, meanAbsDiff: 0, minutiae: expect.any(Number) });
+    expect(rows[0].score).toBeGreaterThan(rows[0].threshold);
+    expect(rows[1]).toMatchObject({ recording: 'vfs301', meanAbsDiff: 0, engineError: expect.stringMatching(/^NO_FINGERPRINT/) });
+  });
+
   it('a folder without a recording fails with exit status 1 and a typed error', async () => {
     const res = await cli('readers', 'replay', tmp, '--out', path.join(tmp, 'x.png'), '--json');
     expect(res.code).toBe(1);
