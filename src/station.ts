@@ -103,11 +103,14 @@ export async function startStation(config: StationConfig, options: StationOption
   const tokens = await TokenService.open(paths.signingKey, config.tokenTtlSeconds);
 
   let demoCredential: IssuedCredential | undefined;
-  if (config.createDemoApplication && (await applications.list()).length === 0) {
-    demoCredential = await applications.create('demo');
-    writeFileSync(paths.demoCredentials, `${JSON.stringify(demoCredential, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(paths.demoCredentials, 0o600);
-  }
+  // Several API nodes may start together on an empty PostgreSQL database: one creates the demo application.
+  await store.exclusive('first-start', async () => {
+    if (config.createDemoApplication && (await applications.list()).length === 0) {
+      demoCredential = await applications.create('demo');
+      writeFileSync(paths.demoCredentials, `${JSON.stringify(demoCredential, null, 2)}\n`, { mode: 0o600 });
+      chmodSync(paths.demoCredentials, 0o600);
+    }
+  });
 
   const engines = {
     face: new EngineSlot(

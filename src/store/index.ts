@@ -6,6 +6,7 @@ import { SqliteApplicationRepository } from './sqlite/application-repository.js'
 import { SqliteTenantStoreProvider } from './sqlite/tenant-store-provider.js';
 import { PgApplicationRepository } from './postgres/application-repository.js';
 import { PgTenantStoreProvider } from './postgres/tenant-store-provider.js';
+import { RevisionListener } from './postgres/revision-listener.js';
 import { REGISTRY_MIGRATIONS, REGISTRY_SCHEMA, migrateSchema } from './postgres/schema.js';
 import { EncryptingTenantStoreProvider } from './encryption/encrypting-store.js';
 import { secureDatabaseFile, secureDirectory, sqliteFiles } from './encryption/file-modes.js';
@@ -36,7 +37,28 @@ export interface Store {
   keyring?: Keyring;
   /** The append-only audit trail of biometric operations, beside the registry (src/audit). */
   audit: AuditStore;
+  /**
+   * Runs `work` while holding a station-wide lock named `name`: a PostgreSQL advisory lock shared by
+   * every API node (e.g. the demo application of a first start is created once, not once per node);
+   * SQLite runs it as is (one station process per data directory).
+   */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Holds `pg_advisory_lock(hashtext(name))` on one pooled connection while `work` runs. */
+async function pgExclusive<T>(pool: pg.Pool, name: string, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`biostation:${name}`]);
+    try {
+      return await work();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`biostation:${name}`]);
+    }
+  } finally {
+    client.release();
+  }
 }
 
 /**
@@ -63,6 +85,7 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
       tenants,
       keyring,
       audit,
+      exclusive: (_name, work) => work(),
       async close() {
         await tenants.close();
         await audit.close();
@@ -83,7 +106,10 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
     await pool.end();
     throw e;
   }
-  const raw = new PgTenantStoreProvider(pool);
+  // Writes of other API nodes reach this node's galleries by LISTEN/NOTIFY (no query per search).
+  const listener = new RevisionListener(settings.databaseUrl);
+  await listener.start();
+  const raw = new PgTenantStoreProvider(pool, listener);
   const keyring = settings.encryption && new Keyring(new PgWrappedKeyStore(pool, REGISTRY_SCHEMA), () => loadMasterKeys(settings.encryption!));
   const tenants = keyring ? new EncryptingTenantStoreProvider(raw, keyring) : raw;
   return {
@@ -93,7 +119,9 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
     audit: new PgAuditStore(pool, REGISTRY_SCHEMA),
     async close() {
       await tenants.close();
+      await listener.close();
       await pool.end();
     },
+    exclusive: (name, work) => pgExclusive(pool, name, work),
   };
 }

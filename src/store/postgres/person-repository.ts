@@ -3,6 +3,7 @@ import { toBytes, type PersonRow, type TemplateRow } from '../rows.js';
 import type { ApplyOutcome, IncomingChange, NewTemplate, PersonChange, PersonRecord, PersonRepository, PersonSummary, StoredTemplate } from '../types.js';
 import type { Modality } from '../sqlite/person-repository.js';
 import { clockPast, nextStamp, type Stamp } from './change-feed.js';
+import { REVISION_CHANNEL, type RevisionListener } from './revision-listener.js';
 import { inTransaction } from './schema.js';
 
 /**
@@ -19,6 +20,8 @@ export class PgPersonRepository implements PersonRepository {
     private readonly pool: Pool,
     private readonly schema: string,
     private readonly modality: Modality,
+    /** Revisions heard by LISTEN (API nodes); without it every revision() asks the server. */
+    private readonly listener?: RevisionListener,
   ) {
     this.tombstones = `${schema}.tombstones`;
     this.persons = `${schema}.persons`;
@@ -56,7 +59,7 @@ export class PgPersonRepository implements PersonRepository {
   }
 
   async create(extId: string, templates: NewTemplate[], now: string): Promise<boolean> {
-    return inTransaction(this.pool, async (c) => {
+    return this.write(async (c) => {
       const res = await c.query(
         `INSERT INTO ${this.persons} (modality, ext_id, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING`,
         [this.modality, extId, now],
@@ -70,7 +73,7 @@ export class PgPersonRepository implements PersonRepository {
   }
 
   async replaceTemplates(extId: string, templates: NewTemplate[], now: string): Promise<boolean> {
-    return inTransaction(this.pool, async (c) => {
+    return this.write(async (c) => {
       const res = await c.query(`UPDATE ${this.persons} SET updated_at = $3 WHERE modality = $1 AND ext_id = $2`, [this.modality, extId, now]);
       if (res.rowCount === 0) return false;
       await c.query(`DELETE FROM ${this.templates} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
@@ -82,7 +85,7 @@ export class PgPersonRepository implements PersonRepository {
   }
 
   async appendTemplates(extId: string, templates: NewTemplate[], now: string): Promise<PersonRecord> {
-    return inTransaction(this.pool, async (c) => {
+    return this.write(async (c) => {
       const { rows } = await c.query<PersonRow>(
         `INSERT INTO ${this.persons} (modality, ext_id, created_at, updated_at) VALUES ($1, $2, $3, $3)
          ON CONFLICT (modality, ext_id) DO UPDATE SET updated_at = excluded.updated_at
@@ -98,7 +101,7 @@ export class PgPersonRepository implements PersonRepository {
   }
 
   async delete(extId: string): Promise<boolean> {
-    return inTransaction(this.pool, async (c) => {
+    return this.write(async (c) => {
       const res = await c.query(`DELETE FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
       if (res.rowCount === 0) return false;
       const stamp = await nextStamp(c, this.schema);
@@ -132,8 +135,29 @@ export class PgPersonRepository implements PersonRepository {
   }
 
   async revision(): Promise<number> {
+    const key = `${this.schema}:${this.modality}`;
+    const known = this.listener?.get(key);
+    if (known !== undefined) return known;
     const { rows } = await this.pool.query<{ value: string }>(`SELECT value FROM ${this.revisions} WHERE modality = $1`, [this.modality]);
-    return Number(rows[0].value);
+    const value = Number(rows[0].value);
+    this.listener?.set(key, value);
+    return value;
+  }
+
+  /** Bumped revisions of the transactions in flight, by client (a client serves one transaction at a time). */
+  private readonly bumped = new WeakMap<PoolClient, number>();
+
+  /** One write transaction; its new revision is recorded for this node once it has committed. */
+  private async write<T>(work: (c: PoolClient) => Promise<T>): Promise<T> {
+    let revision: number | undefined;
+    const result = await inTransaction(this.pool, async (c) => {
+      const r = await work(c);
+      revision = this.bumped.get(c);
+      this.bumped.delete(c);
+      return r;
+    });
+    if (revision !== undefined) this.listener?.set(`${this.schema}:${this.modality}`, revision);
+    return result;
   }
 
   async changes(afterSeq: number, limit: number): Promise<PersonChange[]> {
@@ -165,7 +189,7 @@ export class PgPersonRepository implements PersonRepository {
   }
 
   async applyChange(change: IncomingChange): Promise<ApplyOutcome> {
-    return inTransaction(this.pool, async (c): Promise<ApplyOutcome> => {
+    return this.write(async (c): Promise<ApplyOutcome> => {
       // The clock row lock serialises this with every other write of the application.
       await c.query(`SELECT 1 FROM ${this.schema}.sync_clock FOR UPDATE`);
       const p = await c.query<{ version: string }>(`SELECT version FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`, [this.modality, change.extId]);
@@ -223,7 +247,9 @@ export class PgPersonRepository implements PersonRepository {
   }
 
   private async bump(c: PoolClient): Promise<void> {
-    await c.query(`UPDATE ${this.revisions} SET value = value + 1 WHERE modality = $1`, [this.modality]);
+    const { rows } = await c.query<{ value: string }>(`UPDATE ${this.revisions} SET value = value + 1 WHERE modality = $1 RETURNING value`, [this.modality]);
+    this.bumped.set(c, Number(rows[0].value));
+    await c.query('SELECT pg_notify($1, $2)', [REVISION_CHANNEL, `${this.schema}:${this.modality}:${rows[0].value}`]);
   }
 
   private async insertTemplates(c: PoolClient, extId: string, templates: NewTemplate[], now: string): Promise<void> {

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import type { TenantStore, TenantStoreProvider } from '../types.js';
 import { PgPersonRepository } from './person-repository.js';
 import { PgSyncLogRepository } from './sync-log-repository.js';
+import type { RevisionListener } from './revision-listener.js';
 import { TENANT_MIGRATIONS, migrateSchema, tenantSchema } from './schema.js';
 
 const APPLICATION_ID = /^[0-9a-f-]{36}$/;
@@ -10,7 +11,10 @@ const APPLICATION_ID = /^[0-9a-f-]{36}$/;
 export class PgTenantStoreProvider implements TenantStoreProvider {
   private readonly stores = new Map<string, Promise<TenantStore>>();
 
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly listener?: RevisionListener,
+  ) {}
 
   forApplication(applicationId: string): Promise<TenantStore> {
     let store = this.stores.get(applicationId);
@@ -25,8 +29,8 @@ export class PgTenantStoreProvider implements TenantStoreProvider {
           client.release();
         }
         return {
-          faces: new PgPersonRepository(this.pool, schema, 'face'),
-          fingers: new PgPersonRepository(this.pool, schema, 'finger'),
+          faces: new PgPersonRepository(this.pool, schema, 'face', this.listener),
+          fingers: new PgPersonRepository(this.pool, schema, 'finger', this.listener),
           syncLog: new PgSyncLogRepository(this.pool, schema),
         };
       })();
