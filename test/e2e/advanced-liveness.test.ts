@@ -7,7 +7,7 @@
  * payload sealed for another station's key, a library copy with one changed line and random bytes.
  */
 import { createECDH, createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -146,6 +146,31 @@ describe.skipIf(!!skip)('advanced liveness in Chromium with a fake camera', () =
     );
     expect(cap.status).toBe(400);
     expect(cap.body).toMatchObject({ status: 400, message: 'Failed to decrypt message', error_code: 'UNKNOWN' });
+  }, 120_000);
+
+  it('a camera below 640x480 fails in the page with "Resolução da câmera muito baixa"', async () => {
+    // A 320x240 grey y4m for a second browser's fake camera.
+    const y4m = path.join(tmp, 'small.y4m');
+    const frame = Buffer.concat([Buffer.from('FRAME\n'), Buffer.alloc(320 * 240, 120), Buffer.alloc(2 * 160 * 120, 128)]);
+    await writeFile(y4m, Buffer.concat([Buffer.from('YUV4MPEG2 W320 H240 F10:1 Ip A1:1 C420jpeg\n'), ...Array.from({ length: 10 }, () => frame)]));
+    const small = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`],
+    });
+    try {
+      const page = await small.newPage();
+      await page.route(`${station.url}/liveness-demo.html`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><body></body>' }));
+      await page.goto(`${station.url}/liveness-demo.html`);
+      const out = await page.evaluate(`(async () => {
+        const lib = await import('/capture/biostation-capture.js');
+        try { await lib.captureLiveness({ baseUrl: location.origin, token: ${JSON.stringify(token)} }); return 'resolved'; }
+        catch (e) { return e.name + ' ' + e.code + ' ' + e.message; }
+      })()`);
+      expect(out).toBe('LivenessCaptureError LOW_RESOLUTION Resolução da câmera muito baixa');
+    } finally {
+      await small.close();
+    }
   }, 120_000);
 
   it('a copy of the library with one changed line: SDK_INTEGRITY_VIOLATION', async () => {
