@@ -243,7 +243,12 @@ export class UsbDeviceTransport implements UsbTransport {
   }
 
   private transfer(endpoint: number, buffer: Buffer, options: TransferOptions = {}): Promise<Uint8Array> {
-    const ep = this.endpoint(endpoint);
+    let ep: UsbEndpointLike;
+    try {
+      ep = this.endpoint(endpoint);
+    } catch (e) {
+      return Promise.reject(fromLibusbError(e, 'transfer'));
+    }
     const what = `transfer on endpoint 0x${endpoint.toString(16)}`;
     if (options.signal?.aborted) return Promise.reject(new UsbTransferError('CANCELLED', `${what} cancelled`));
     return new Promise((resolve, reject) => {
