@@ -43,6 +43,8 @@ export interface ChallengeStoreOptions {
   ttlMs?: number;
   /** Most open challenges kept (oldest dropped first). */
   maxOpen?: number;
+  /** Most open challenges of one application (its oldest dropped first), so one client cannot evict the others'. */
+  maxOpenPerApplication?: number;
   now?: () => number;
 }
 
@@ -66,17 +68,21 @@ export class ChallengeStore {
   private readonly used = new Map<string, number>();
   readonly ttlMs: number;
   private readonly maxOpen: number;
+  private readonly maxPerApp: number;
   private readonly now: () => number;
 
   constructor(options: ChallengeStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? 120_000;
     this.maxOpen = options.maxOpen ?? 10_000;
+    this.maxPerApp = options.maxOpenPerApplication ?? 50;
     this.now = options.now ?? Date.now;
   }
 
   /** Issues a challenge to an application. `colours` may be given (tests); otherwise drawn at random. */
   issue(applicationId: string, colours: ChallengeColour[] = drawColours()): Challenge {
     this.prune();
+    const mine = [...this.open.values()].filter((c) => c.applicationId === applicationId);
+    for (const c of mine.slice(0, Math.max(0, mine.length - this.maxPerApp + 1))) this.open.delete(c.nonce);
     while (this.open.size >= this.maxOpen) this.open.delete(this.open.keys().next().value as string);
     const issuedAt = this.now();
     const c: Challenge = { nonce: randomBytes(18).toString('base64url'), applicationId, issuedAt, expiresAt: issuedAt + this.ttlMs, colours };
