@@ -19,8 +19,17 @@ export const CNH_FIELD_NAMES = [
 ] as const;
 export type CnhFieldName = (typeof CNH_FIELD_NAMES)[number];
 
+/** `motivo` of a document that is not read as a CNH (documento_tipo DESCONHECIDO). */
+export const NOT_A_CNH = 'DOCUMENTO_NAO_RECONHECIDO';
+
 export interface CnhReadResult {
-  documento_tipo: 'CNH';
+  /**
+   * CNH, or DESCONHECIDO when the document shows too little of a CNH (see quality.ts `looksLikeCnh`:
+   * blank pages, photos, other documents); every field is then empty and `motivo` says why.
+   */
+  documento_tipo: 'CNH' | 'DESCONHECIDO';
+  /** Set with documento_tipo DESCONHECIDO: NOT_A_CNH. */
+  motivo?: typeof NOT_A_CNH;
   campos: Record<CnhFieldName, CnhField>;
   qualidade_imagem: 'excelente' | 'boa' | 'regular' | 'ruim';
   texto_completo_ocr: string;

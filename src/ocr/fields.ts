@@ -6,15 +6,17 @@
 import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
 import { detectModel, findLabels, labelHeight, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
-  allDates, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
+  allDates, CATEGORY_SET, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
 } from './normalize.js';
+import { isBoilerplate } from './boilerplate.js';
 import { isValidCnhNumber, isValidCpf, validateDates } from './validators.js';
 import { fold, type Phrase } from './words.js';
 
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
 export const LOW_CONFIDENCE = 0.8;
 
-interface Draft { valor: string; conf: number }
+/** A field's value before scoring, with the recogniser's confidence 0..1. */
+export interface Draft { valor: string; conf: number }
 const none: Draft = { valor: '', conf: 0 };
 
 const meanConf = (ps: Phrase[]): number => {
@@ -153,7 +155,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   }
 
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels);
-  return { model, campos: finalize(d), labelsFound: labels.size, suspects };
+  return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
 }
 
 /**
@@ -220,8 +222,43 @@ function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText: strin
   }
 }
 
-/** Drafts -> `campos` with validity flags and validation-adjusted confidences (0..1, 3 decimals). */
-function finalize(d: Partial<Record<CnhFieldName, Draft>>): Record<CnhFieldName, CnhField> {
+/** Fields whose value is free text: a value that is the card's own print (boilerplate.ts) is dropped. */
+const TEXT_FIELDS = new Set<CnhFieldName>(['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento', 'observacoes', 'orgao_expedidor']);
+const NAME_RE = /^[A-ZÀ-ÖØ-Ý' -]+$/;
+
+/**
+ * Each field's own check where it has one (undefined: no opinion): CPF and CNH number check digits,
+ * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape, issuing
+ * body known, names of two words or more in capitals. Date order is checked across fields by `scoreFields`.
+ */
+export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined {
+  switch (k) {
+    case 'cpf': return isValidCpf(valor);
+    case 'numero_cnh': return isValidCnhNumber(valor);
+    case 'categoria': return CATEGORY_SET.has(valor);
+    case 'uf': return UFS.has(valor);
+    case 'local_nascimento': {
+      const m = /^([A-ZÀ-ÖØ-Ý' -]+), ([A-Z]{2})$/.exec(valor);
+      return m !== null && UFS.has(m[2]);
+    }
+    case 'rg': return /^\d{4,14}X?$/.test(valor);
+    case 'orgao_expedidor': return isKnownIssuer(valor) ? true : /^[A-Z]{2,12}$/.test(valor) ? undefined : false;
+    case 'nome_completo':
+    case 'nome_pai':
+    case 'nome_mae':
+      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 ? undefined : false;
+    default: return undefined;
+  }
+}
+
+/**
+ * Drafts -> `campos` with validity flags and validation-adjusted confidences (0..1, 3 decimals): each
+ * field's own check (fieldCheck) and the date order (validateDates: birth < first licence <= issue <
+ * expiry) raise or lower the recogniser's confidence (withValidation: a failed check caps it at 0.6);
+ * free-text values that are the card's own print (headers, labels) are dropped.
+ */
+export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>): Record<CnhFieldName, CnhField> {
+  for (const k of TEXT_FIELDS) if (d[k]?.valor && isBoilerplate(d[k].valor)) d[k] = none;
   const get = (k: CnhFieldName): Draft => d[k] ?? none;
   const dates = validateDates({
     data_nascimento: get('data_nascimento').valor,
@@ -237,7 +274,7 @@ function finalize(d: Partial<Record<CnhFieldName, Draft>>): Record<CnhFieldName,
     const field: CnhField = { valor, confianca: 0 };
     if (k === 'cpf') field.valido = check = valor ? isValidCpf(valor) : false;
     if (k in dates) field.valida = check = valor ? dates[k as keyof typeof dates] : false;
-    if (k === 'numero_cnh' && valor) check = isValidCnhNumber(valor);
+    if (check === undefined && valor) check = fieldCheck(k, valor);
     field.confianca = valor ? r3(withValidation(conf, check)) : 0;
     out[k] = field;
   }

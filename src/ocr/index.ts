@@ -2,8 +2,8 @@
  * CNH reader: sniff -> (PDF text layer | preprocess + recognise) -> phrases -> fields.
  * `createCnhReader` starts the tesseract.js pool once; `read` holds one worker per document.
  */
-import { OcrError, type CnhReader, type CnhReadResult } from './engine.js';
-import { extractFields } from './fields.js';
+import { CNH_FIELD_NAMES, NOT_A_CNH, OcrError, type CnhFieldName, type CnhReader, type CnhReadResult } from './engine.js';
+import { extractFields, LOW_CONFIDENCE } from './fields.js';
 import { emptyValueRegions } from './layout.js';
 import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './budget.js';
 import { DecodePool, type DecodeSession } from './decode-pool.js';
@@ -11,12 +11,17 @@ import { sniffMime, type DocumentMime } from './input.js';
 import { RecognizerPool, SEGMENTATION, type Recognizer } from './pool.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
-import type { QualityGrade } from './quality.js';
-import { groupPhrases, readingText, type OcrWord } from './words.js';
+import { looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
+import { fold, groupPhrases, readingText, type OcrWord } from './words.js';
+
+/** The validity flag each field carries even when empty (spec: cpf `valido`, dates `valida`). */
+const FLAG_OF: Partial<Record<CnhFieldName, { valido?: false; valida?: false }>> = {
+  cpf: { valido: false }, data_nascimento: { valida: false }, data_validade: { valida: false }, data_emissao: { valida: false }, data_primeira_habilitacao: { valida: false },
+};
 
 export { OcrError } from './engine.js';
 export type { CnhReader, CnhReadResult, CnhField, CnhFieldName } from './engine.js';
-export { CNH_FIELD_NAMES } from './engine.js';
+export { CNH_FIELD_NAMES, NOT_A_CNH } from './engine.js';
 export { LOW_CONFIDENCE } from './fields.js';
 
 export interface CnhReaderOptions {
@@ -158,12 +163,18 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
   const phrases = groupPhrases(words);
   // Full text without the recogniser's noise from backgrounds (words under 25% confidence).
   const texto = readingText(groupPhrases(words.filter((w) => w.conf >= 0.25)));
-  const { campos, model } = extractFields(phrases, texto);
+  const { campos, model, labelsFound } = extractFields(phrases, texto);
   const worst = Math.max(...pages.map((p) => GRADES.indexOf(p.grade)));
+  const base = { texto_completo_ocr: texto, tipo_arquivo: mime, origem_texto: fromTextLayer ? 'pdf_texto' as const : 'ocr' as const };
+  if (!looksLikeCnh(labelsFound, fold(texto), campos)) {
+    // Not a CNH: no field is guessed from whatever text there is.
+    const empty = Object.fromEntries(CNH_FIELD_NAMES.map((k) => [k, { valor: '', confianca: 0, ...FLAG_OF[k] }])) as CnhReadResult['campos'];
+    return { ...base, documento_tipo: 'DESCONHECIDO', motivo: NOT_A_CNH, campos: empty, qualidade_imagem: 'ruim', modelo: model === '2022' ? 'CNH_2022' : 'CNH_ANTERIOR' };
+  }
   return {
     documento_tipo: 'CNH',
     campos,
-    qualidade_imagem: GRADES[worst],
+    qualidade_imagem: worseGrade(GRADES[worst], readingGrade(campos, LOW_CONFIDENCE)),
     texto_completo_ocr: texto,
     tipo_arquivo: mime,
     modelo: model === '2022' ? 'CNH_2022' : 'CNH_ANTERIOR',

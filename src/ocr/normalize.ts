@@ -52,7 +52,9 @@ export function normalizeName(s: string): string {
   return parts.join(' ');
 }
 
-const CATEGORIES = new Set(['ACC', 'A', 'B', 'C', 'D', 'E', 'AB', 'AC', 'AD', 'AE']);
+/** Licence categories (CTB art. 143, plus ACC). */
+export const CATEGORY_SET: ReadonlySet<string> = new Set(['ACC', 'A', 'B', 'C', 'D', 'E', 'AB', 'AC', 'AD', 'AE']);
+const CATEGORIES = CATEGORY_SET;
 
 /**
  * Licence category as printed (A, B, C, D, E, AB, AC, AD, AE or ACC). Prefers the capitals as read

@@ -68,3 +68,40 @@ export async function measureQuality(data: Uint8Array, w: number, h: number, sou
   const worst = Math.max(level(sourceShortSidePx, LIMITS.resolutionPx), level(sharpness, LIMITS.sharpness), level(contrast, LIMITS.contrast));
   return { grade: GRADES[worst], resolutionPx: Math.round(sourceShortSidePx), sharpness: Math.round(sharpness * 10) / 10, contrast };
 }
+
+/**
+ * Fields a CNH shows on either side and either model, used to grade what was read: every one should be
+ * there on any CNH image (the identity side), so each one missing says the reading failed somewhere.
+ */
+export const CORE_FIELDS = [
+  'nome_completo', 'cpf', 'data_nascimento', 'numero_cnh', 'categoria', 'data_validade', 'data_primeira_habilitacao', 'rg', 'nome_mae', 'uf',
+] as const;
+
+/**
+ * Grade of what was read (the image can be sharp and the reading still poor): over CORE_FIELDS, a
+ * missing value counts 1 and a value under `lowConfidence` counts 0.5; 0 -> excelente, up to 1 -> boa,
+ * up to 3 -> regular, more -> ruim. `qualidade_imagem` is the worse of this and the image's grade.
+ */
+export function readingGrade(campos: Record<string, { valor: string; confianca: number }>, lowConfidence: number): QualityGrade {
+  let misses = 0;
+  for (const k of CORE_FIELDS) {
+    const f = campos[k];
+    if (!f?.valor) misses += 1;
+    else if (f.confianca < lowConfidence) misses += 0.5;
+  }
+  return misses === 0 ? 'excelente' : misses <= 1 ? 'boa' : misses <= 3 ? 'regular' : 'ruim';
+}
+
+/** The worse of two grades. */
+export const worseGrade = (a: QualityGrade, b: QualityGrade): QualityGrade => GRADES[Math.max(GRADES.indexOf(a), GRADES.indexOf(b))];
+
+/**
+ * Whether a read shows a CNH: evidence is the count of CNH labels found (layout.ts) plus 2 for the
+ * card's own words (HABILITAÇÃO, DETRAN, RENACH) in the text; a document with evidence under 3 and
+ * fewer than 4 CORE_FIELDS read is not taken for a CNH (a blank page, a face photo, another document).
+ */
+export function looksLikeCnh(labelsFound: number, foldedText: string, campos: Record<string, { valor: string }>): boolean {
+  const evidence = labelsFound + (/HABILITA|DETRAN|RENACH/.test(foldedText) ? 2 : 0);
+  const core = CORE_FIELDS.filter((k) => campos[k]?.valor).length;
+  return evidence >= 3 || core >= 4;
+}

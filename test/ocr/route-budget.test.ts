@@ -2,6 +2,7 @@
  * The OCR route under hostile documents (issue #18 finding 1): bounded answers with a stable code while
  * `/health` stays responsive.
  */
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCnhReader } from '../../src/ocr/index.js';
 import { startTestStation, type TestStation } from '../api/harness.js';
@@ -55,6 +56,13 @@ describe('OCR route: hostile documents', () => {
     // shared with other work (the p99 < 100 ms figure of issue #18 is measured, and printed, here).
     expect(q(0.5)).toBeLessThan(50);
     expect(q(1)).toBeLessThan(1_000);
+  });
+
+  it('answers a blank image with 200, success false, documento_tipo DESCONHECIDO and motivo (not 15 empty CNH fields)', async () => {
+    const blank = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const res = await upload(blank, 'blank.png');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: false, documento_tipo: 'DESCONHECIDO', motivo: 'DOCUMENTO_NAO_RECONHECIDO', metadados: { total_campos_extraidos: 0, qualidade_imagem: 'ruim' } });
   });
 
   it('answers 400 INVALID_DOCUMENT (not 500) for a file with a PNG signature that does not decode', async () => {

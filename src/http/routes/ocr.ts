@@ -27,8 +27,9 @@ const Campo = Type.Object({
 });
 
 const OcrResponse = Type.Object({
-  success: Type.Boolean(),
-  documento_tipo: Type.String(),
+  success: Type.Boolean({ description: 'false when the document is not read as a CNH (documento_tipo DESCONHECIDO, see motivo)' }),
+  documento_tipo: Type.String({ description: 'CNH, or DESCONHECIDO (extension of the spec) for a blank page, a photo or another document: every field is then empty' }),
+  motivo: Type.Optional(Type.String({ description: 'Extension of the spec, only with success false: DOCUMENTO_NAO_RECONHECIDO (too little of a CNH was found: fewer than 3 of its labels and header words, fewer than 4 of its main fields)' })),
   campos: Type.Object(Object.fromEntries(CNH_FIELD_NAMES.map((n) => [n, Campo]))),
   metadados: Type.Object({
     total_campos_extraidos: Type.Integer(),
@@ -98,8 +99,9 @@ export function ocrRoutes(services: StationServices, authenticate: Authenticate)
       const extracted = fields.filter(([, f]) => f.valor !== '');
       const meanConfidence = extracted.length ? extracted.reduce((s, [, f]) => s + f.confianca, 0) / extracted.length : 0;
       return {
-        success: true,
+        success: read.documento_tipo === 'CNH',
         documento_tipo: read.documento_tipo,
+        ...(read.motivo ? { motivo: read.motivo } : {}),
         campos: read.campos,
         metadados: {
           total_campos_extraidos: extracted.length,

@@ -1,0 +1,41 @@
+/**
+ * Printed text of the card that is never a field's value: headers ("REPÚBLICA FEDERATIVA DO BRASIL",
+ * "CARTEIRA NACIONAL DE HABILITAÇÃO", ministries, "DRIVER LICENSE"), the field labels of both models,
+ * signature lines and the validity notice. A candidate value made mostly of these words (fuzzy: the
+ * recogniser's misreadings of them count) is refused by fields.ts instead of being returned.
+ */
+import { editDistance, fold } from './words.js';
+
+/** Words of the card's fixed print (folded: uppercase, no accents). Short function words are not listed. */
+const VOCABULARY = [
+  // headers
+  'REPUBLICA', 'FEDERATIVA', 'BRASIL', 'CARTEIRA', 'NACIONAL', 'HABILITACAO', 'MINISTERIO', 'CIDADES', 'TRANSPORTES',
+  'INFRAESTRUTURA', 'DEPARTAMENTO', 'TRANSITO', 'SECRETARIA', 'DENATRAN', 'SENATRAN', 'CONTRAN', 'DRIVER', 'LICENSE',
+  'PERMISO', 'CONDUCCION', 'RENACH', 'ESPELHO',
+  // labels
+  'NOME', 'SOBRENOME', 'NASCIMENTO', 'LOCAL', 'DATA', 'EMISSAO', 'VALIDADE', 'IDENTIDADE', 'EMISSOR', 'ORGAO', 'DOC',
+  'CPF', 'REGISTRO', 'CATEGORIA', 'HAB', 'FILIACAO', 'OBSERVACOES', 'PERMISSAO', 'ACC', 'ORG',
+  // notices and signature lines
+  'ASSINATURA', 'PORTADOR', 'VALIDA', 'TODO', 'TERRITORIO', 'DOCUMENTO', 'ELETRONICO', 'DIGITAL', 'QRCODE',
+];
+const WORDS = new Set(VOCABULARY);
+
+/** True when `token` (folded) is a vocabulary word or, from 6 letters, within edit distance 1 (2 from 9) of one. */
+function isVocabulary(token: string): boolean {
+  if (WORDS.has(token)) return true;
+  if (token.length < 6) return false;
+  const tol = token.length >= 9 ? 2 : 1;
+  return VOCABULARY.some((w) => w.length >= 6 && Math.abs(w.length - token.length) <= tol && editDistance(w, token) <= tol);
+}
+
+/**
+ * True when `value` is the card's own print rather than a person's data: at least two of its words
+ * of three letters or more are card vocabulary and they make at least 60% of such words (a name such
+ * as "MARIA DO BRASIL SOUZA" keeps one vocabulary word among three and passes).
+ */
+export function isBoilerplate(value: string): boolean {
+  const tokens = fold(value).split(/[^A-Z0-9]+/).filter((t) => t.length >= 3);
+  if (!tokens.length) return false;
+  const hits = tokens.filter(isVocabulary).length;
+  return (hits >= 2 && hits / tokens.length >= 0.6) || (tokens.length === 1 && hits === 1 && tokens[0].length >= 4);
+}
