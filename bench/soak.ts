@@ -8,7 +8,7 @@
  * hostile inputs must get their 4xx) and the memory growth from the first sample after the first
  * minute to the last; exits 1 when any request failed or memory grew more than 10 %.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HUGE_PGM, pngDeclaring } from '../test/api/hostile-images.js';
 import { startStationProcess } from './lib/station-process.js';
@@ -27,7 +27,8 @@ if (!existsSync(datasets)) {
   process.exit(0);
 }
 const b64 = (p: string) => readFileSync(path.join(datasets, p)).toString('base64');
-const faces = ['Tony_Blair_0086', 'Tony_Blair_0032', 'George_W_Bush_0001', 'George_W_Bush_0002', 'Colin_Powell_0001', 'Colin_Powell_0002'].map((n) => b64(`lfw-dev/images/${n}.jpg`));
+const lfw = readdirSync(path.join(datasets, 'lfw-dev/images')).sort();
+const faces = ['Tony_Blair_', 'Colin_Powell_', 'Silvio_Berlusconi_'].flatMap((p) => lfw.filter((f) => f.startsWith(p)).slice(0, 2)).map((f) => b64(`lfw-dev/images/${f}`));
 const fingers = ['101_1', '101_2', '102_1', '102_2', '103_1', '103_2'].map((n) => b64(`fvc/fvc2002/DB1_B/${n}.png`));
 
 const station = await startStationProcess({ BIOSTATION_ENGINES: process.argv.includes('--ocr') ? 'face,finger,ocr' : 'face,finger' });
