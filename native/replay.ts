@@ -4,6 +4,7 @@
  * vendor:product id, runs open + capture over a ReplayTransport and returns the image.
  * Also compares an image with a reference PNG (mean absolute difference).
  */
+import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { DRIVERS, findDriver, usbIdString, type DriverDefinition, type GrayImage } from './drivers/index.js';
 import { loadRecording, type Recording } from './usb/recording.js';
@@ -43,12 +44,29 @@ export async function replayRecording(dir: string, options: { signal?: AbortSign
   }
 }
 
-/** Encodes a grayscale image as an 8-bit grey PNG carrying its dpi. */
-export function encodePng(image: GrayImage): Promise<Buffer> {
-  return sharp(Buffer.from(image.pixels), { raw: { width: image.widthPx, height: image.heightPx, channels: 1 } })
-    .withMetadata({ density: image.dpi })
+/** Encodes a grayscale image as an 8-bit grey PNG (colour type 0) carrying its dpi in a pHYs chunk. */
+export async function encodePng(image: GrayImage): Promise<Buffer> {
+  // sharp's withMetadata({ density }) would also convert to sRGB with an ICC profile: write pHYs ourselves.
+  const png = await sharp(Buffer.from(image.pixels), { raw: { width: image.widthPx, height: image.heightPx, channels: 1 } })
+    .toColourspace('b-w')
     .png()
     .toBuffer();
+  return withPngDensity(png, image.dpi);
+}
+
+/** Inserts a pHYs chunk (pixels per metre, both axes) right after IHDR. */
+export function withPngDensity(png: Buffer, dpi: number): Buffer {
+  const ihdrEnd = 8 + 8 + 13 + 4; // signature, IHDR length+type, IHDR data, CRC
+  if (png.toString('latin1', 12, 16) !== 'IHDR') throw new Error('not a PNG');
+  const perMetre = Math.round(dpi / 0.0254);
+  const chunk = Buffer.alloc(4 + 4 + 9 + 4);
+  chunk.writeUInt32BE(9, 0);
+  chunk.write('pHYs', 4, 'latin1');
+  chunk.writeUInt32BE(perMetre, 8);
+  chunk.writeUInt32BE(perMetre, 12);
+  chunk.writeUInt8(1, 16); // unit: metre
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 17)), 17);
+  return Buffer.concat([png.subarray(0, ihdrEnd), chunk, png.subarray(ihdrEnd)]);
 }
 
 /** Decodes any image sharp reads into 8-bit grey (the G channel of RGB PNGs such as libfprint's). */

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { crc16Xmodem, upekFrame } from '../../native/drivers/upektc_img.js';
 import { registerWriteTransfers } from '../../native/drivers/aes3500.js';
-import { comparePixels, decodeGray, replayRecording } from '../../native/replay.js';
+import sharp from 'sharp';
+import { comparePixels, decodeGray, encodePng, replayRecording } from '../../native/replay.js';
 import { loadRecording } from '../../native/usb/recording.js';
 import { ReplayTransport } from '../../native/usb/replay-transport.js';
 import { upektcImg } from '../../native/drivers/upektc_img.js';
@@ -44,6 +45,13 @@ describe.skipIf(!haveCaptures)('drivers replayed on the recorded sessions', () =
 });
 
 describe('protocol helpers', () => {
+  it('images are written as 8-bit grey PNGs carrying their dpi', async () => {
+    const pixels = Uint8Array.from({ length: 12 * 5 }, (_, i) => i * 4);
+    const png = await encodePng({ widthPx: 12, heightPx: 5, pixels, dpi: 508 });
+    expect(await sharp(png).metadata()).toMatchObject({ width: 12, height: 5, channels: 1, density: 508, hasProfile: false });
+    expect((await decodeGray(png)).pixels).toEqual(pixels);
+  });
+
   it('UPEK frames carry the sequence nibble and a CRC-16/XMODEM the device accepted', () => {
     expect(crc16Xmodem(new TextEncoder().encode('123456789'))).toBe(0x31c3); // the CRC's check value
     // init_1 as recorded (PROTOCOLS.md §2.2): ...DA C1
