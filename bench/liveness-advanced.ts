@@ -102,7 +102,7 @@ for (const name of photos) {
     camera: { label: 'Integrated Camera', device_count: 1, labels: ['Integrated Camera'], settings: { width: W, height: H }, capabilities: null, probes: [] },
     timing: { frame_count: 60, mean_interval_ms: 33, jitter_ms: 2, source: 'rvfc' },
     webgl: null,
-    automation: { webdriver: false, cdp_traces: [], cdp_runtime: false, headless_ua: false, native: {} },
+    automation: { webdriver: false, cdp_traces: [], cdp_runtime: false, headless_ua: false, native: {}, botd: null },
     navigator: { user_agent: 'Mozilla/5.0 Chrome/141', ua_data: null, languages: [], platform: 'Linux', hardware_concurrency: 4 },
     screen: { width: 1920, height: 1080, avail_width: 1920, avail_height: 1080, device_pixel_ratio: 1, color_depth: 24 },
     page: { origin: 'https://localhost', secure_context: true },

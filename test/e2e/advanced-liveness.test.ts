@@ -14,6 +14,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, DATASETS, ROOT, e2eSkipReason, spawnUntil, waitForEngines, type Child } from './harness.js';
 import { writeY4m } from './y4m.js';
+import { openEnvelope, parseEnvelope, unpackPlaintext } from '../../src/liveness/advanced/envelope.js';
+import { LIVENESS_KEY_FILE, LivenessKeyStore } from '../../src/liveness/advanced/keys.js';
+import { readMetadata } from '../../src/liveness/advanced/metadata.js';
 
 const skip = e2eSkipReason();
 if (skip) console.warn(`[e2e advanced liveness] skipped: ${skip}`);
@@ -111,6 +114,20 @@ describe.skipIf(!!skip)('advanced liveness in Chromium with a fake camera', () =
     expect(c.rejection).not.toContain('UNTRUSTED_CORRUPTED_PAYLOAD');
     expect(c.rejection).not.toContain('SUSPICIOUS_ACTIVITY');
   }, 120_000);
+
+  it('the payload opened with the station key holds the environment evidence the rules read', () => {
+    const keys = LivenessKeyStore.open(path.join(tmp, 'data', LIVENESS_KEY_FILE));
+    const env = parseEnvelope(Buffer.from(genuine.payload, 'base64'));
+    const plain = openEnvelope(keys.find(env.keyId)!.privateKey, env)!;
+    const { metadata, frames } = unpackPlaintext(plain);
+    const m = readMetadata(metadata, frames.length);
+    console.info(`[e2e advanced liveness] metadata: camera ${JSON.stringify(m.camera.label)}, ${frames.length} frames, timing ${JSON.stringify(m.timing)}, automation ${JSON.stringify({ ...m.automation, native: undefined })}, webgl ${m.webgl?.renderer}`);
+    expect(m.camera.label).toMatch(/\.y4m$/);
+    expect(m.automation.webdriver || m.automation.cdp_runtime || m.automation.headless_ua).toBe(true);
+    expect(m.frames.filter((f) => f.role === 'challenge').length).toBeGreaterThanOrEqual(8);
+    expect(m.frames.find((f) => f.role === 'key')).toMatchObject({ width: 640, height: 480 });
+    expect(m.sdk.build_hash).toBe(createHash('sha256').update(library).digest('hex'));
+  });
 
   it('the same payload again is a replay: SUSPICIOUS_ACTIVITY', async () => {
     const res = await post(Buffer.from(genuine.payload, 'base64'));

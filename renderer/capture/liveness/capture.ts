@@ -262,7 +262,7 @@ export async function captureLiveness(options: CaptureLivenessOptions): Promise<
       },
       timing: { frame_count: stamps.length, mean_interval_ms: Math.round(mean * 100) / 100, jitter_ms: Math.round(jitter * 100) / 100, source: grab.source },
       webgl: webglInfo(),
-      automation: automationInfo(),
+      automation: await automationInfo(),
       navigator: navigatorInfo(),
       screen: screenInfo(),
       page: { origin: location.origin, secure_context: window.isSecureContext },

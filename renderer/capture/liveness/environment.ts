@@ -3,6 +3,7 @@
  * automation flags and DevTools-protocol traces, native-ness of the media APIs, WebGL, user agent
  * and client hints, screen, page. Each collector degrades to a neutral value rather than throwing.
  */
+import { load as loadBotd } from '@fingerprintjs/botd';
 import type { CaptureMetadata } from './metadata.js';
 
 /** Window/document properties that ChromeDriver, Playwright, Puppeteer, Selenium and PhantomJS leave behind. */
@@ -111,8 +112,20 @@ export function screenInfo(): CaptureMetadata['screen'] {
   };
 }
 
-export function automationInfo(): CaptureMetadata['automation'] {
+/** @fingerprintjs/botd (maintained bot detection), without its installation-statistics request (the station is offline-first). */
+export async function botdVerdict(): Promise<CaptureMetadata['automation']['botd']> {
+  try {
+    const detector = await loadBotd({ monitoring: false });
+    const r = detector.detect();
+    return { bot: r.bot, kind: r.bot ? String(r.botKind) : null };
+  } catch {
+    return null;
+  }
+}
+
+export async function automationInfo(): Promise<CaptureMetadata['automation']> {
   return {
+    botd: await botdVerdict(),
     webdriver: navigator.webdriver === true,
     cdp_traces: cdpTraces(),
     cdp_runtime: cdpRuntimeEnabled(),

@@ -42,6 +42,8 @@ export interface CaptureMetadata {
     headless_ua: boolean;
     /** Whether each media API still is the browser's native function. */
     native: Record<string, boolean>;
+    /** @fingerprintjs/botd's verdict (its monitoring ping disabled), null when it failed to run. */
+    botd: { bot: boolean; kind: string | null } | null;
   };
   navigator: {
     user_agent: string;

@@ -35,7 +35,14 @@ export const CaptureMetadataSchema = Type.Object({
   }),
   timing: Type.Object({ frame_count: Type.Integer(), mean_interval_ms: Num, jitter_ms: Num, source: Type.Union([Type.Literal('rvfc'), Type.Literal('raf')]) }),
   webgl: Type.Union([Type.Object({ vendor: Str, renderer: Str, unmasked_vendor: Type.Union([Str, Type.Null()]), unmasked_renderer: Type.Union([Str, Type.Null()]) }), Type.Null()]),
-  automation: Type.Object({ webdriver: Bool, cdp_traces: Type.Array(Str, { maxItems: 64 }), cdp_runtime: Bool, headless_ua: Bool, native: Type.Record(Type.String(), Bool) }),
+  automation: Type.Object({
+    webdriver: Bool,
+    cdp_traces: Type.Array(Str, { maxItems: 64 }),
+    cdp_runtime: Bool,
+    headless_ua: Bool,
+    native: Type.Record(Type.String(), Bool),
+    botd: Type.Union([Type.Object({ bot: Bool, kind: Type.Union([Str, Type.Null()]) }), Type.Null()]),
+  }),
   navigator: Type.Object({
     user_agent: Str,
     ua_data: Type.Union([Type.Object({ brands: Type.Array(Type.Object({ brand: Str, version: Str }), { maxItems: 16 }), mobile: Bool, platform: Str }), Type.Null()]),

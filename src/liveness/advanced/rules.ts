@@ -58,6 +58,7 @@ export function environmentRules(m: CaptureMetadata): Finding[] {
   const hooked = Object.entries(a.native).filter(([, native]) => !native).map(([name]) => name);
   if (hooked.length > 0) out.push(f('env.hooked-api', `not native: ${hooked.join(', ')}`));
   if (!m.page.secure_context) out.push(f('env.insecure-context', 'page is not a secure context'));
+  if (a.botd?.bot) out.push(f('env.botd', `@fingerprintjs/botd: ${a.botd.kind ?? 'bot'}`));
   return out;
 }
 

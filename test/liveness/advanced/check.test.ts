@@ -72,6 +72,11 @@ describe('advanced liveness: each rejection rule fires alone', () => {
     await only(r, (await capture(r, { metadata: (m) => (m.automation.webdriver = true) })).payload, 'UNTRUSTED_ENVIRONMENT');
   });
 
+  it('UNTRUSTED_ENVIRONMENT: @fingerprintjs/botd says bot', async () => {
+    const r = rig();
+    await only(r, (await capture(r, { metadata: (m) => (m.automation.botd = { bot: true, kind: 'headless_chrome' }) })).payload, 'UNTRUSTED_ENVIRONMENT');
+  });
+
   it('UNTRUSTED_ENVIRONMENT: a hooked getUserMedia', async () => {
     const r = rig();
     await only(r, (await capture(r, { metadata: (m) => (m.automation.native.getUserMedia = false) })).payload, 'UNTRUSTED_ENVIRONMENT');

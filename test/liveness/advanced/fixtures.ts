@@ -128,7 +128,7 @@ export async function cleanMetadata(c: Challenge, frames: CaptureMetadata['frame
     },
     timing: { frame_count: frames.length, mean_interval_ms: 33.4, jitter_ms: 2.1, source: 'rvfc' },
     webgl: { vendor: 'WebKit', renderer: 'WebKit WebGL', unmasked_vendor: 'Intel Inc.', unmasked_renderer: 'Intel(R) UHD Graphics 620' },
-    automation: { webdriver: false, cdp_traces: [], cdp_runtime: false, headless_ua: false, native: { getUserMedia: true, enumerateDevices: true, toBlob: true } },
+    automation: { webdriver: false, cdp_traces: [], cdp_runtime: false, headless_ua: false, native: { getUserMedia: true, enumerateDevices: true, toBlob: true }, botd: { bot: false, kind: null } },
     navigator: {
       user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.0.0 Safari/537.36',
       ua_data: { brands: [{ brand: 'Chromium', version: '141' }], mobile: false, platform: 'Linux' },
