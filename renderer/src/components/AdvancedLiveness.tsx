@@ -5,7 +5,6 @@
  * `<AdvancedLiveness onResult={...} />`.
  */
 import { useState } from 'react';
-import { captureLiveness, LivenessCaptureError } from '../../capture/liveness/capture.js';
 import { livenessAdvice } from '../../capture/liveness/advice.js';
 import { session } from '../api';
 import { Busy, Notice } from './ui';
@@ -19,6 +18,15 @@ export interface AdvancedLivenessVerdict {
   errorCode?: string;
 }
 
+type CaptureLibrary = typeof import('../../capture/liveness/index.js');
+
+/**
+ * The library as the station serves it (./capture/biostation-capture.js beside the kiosk page), not
+ * a copy bundled into the kiosk: its integrity proof hashes the module it runs from, and the station
+ * accepts only the file it serves.
+ */
+const loadLibrary = (): Promise<CaptureLibrary> => import(/* @vite-ignore */ new URL('capture/biostation-capture.js', document.baseURI).href) as Promise<CaptureLibrary>;
+
 export function AdvancedLiveness({ onResult }: { onResult?: (v: AdvancedLivenessVerdict) => void }) {
   const [state, setState] = useState<{ busy: boolean; step?: string; verdict?: AdvancedLivenessVerdict; error?: string }>({ busy: false });
 
@@ -27,6 +35,7 @@ export function AdvancedLiveness({ onResult }: { onResult?: (v: AdvancedLiveness
     try {
       const token = session.token() ?? '';
       // No container: the library draws a full-screen layer, so the challenge colours light the face as much as the screen can.
+      const { captureLiveness } = await loadLibrary();
       const payload = await captureLiveness({ baseUrl: location.origin, token, onFeedback: (f) => setState((s) => ({ ...s, step: f.message })) });
       const res = await fetch('/api/v1/services/liveness/check', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' }, body: payload as BodyInit });
       const body = await res.json();
@@ -41,7 +50,7 @@ export function AdvancedLiveness({ onResult }: { onResult?: (v: AdvancedLiveness
       setState({ busy: false, verdict });
       onResult?.(verdict);
     } catch (e) {
-      setState({ busy: false, error: e instanceof LivenessCaptureError ? e.message : String((e as Error).message ?? e) });
+      setState({ busy: false, error: String((e as Error).message ?? e) });
     }
   };
 
