@@ -32,9 +32,10 @@ class FakeUsb extends EventEmitter implements UsbModuleLike {
     return device;
   }
 
-  unplug(device: UsbDeviceLike): void {
+  /** Pulls the device; with `transfersFail: false` only the detach event arrives (libusb has not failed the transfer yet). */
+  unplug(device: UsbDeviceLike, transfersFail = true): void {
     this.devices = this.devices.filter((d) => d !== device);
-    for (const t of this.transports) t.unplug();
+    if (transfersFail) for (const t of this.transports) t.unplug();
     this.emit('detach', device);
   }
 
@@ -102,6 +103,20 @@ describe.skipIf(!haveCaptures)('reader manager over a fake usb module', () => {
     usb.plug(await loadRecording(captureDir('aes3500')), 3);
     await until(() => manager.list().length === 1);
     await expect(manager.capture(id)).resolves.toMatchObject({ widthPx: 256, heightPx: 256 });
+    await manager.close();
+  });
+
+  it('a detach event alone (the transfer still pending) also ends the capture with DISCONNECTED', async () => {
+    const { usb, manager } = setup();
+    await manager.start();
+    const device = usb.plug(await fingerNeverComes(), 8);
+    await until(() => manager.list().length === 1);
+    const id = manager.list()[0]!.id;
+    const pending = manager.capture(id, { timeoutMs: 60_000 });
+    await until(() => usb.transports.length > 0 && usb.transports.at(-1)!.commandCount > 10);
+    usb.unplug(device, false);
+    await expect(pending).rejects.toMatchObject({ code: 'DISCONNECTED', message: expect.stringMatching(/unplugged during the capture/) });
+    expect(manager.list()).toEqual([]);
     await manager.close();
   });
 
