@@ -71,8 +71,17 @@ export interface FrameOptions {
   height?: number;
 }
 
-/** One JPEG frame: grey wall, a skin-coloured face box lit by `light`. */
-export async function frame(o: FrameOptions): Promise<Uint8Array> {
+const frameCache = new Map<string, Promise<Uint8Array>>();
+
+/** One JPEG frame: grey wall, a skin-coloured face box lit by `light` (memoised: the tests reuse the same frames). */
+export function frame(o: FrameOptions): Promise<Uint8Array> {
+  const key = JSON.stringify(o);
+  let f = frameCache.get(key);
+  if (!f) frameCache.set(key, (f = renderFrame(o)));
+  return f;
+}
+
+async function renderFrame(o: FrameOptions): Promise<Uint8Array> {
   const w = o.width ?? W;
   const h = o.height ?? H;
   const rnd = noise(o.seed ?? 1);
