@@ -109,6 +109,8 @@ export interface PersonRepository {
    * for that ext_id (person or tombstone), in one transaction; the replica's clock moves past it.
    */
   applyChange(change: IncomingChange): Promise<ApplyOutcome>;
+  /** applyChange for each change in order, all in one transaction (a sync page: one commit, not one per person). */
+  applyChanges(changes: IncomingChange[]): Promise<ApplyOutcome[]>;
   /** Drops tombstones deleted before `before` (ISO time); returns how many. */
   purgeTombstones(before: string): Promise<number>;
   /** The version this store holds for an ext_id (the person's, else its tombstone's); undefined when neither. */

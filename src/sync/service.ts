@@ -68,7 +68,7 @@ export class SyncService {
           if (since >= 0 && got.changes.length > 0 && got.nextSince! <= since) {
             throw new BiostationError('PEER_INVALID_RESPONSE', 'The peer station answered something that is not a valid Biostation change feed: next_since did not advance');
           }
-          for (const change of got.changes) await this.applyOne(repository, change, assertUsable, counts, options.dryRun);
+          await this.applyPage(repository, got.changes, assertUsable, counts, options.dryRun);
           done += got.changes.length;
           options.onProgress?.({ modality, done, total: since < 0 ? got.total : done + Math.max(0, got.total - got.changes.length) });
           if (since < 0) {
@@ -126,7 +126,7 @@ export class SyncService {
     }
     const counts = zero();
     const assertUsable = await this.check(modality);
-    for (const change of page.changes) await this.applyOne(repo(store, modality), change, assertUsable, counts, false);
+    await this.applyPage(repo(store, modality), page.changes, assertUsable, counts, false);
     return counts;
   }
 
@@ -141,27 +141,35 @@ export class SyncService {
     return (await store.faces.purgeTombstones(before)) + (await store.fingers.purgeTombstones(before));
   }
 
-  private async applyOne(
+  /** Applies one page in one transaction (dry run: compares only); persons this station cannot compare are refused. */
+  private async applyPage(
     repository: PersonRepository,
-    change: IncomingChange,
+    changes: IncomingChange[],
     assertUsable: (t: Uint8Array) => void,
     counts: SyncCounts,
     dryRun?: boolean,
   ): Promise<void> {
-    counts.pulled++;
-    if (change.kind === 'upsert' && !usable(assertUsable, change.templates)) {
-      counts.refused++;
-      counts.skipped++;
-      return;
+    const accepted: IncomingChange[] = [];
+    for (const change of changes) {
+      counts.pulled++;
+      if (change.kind === 'upsert' && !usable(assertUsable, change.templates)) {
+        counts.refused++;
+        counts.skipped++;
+      } else accepted.push(change);
     }
-    let outcome: ApplyOutcome;
-    if (dryRun) {
-      const local = await repository.versionOf(change.extId);
-      const exists = local !== undefined && (await repository.templateCount(change.extId)) !== undefined;
-      outcome = local !== undefined && change.version <= local ? 'stale' : change.kind === 'delete' ? (exists ? 'deleted' : 'tombstone') : exists ? 'updated' : 'created';
-    } else outcome = await repository.applyChange(change);
-    if (outcome === 'created' || outcome === 'updated' || outcome === 'deleted') counts[outcome]++;
-    else counts.skipped++;
+    const outcomes: ApplyOutcome[] = [];
+    if (!dryRun) outcomes.push(...(await repository.applyChanges(accepted)));
+    else {
+      for (const change of accepted) {
+        const local = await repository.versionOf(change.extId);
+        const exists = local !== undefined && (await repository.templateCount(change.extId)) !== undefined;
+        outcomes.push(local !== undefined && change.version <= local ? 'stale' : change.kind === 'delete' ? (exists ? 'deleted' : 'tombstone') : exists ? 'updated' : 'created');
+      }
+    }
+    for (const outcome of outcomes) {
+      if (outcome === 'created' || outcome === 'updated' || outcome === 'deleted') counts[outcome]++;
+      else counts.skipped++;
+    }
   }
 
   private async logged(store: TenantStore, origin: string, direction: 'pull' | 'push', options: SyncOptions, run: (counts: SyncCounts) => Promise<void>): Promise<SyncRecord> {

@@ -86,6 +86,19 @@ function feedContract(kind: StoreSettings['kind'], settings: () => Promise<{ set
       expect(await faces.applyChange({ kind: 'delete', extId: 'never-here', version: remote(future), deletedAt: now(), stationId: 'peer-b' })).toBe('stale');
     });
 
+    it('applies a page of changes in one call, each judged against the ones before it', async () => {
+      const fingers = (await store.tenants.forApplication(APP)).fingers;
+      const t = Date.now();
+      const out = await fingers.applyChanges([
+        { kind: 'upsert', extId: 'x', version: remote(t, 1), createdAt: now(), updatedAt: now(), templates: [{ data: bytes(1), position: 'UNKNOWN' }] },
+        { kind: 'upsert', extId: 'x', version: remote(t, 0), createdAt: now(), updatedAt: now(), templates: [{ data: bytes(2), position: 'UNKNOWN' }] },
+        { kind: 'delete', extId: 'x', version: remote(t, 2), deletedAt: now(), stationId: 'peer-b' },
+        { kind: 'delete', extId: 'y', version: remote(t, 2), deletedAt: now(), stationId: 'peer-b' },
+      ]);
+      expect(out).toEqual(['created', 'stale', 'deleted', 'tombstone']);
+      expect(await fingers.count()).toBe(0);
+    });
+
     it('tombstones older than the retention are purged', async () => {
       const faces = (await store.tenants.forApplication(APP)).faces;
       expect(await faces.applyChange({ kind: 'delete', extId: 'old', version: remote(2000), deletedAt: '2020-01-01T00:00:00.000Z', stationId: 'peer-b' })).toBe('tombstone');

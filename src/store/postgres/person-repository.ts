@@ -189,7 +189,19 @@ export class PgPersonRepository implements PersonRepository {
   }
 
   async applyChange(change: IncomingChange): Promise<ApplyOutcome> {
-    return this.write(async (c): Promise<ApplyOutcome> => {
+    return this.write((c) => this.applyInTransaction(c, change));
+  }
+
+  async applyChanges(changes: IncomingChange[]): Promise<ApplyOutcome[]> {
+    return this.write(async (c) => {
+      const outcomes: ApplyOutcome[] = [];
+      for (const change of changes) outcomes.push(await this.applyInTransaction(c, change));
+      return outcomes;
+    });
+  }
+
+  private async applyInTransaction(c: PoolClient, change: IncomingChange): Promise<ApplyOutcome> {
+    {
       // The clock row lock serialises this with every other write of the application.
       await c.query(`SELECT 1 FROM ${this.schema}.sync_clock FOR UPDATE`);
       const p = await c.query<{ version: string }>(`SELECT version FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`, [this.modality, change.extId]);
@@ -216,7 +228,7 @@ export class PgPersonRepository implements PersonRepository {
       await c.query(`UPDATE ${this.persons} SET version = $3, change_seq = $4 WHERE modality = $1 AND ext_id = $2`, [this.modality, change.extId, change.version, seq]);
       await this.bump(c);
       return person ? 'updated' : 'created';
-    });
+    }
   }
 
   async versionOf(extId: string): Promise<string | undefined> {

@@ -205,7 +205,15 @@ export class SqlitePersonRepository implements PersonRepository {
   }
 
   async applyChange(change: IncomingChange): Promise<ApplyOutcome> {
-    return this.db.transaction((): ApplyOutcome => {
+    return this.db.transaction(() => this.applyInTransaction(change)).immediate();
+  }
+
+  async applyChanges(changes: IncomingChange[]): Promise<ApplyOutcome[]> {
+    return this.db.transaction(() => changes.map((c) => this.applyInTransaction(c))).immediate();
+  }
+
+  private applyInTransaction(change: IncomingChange): ApplyOutcome {
+    {
       const person = this.db.prepare('SELECT version FROM persons WHERE modality = ? AND ext_id = ?').get(this.modality, change.extId) as { version: string } | undefined;
       const tomb = person ? undefined : (this.db.prepare('SELECT version FROM tombstones WHERE modality = ? AND ext_id = ?').get(this.modality, change.extId) as { version: string } | undefined);
       const local = person?.version ?? tomb?.version ?? '';
@@ -231,7 +239,7 @@ export class SqlitePersonRepository implements PersonRepository {
       this.db.prepare('UPDATE persons SET version = ?, change_seq = ? WHERE modality = ? AND ext_id = ?').run(change.version, seq, this.modality, change.extId);
       this.bump();
       return person ? 'updated' : 'created';
-    }).immediate();
+    }
   }
 
   async versionOf(extId: string): Promise<string | undefined> {
