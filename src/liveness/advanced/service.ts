@@ -61,7 +61,7 @@ export interface LivenessReport {
   reflection?: ReflectionResult;
   copiedShare?: number;
   faceSource: 'passive' | 'reflection' | 'none';
-  /** Wall time of the stages, ms (decrypt covers parse, decrypt, metadata and rules). */
+  /** Wall time of the stages, ms (decrypt covers parse, decrypt, metadata and rules; decode and face overlap, face is until both end). */
   timings?: { decryptMs: number; decodeMs: number; faceMs: number; signalsMs: number; passiveMs: number };
 }
 
@@ -147,11 +147,19 @@ export class AdvancedLivenessService implements LivenessService {
     const c = taken.challenge;
     const findings: Finding[] = [...environmentRules(m), ...deviceRules(m), ...integrityRules(m, this.deps.builds), ...timingRules(m, c, receivedAt)];
 
+    // Frame decoding and the key frame's face inspection run side by side; a frame error (400 "Failed
+    // to read metadata") still takes precedence over a face error, whichever finishes first.
     const t1 = performance.now();
-    const rasters = await Promise.all(frames.map((f, i) => toRaster(f, m.frames[i])));
-    const t2 = performance.now();
     const k = m.frames.findIndex((f) => f.role === 'key');
-    const face = checkFace(await this.deps.faces.inspect(frames[k], { width: m.frames[k].width, height: m.frames[k].height }));
+    let t2 = t1;
+    const [decoded, inspected] = await Promise.allSettled([
+      Promise.all(frames.map((f, i) => toRaster(f, m.frames[i]))).finally(() => (t2 = performance.now())),
+      this.deps.faces.inspect(frames[k], { width: m.frames[k].width, height: m.frames[k].height }),
+    ]);
+    if (decoded.status === 'rejected') throw decoded.reason;
+    if (inspected.status === 'rejected') throw inspected.reason;
+    const rasters = decoded.value;
+    const face = checkFace(inspected.value);
     const t3 = performance.now();
 
     const sx = ANALYSIS_WIDTH / m.frames[k].width;
