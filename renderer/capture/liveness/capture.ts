@@ -198,6 +198,7 @@ export async function captureLiveness(options: CaptureLivenessOptions): Promise<
     stream = await openCamera(ui.video, locale);
     const track = stream.getVideoTracks()[0];
     const probes = await probeCamera(track, ui.video);
+    if (ui.video.videoWidth < MIN_WIDTH || ui.video.videoHeight < MIN_HEIGHT) throw new LivenessCaptureError('LOW_RESOLUTION', message('low-resolution', locale));
     const devices = await navigator.mediaDevices.enumerateDevices();
 
     // Guidance: the oval, then light. A client face detector is not part of v1: the station's face checks answer precisely.
