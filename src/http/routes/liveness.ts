@@ -29,7 +29,7 @@ export const LIVENESS_DECISION_TABLE = [
   '| virtual or fake camera label, track vs frame size mismatch, lying resolution probes | 200, rejection `UNTRUSTED_DEVICE` |',
   '| library build not served by this station, or integrity proof not bound to the nonce | 200, rejection `SDK_INTEGRITY_VIOLATION` |',
   '| colours not shown for the drawn durations, payload faster than the sequence, frame times outside it | 200, rejection `SUSPICIOUS_ACTIVITY` |',
-  '| face reflection contradicts the colour sequence; consecutive frames are pixel copies | 200, rejection `UNTRUSTED_CONTENT` |',
+  '| face reflection contradicts the colour sequence; consecutive frames are pixel copies; the challenge frames show another face than the key frame | 200, rejection `UNTRUSTED_CONTENT` |',
   '| no measurable or only a weak reflection | 200, rejection `UNTRUSTED_CONTENT_LOW_CONFIDENCE` |',
   '| missing or invalid token | 401 `Unauthorized` (no error_code) |',
   '| anything unexpected, face engine unavailable | 500 `Internal Server Error` (UNKNOWN) |',

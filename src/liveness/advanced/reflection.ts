@@ -31,6 +31,8 @@ export const REFLECTION_LIMITS = {
   noiseFloor: 0.05,
   /** Share of consecutive frame pairs that must be copies for the no-sensor-noise rule. */
   copiedShare: 0.8,
+  /** Median normalised cross-correlation of the face's luma, key frame vs challenge frames, below which the face changed. */
+  minFaceCorrelation: 0.5,
 } as const;
 
 export interface Raster {
@@ -153,4 +155,59 @@ export function copiedFrameShare(rasters: Raster[], limits = REFLECTION_LIMITS):
     if (d / (a.length / 3) < limits.noiseFloor) copies++;
   }
   return copies / (rasters.length - 1);
+}
+
+/** Luma of a region, one value per pixel. */
+function lumaPatch(img: Raster, r: Region): Float64Array {
+  const x0 = Math.max(0, r.x0);
+  const y0 = Math.max(0, r.y0);
+  const x1 = Math.min(img.width, r.x1);
+  const y1 = Math.min(img.height, r.y1);
+  const out = new Float64Array(Math.max(0, (x1 - x0) * (y1 - y0)));
+  let i = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const p = (y * img.width + x) * 3;
+      out[i++] = 0.299 * img.data[p] + 0.587 * img.data[p + 1] + 0.114 * img.data[p + 2];
+    }
+  }
+  return out;
+}
+
+/** Zero-mean normalised cross-correlation of two equal-length signals (0 when either is flat). */
+export function ncc(a: Float64Array, b: Float64Array): number {
+  const n = a.length;
+  if (n === 0 || b.length !== n) return 0;
+  let ma = 0;
+  let mb = 0;
+  for (let i = 0; i < n; i++) {
+    ma += a[i];
+    mb += b[i];
+  }
+  ma /= n;
+  mb /= n;
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < n; i++) {
+    const da = a[i] - ma;
+    const db = b[i] - mb;
+    ab += da * db;
+    aa += da * da;
+    bb += db * db;
+  }
+  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
+}
+
+/**
+ * Whether the challenge frames show the face of the key frame: median over the challenge frames of
+ * the normalised cross-correlation of the face region's luma with the key frame's (the colours shift
+ * the luma by an affine amount, which NCC ignores). Splicing a genuine selfie with other challenge
+ * frames, or swapping the face mid-capture, lowers it.
+ */
+export function faceConsistency(key: Raster, challenge: Raster[], face: Region): number {
+  if (challenge.length === 0) return 1;
+  const k = lumaPatch(key, face);
+  const scores = challenge.map((c) => ncc(k, lumaPatch(c, face))).sort((a, b) => a - b);
+  return scores[Math.floor(scores.length / 2)];
 }

@@ -14,7 +14,7 @@ import { metadataError, openEnvelope, parseEnvelope, decryptError, unpackPlainte
 import { checkFace, type FaceInspector } from './face-checks.js';
 import type { LivenessKeyStore } from './keys.js';
 import { readMetadata } from './metadata.js';
-import { ANALYSIS_HEIGHT, ANALYSIS_WIDTH, copiedFrameShare, reflectionResponse, REFLECTION_LIMITS, type Raster, type ReflectionResult } from './reflection.js';
+import { ANALYSIS_HEIGHT, ANALYSIS_WIDTH, copiedFrameShare, faceConsistency, reflectionResponse, REFLECTION_LIMITS, type Raster, type ReflectionResult } from './reflection.js';
 import { deviceRules, environmentRules, integrityRules, nonceFinding, timingRules, type Finding, type KnownBuilds, type RejectionReason } from './rules.js';
 
 import type { PassiveFaceLiveness } from './passive.js';
@@ -60,6 +60,8 @@ export interface LivenessReport {
   findings: Finding[];
   reflection?: ReflectionResult;
   copiedShare?: number;
+  /** Median luma correlation of the face region, key frame vs challenge frames. */
+  faceConsistency?: number;
   faceSource: 'passive' | 'reflection' | 'none';
   /** Wall time of the stages, ms (decrypt covers parse, decrypt, metadata and rules; decode and face overlap, face is until both end). */
   timings?: { decryptMs: number; decodeMs: number; faceMs: number; signalsMs: number; passiveMs: number };
@@ -179,6 +181,10 @@ export class AdvancedLivenessService implements LivenessService {
       findings.push({ reason: 'UNTRUSTED_CONTENT', rule: 'content.no-sensor-noise', probability: 0.05, detail: `${Math.round(copiedShare * 100)} % of consecutive frames are pixel copies` });
     }
 
+    const consistency = faceConsistency(rasters[k], challengeIdx.map((i) => rasters[i]), region);
+    if (consistency < REFLECTION_LIMITS.minFaceCorrelation) {
+      findings.push({ reason: 'UNTRUSTED_CONTENT', rule: 'content.face-changed', probability: 0.1, detail: `challenge frames do not show the key frame's face (median correlation ${consistency.toFixed(2)})` });
+    }
     const t4 = performance.now();
     let faceProbability = refl.probability;
     let faceSource: LivenessReport['faceSource'] = 'reflection';
@@ -189,7 +195,7 @@ export class AdvancedLivenessService implements LivenessService {
     }
     const t5 = performance.now();
     const timings = { decryptMs: t1 - t0, decodeMs: t2 - t1, faceMs: t3 - t2, signalsMs: t4 - t3, passiveMs: t5 - t4 };
-    return { result: verdict(faceProbability, findings, refl.probability), findings, reflection, copiedShare, faceSource, timings };
+    return { result: verdict(faceProbability, findings, refl.probability), findings, reflection, copiedShare, faceConsistency: consistency, faceSource, timings };
   }
 }
 

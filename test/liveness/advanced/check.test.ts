@@ -25,6 +25,7 @@ describe('advanced liveness: positive path', () => {
     const report = await r.service.evaluate(payload, ctx);
     expect(report.findings).toEqual([]);
     expect(report.reflection?.verdict).toBe('follows');
+    expect(report.faceConsistency).toBeGreaterThan(0.9);
     const d = report.result.data;
     expect(d.capture_liveness.rejection).toEqual([]);
     expect(d.capture_liveness.probability).toBeGreaterThanOrEqual(0.5);
@@ -167,6 +168,13 @@ describe('advanced liveness: each rejection rule fires alone', () => {
     expect(report.reflection?.verdict).toBe('follows');
     expect(report.result.data.capture_liveness.rejection).toEqual(['UNTRUSTED_CONTENT']);
     expect(report.findings.map((f) => f.rule)).toEqual(['content.no-sensor-noise']);
+  });
+
+  it('UNTRUSTED_CONTENT: the challenge frames show another face than the key frame (spliced capture)', async () => {
+    const r = rig();
+    const report = await r.service.evaluate((await capture(r, { otherFace: true })).payload, ctx);
+    expect(report.findings.map((f) => f.rule)).toEqual(['content.face-changed']);
+    expect(report.result.data.capture_liveness.rejection).toEqual(['UNTRUSTED_CONTENT']);
   });
 
   it('UNTRUSTED_CONTENT_LOW_CONFIDENCE: no measurable reflection (e.g. bright sunlight)', async () => {

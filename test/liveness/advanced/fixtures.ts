@@ -69,6 +69,8 @@ export interface FrameOptions {
   seed?: number;
   width?: number;
   height?: number;
+  /** Render another person's face texture. */
+  otherFace?: boolean;
 }
 
 const frameCache = new Map<string, Promise<Uint8Array>>();
@@ -91,7 +93,9 @@ async function renderFrame(o: FrameOptions): Promise<Uint8Array> {
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const inFace = x >= FACE_BOX.x && x < FACE_BOX.x + FACE_BOX.width && y >= FACE_BOX.y && y < FACE_BOX.y + FACE_BOX.height;
-      const base = inFace ? [190, 150, 125] : [120, 118, 115];
+      // The face carries a texture (features), so that frames of the same face correlate and another face does not.
+      const tex = inFace ? (o.otherFace ? 18 * Math.sin(y / 6) * Math.cos(x / 11) : 18 * Math.sin(x / 7) * Math.cos(y / 9)) : 0;
+      const base = inFace ? [190 + tex, 150 + tex, 125 + tex] : [120, 118, 115];
       const k = inFace ? 1 : 0.2;
       for (let c = 0; c < 3; c++) {
         const lit = o.light ? (refl * k * o.light[c]) / 255 - (refl * k) / 3 : 0;
@@ -113,6 +117,8 @@ export interface CaptureOptions {
   keyFrame?: { width: number; height: number };
   /** Frames every `frameMs` ms through the sequence. */
   frameMs?: number;
+  /** Challenge frames show another face than the key frame. */
+  otherFace?: boolean;
 }
 
 /** Clean metadata for a challenge (an integrated USB camera, Chrome, no automation, genuine build). */
@@ -163,7 +169,7 @@ export async function sealCapture(c: Challenge, key: { publicPoint: Uint8Array; 
     for (let t = start + 10; t < start + c.colours[k].durationMs; t += frameMs) {
       // Before the reflection settles the face still shows the previous colour.
       const kk = t - start < 60 && k > 0 ? k - 1 : k;
-      jpegs.push(await frame({ light: reflect[kk].rgb, reflection: o.reflection, noise: o.noise, seed: o.seedOf ? o.seedOf(i, k) : i + 1 }));
+      jpegs.push(await frame({ light: reflect[kk].rgb, reflection: o.reflection, noise: o.noise, seed: o.seedOf ? o.seedOf(i, k) : i + 1, otherFace: o.otherFace }));
       meta.push({ role: 'challenge', t_ms: t, width: W, height: H });
       i++;
     }
