@@ -205,6 +205,23 @@ describe('a hostile peer changes nothing and gets a clear error', () => {
     expect(e.message).toMatch(/next_since/);
   });
 
+  it('a spec-only peer (a dump without the change-feed extension) is read page by page, versions from UpdatedAt', async () => {
+    const at = (i: number) => new Date(Date.now() - 1000 * (10 - i)).toISOString();
+    const all = [0, 1, 2].map((i) => ({ ExternalID: `s${i}`, Templates: [{ Data: t64 }], CreatedAt: at(i), UpdatedAt: at(i) }));
+    dump = (req, res) => {
+      const u = new URL(req.url ?? '', 'http://x');
+      const pageNo = Number(u.searchParams.get('page') ?? 1);
+      const limit = Number(u.searchParams.get('limit') ?? 100);
+      ok(res, { result: { total_entries: all.length, faces: all.slice((pageNo - 1) * limit, pageNo * limit) } });
+    };
+    const small = new SyncService(async () => () => undefined, { pageSize: 2, timeoutMs: 1500, maxResponseBytes: 1024 * 1024 });
+    const r = await small.pull(tenant, peer());
+    expect(r).toMatchObject({ pulled: 3, created: 3, error: null });
+    expect((await tenant.faces.find('s2'))?.version).toMatch(/^\d{13}\.000000@legacy-peer$/);
+    expect(await small.pull(tenant, peer())).toMatchObject({ pulled: 3, created: 0, skipped: 3 });
+    for (const p of await tenant.faces.list()) await tenant.faces.delete(p.extId);
+  });
+
   it('URLs with a user, a query or another scheme are refused before any connection; the secret is never logged', async () => {
     for (const bad of ['ftp://127.0.0.1/', 'http://u:p@127.0.0.1:1/', 'http://127.0.0.1:1/?x=1', 'file:///etc/passwd', 'not a url']) {
       const e = await sync.pull(tenant, { ...peer(), url: bad }).catch((err) => err);
