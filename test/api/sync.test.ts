@@ -129,6 +129,10 @@ describe('station-to-station sync', () => {
     const services = central.station.services;
     const small = new SyncService(engineTemplateCheck(services.engines.face, services.engines.finger), { pageSize: 2, timeoutMs: 5000, maxResponseBytes: 1 << 20 });
     const peer = { url: field.url, key: fieldApp.key, secret: fieldApp.secret };
+    const before = await store.faces.count();
+    const dry = await small.pull(store, peer, { dryRun: true });
+    expect(dry).toMatchObject({ created: 7, error: null });
+    expect(await store.faces.count()).toBe(before); // a dry run writes nothing and moves no checkpoint
     const first = await small.pull(store, peer, { maxPages: 2 });
     expect(first.created).toBe(4);
     expect(await store.faces.count()).toBeLessThan((await (await field.station.services.stores.forApplication(fieldApp.id)).faces.count()));
