@@ -9,6 +9,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const faceApiModels = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
 const MODEL_FILES = ['tiny_face_detector_model-weights_manifest.json', 'tiny_face_detector_model.bin'];
+/** TF.js's WebAssembly backend binaries (the version face-api bundles, 4.22.0), served under /models too. */
+const wasmDir = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
+const WASM_FILES = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'];
 
 /** Ships the tiny face detector weights (from the face-api npm package) under /models. */
 function faceModels(): Plugin {
@@ -16,10 +19,15 @@ function faceModels(): Plugin {
     name: 'biostation-face-models',
     generateBundle() {
       for (const name of MODEL_FILES) this.emitFile({ type: 'asset', fileName: `models/${name}`, source: readFileSync(path.join(faceApiModels, name)) });
+      for (const name of WASM_FILES) this.emitFile({ type: 'asset', fileName: `models/${name}`, source: readFileSync(path.join(wasmDir, name)) });
     },
     configureServer(server) {
       server.middlewares.use('/models', (req, res, next) => {
         const name = (req.url ?? '').replace(/^\//, '');
+        if (WASM_FILES.includes(name)) {
+          res.setHeader('Content-Type', 'application/wasm');
+          return res.end(readFileSync(path.join(wasmDir, name)));
+        }
         if (!MODEL_FILES.includes(name)) return next();
         res.end(readFileSync(path.join(faceApiModels, name)));
       });

@@ -95,21 +95,42 @@ export async function detectWithZoomOut(detector: FaceDetector, source: Detector
   return small.map((f) => ({ x: (f.x - w / 4) * 2, y: (f.y - h / 4) * 2, width: f.width * 2, height: f.height * 2, score: f.score }));
 }
 
+/** Whether WebGL runs on a real GPU (not SwiftShader or another software rasteriser). */
+function hardwareWebGl(): boolean {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl');
+    if (!gl) return false;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const renderer = String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
+    return !/swiftshader|llvmpipe|software/i.test(renderer);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Loads face-api's tiny face detector (weights shipped in @vladmandic/face-api, served by the
- * station under `modelUrl`) on the fastest TF.js backend the browser offers.
+ * station under `modelUrl`) on the fastest TF.js backend the browser offers: WebGL on a real GPU,
+ * else WebAssembly (SIMD; binaries from @tensorflow/tfjs-backend-wasm, served beside the weights),
+ * else plain JavaScript. `backend` names the one in use.
  * @throws when the models cannot be loaded (the guide then falls back to manual capture).
  */
-export async function createFaceDetector(modelUrl = './models'): Promise<FaceDetector> {
+export async function createFaceDetector(modelUrl = './models', options: { backends?: string[] } = {}): Promise<FaceDetector & { backend: string }> {
   const faceapi = await import('@vladmandic/face-api');
-  const tf = faceapi.tf as unknown as { setBackend(b: string): Promise<boolean>; ready(): Promise<void> };
-  if (!(await tf.setBackend('webgl').catch(() => false))) await tf.setBackend('cpu');
+  const tf = faceapi.tf as unknown as { setBackend(b: string): Promise<boolean>; ready(): Promise<void>; getBackend(): string; setWasmPaths?(p: string): void };
+  const base = new URL(modelUrl.endsWith('/') ? modelUrl : `${modelUrl}/`, location.href).href;
+  tf.setWasmPaths?.(base);
+  const order = options.backends ?? (hardwareWebGl() ? ['webgl', 'wasm', 'cpu'] : ['wasm', 'webgl', 'cpu']);
+  for (const backend of order) {
+    if (await tf.setBackend(backend).then((ok) => ok, () => false)) break;
+  }
   await tf.ready();
   await faceapi.nets.tinyFaceDetector.loadFromUri(modelUrl);
-  const options = new faceapi.TinyFaceDetectorOptions({ inputSize: 224, scoreThreshold: 0.5 });
+  const tiny = new faceapi.TinyFaceDetectorOptions({ inputSize: 224, scoreThreshold: 0.5 });
   return {
+    backend: tf.getBackend(),
     async detect(source) {
-      const found = await faceapi.detectAllFaces(source, options);
+      const found = await faceapi.detectAllFaces(source, tiny);
       return found.map((d) => ({ x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score }));
     },
   };

@@ -6,12 +6,21 @@
 const TOKEN_KEY = 'biostation.token';
 const APP_KEY = 'biostation.appKey';
 
+/** A person already enrolled whom a new sample matched (de-duplication at enrollment). */
+export interface Duplicate {
+  extId: string;
+  modality: 'face' | 'finger';
+  score: number;
+}
+
 /** A failed call: `code` is the stable code (result.message, `code` of plain errors, OCR/HTTP text). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    /** DUPLICATE_FOUND: the persons the sample matched. */
+    readonly duplicates: Duplicate[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -30,6 +39,8 @@ export interface Decision {
   livenessEvaluated?: boolean;
   /** Whether the request asked for the liveness check (doLivenessCheck). */
   livenessRequested: boolean;
+  /** Identify: every person at or above the threshold, best first (one entry when only the best is). */
+  candidates?: Array<{ extId: string; score: number }>;
 }
 
 export interface OcrField {
@@ -54,6 +65,12 @@ export interface OcrResult {
     nome_arquivo: string;
   };
   texto_completo_ocr: string;
+  /** Extension: the card photo and its comparison with the selfie sent along (src/http/routes/ocr-face.ts). */
+  face?: {
+    found: boolean;
+    box?: { x: number; y: number; width: number; height: number };
+    comparison?: { against: 'selfie' | 'ext_id'; matched?: boolean; score?: number; threshold?: number; error?: string };
+  };
 }
 
 export interface ReadyStatus {
@@ -93,6 +110,8 @@ export interface SyncRecord {
 }
 
 export interface SyncStatus {
+  /** Peers the station operator configured for this application (BIOSTATION_SYNC_PEERS): name and origin. */
+  peers?: Array<{ name: string; url: string }>;
   lastSync: SyncRecord | null;
   history: SyncRecord[];
 }
@@ -115,10 +134,12 @@ async function reauthenticate(): Promise<boolean> {
   return pendingReauth;
 }
 
-async function call<T>(method: string, path: string, body?: unknown, init: { raw?: BodyInit; auth?: boolean; retried?: boolean } = {}): Promise<T> {
+async function call<T>(method: string, path: string, body?: unknown, init: { raw?: BodyInit; auth?: boolean; retried?: boolean; bearer?: string } = {}): Promise<T> {
   const headers: Record<string, string> = {};
-  const token = session.token();
-  if (init.auth !== false && token) headers.Authorization = `Bearer ${token}`;
+  // `bearer`: another credential than the application's (the station-admin session); no re-login for it.
+  const token = init.bearer === undefined ? session.token() : null;
+  if (init.bearer !== undefined) headers.Authorization = `Bearer ${init.bearer}`;
+  else if (init.auth !== false && token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
@@ -156,13 +177,20 @@ const OCR_MESSAGE_CODES: Record<string, string> = {
 /** Reads a stable code out of any of the spec's error bodies. */
 function errorOf(status: number, json: any): ApiError {
   const result = json?.result;
-  if (result && typeof result.message === 'string') return new ApiError(status, result.message, result.detail ?? result.message);
+  if (result && typeof result.message === 'string') return new ApiError(status, result.message, result.detail ?? result.message, duplicatesOf(json));
   if (json && typeof json.message === 'string' && OCR_MESSAGE_CODES[json.message]) return new ApiError(status, OCR_MESSAGE_CODES[json.message]!, json.message);
   if (json && typeof json.code === 'string') return new ApiError(status, json.code, json.message ?? json.code);
   if (json && typeof json.error_code === 'string') return new ApiError(status, json.error_code, json.message ?? '');
   if (status === 401) return new ApiError(status, 'UNAUTHORIZED', 'Unauthorized');
   if (status === 503) return new ApiError(status, 'ENGINE_UNAVAILABLE', json?.message ?? 'unavailable');
   return new ApiError(status, json?.message ? String(json.message) : `HTTP_${status}`, json?.message ?? `HTTP ${status}`);
+}
+
+/** The `duplicates` of an enroll response or refusal (API extension), as Duplicate[]. */
+function duplicatesOf(json: any): Duplicate[] {
+  return Array.isArray(json?.duplicates)
+    ? json.duplicates.map((d: any) => ({ extId: String(d.ExternalID), modality: d.modality === 'finger' ? 'finger' : 'face', score: Number(d.score) }))
+    : [];
 }
 
 /** Outcomes that are answers, not failures (the spec's non-match codes). */
@@ -181,6 +209,9 @@ function decision(json: any, successCode: number, livenessRequested = false): De
     threshold: json.threshold,
     extId: json.ExternalID,
     livenessEvaluated: json.livenessEvaluated,
+    candidates: Array.isArray(json.candidates)
+      ? json.candidates.map((c: any) => ({ extId: String(c.ExternalID), score: Number(c.score) }))
+      : json.ExternalID && r.code === successCode ? [{ extId: String(json.ExternalID), score: Number(json.score) }] : undefined,
   };
 }
 
@@ -196,11 +227,54 @@ function expectCode(json: any, code: number): void {
   if (r.code !== code) throw new ApiError(200, r.message, r.detail ?? r.message);
 }
 
+/** An application as the station-admin API lists it. */
+export interface AdminApplication {
+  name: string;
+  key: string;
+  createdAt: string;
+  disabledAt: string | null;
+  dedupPolicy: 'off' | 'warn' | 'block';
+}
+
+const ADMIN = '/api/v1/admin';
+const ADMIN_TOKEN_KEY = 'biostation.adminToken';
+
+/**
+ * The station-admin API (src/http/routes/admin.ts): a session token for the station-admin secret,
+ * kept in sessionStorage, never the application's token.
+ */
+export const adminApi = {
+  token: (): string | null => sessionStorage.getItem(ADMIN_TOKEN_KEY),
+  async unlock(secret: string): Promise<void> {
+    const { token } = await call<{ token: string }>('POST', `${ADMIN}/session`, { secret }, { auth: false });
+    sessionStorage.setItem(ADMIN_TOKEN_KEY, token);
+  },
+  async lock(): Promise<void> {
+    const token = adminApi.token();
+    sessionStorage.removeItem(ADMIN_TOKEN_KEY);
+    if (token) await call('DELETE', `${ADMIN}/session`, undefined, { bearer: token }).catch(() => undefined);
+  },
+  /** Runs an admin call; a 401 (session over) forgets the admin token before rethrowing. */
+  async run<T>(method: string, path: string, body?: unknown): Promise<T> {
+    try {
+      return await call<T>(method, `${ADMIN}${path}`, body, { bearer: adminApi.token() ?? '' });
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) sessionStorage.removeItem(ADMIN_TOKEN_KEY);
+      throw e;
+    }
+  },
+  applications: async () => (await adminApi.run<{ applications: AdminApplication[] }>('GET', '/applications')).applications,
+  create: (name: string) => adminApi.run<{ name: string; key: string; secret: string }>('POST', '/applications', { name }),
+  disable: (key: string) => adminApi.run('POST', `/applications/${encodeURIComponent(key)}/disable`),
+  rotate: (key: string) => adminApi.run<{ name: string; key: string; secret: string }>('POST', `/applications/${encodeURIComponent(key)}/rotate`),
+  setDedup: (key: string, policy: AdminApplication['dedupPolicy']) => adminApi.run('PUT', `/applications/${encodeURIComponent(key)}/dedup`, { policy }),
+};
+
 /** Every API call of the kiosk. Images are base64 without a data: prefix. */
 export const api = {
   syncStatus: () => call<SyncStatus>('GET', '/api/v1/sync/status'),
-  syncPull: async (peerUrl: string, key: string, secret: string) =>
-    (await call<{ sync: SyncRecord }>('POST', '/api/v1/sync/pull', { peerUrl, key, secret })).sync,
+  /** Pulls from (or pushes to) a peer configured for this application, by name. */
+  syncRun: async (direction: 'pull' | 'push', peer: string) => (await call<{ sync: SyncRecord }>('POST', `/api/v1/sync/${direction}`, { peer })).sync,
   /** Exchanges key+secret for a token and remembers it for the tab. */
   async login(key: string, secret: string): Promise<void> {
     const { token } = await call<{ token: string }>('POST', '/api/v1/app-credentials/token', { key, secret }, { auth: false });
@@ -216,16 +290,21 @@ export const api = {
   fingerCount: async () => (await call<{ count: number }>('GET', `${FINGER}/count`)).count,
   faceDump: (page: number, limit: number) =>
     call<{ result: { total_entries: number; faces: unknown[] } }>('GET', `${FACE}/dump?page=${page}&limit=${limit}`),
-  async enrollFace(extId: string, image: string, liveness: boolean): Promise<void> {
-    expectCode(await call('POST', `${FACE}/enroll/${encodeURIComponent(extId)}`, { ...faceBody([image], liveness), ReturnTemplate: false }), 1000);
+  /** Enrolls a face; returns the persons it matched (policy warn), empty when none. */
+  async enrollFace(extId: string, image: string, liveness: boolean): Promise<Duplicate[]> {
+    const json = await call('POST', `${FACE}/enroll/${encodeURIComponent(extId)}`, { ...faceBody([image], liveness), ReturnTemplate: false });
+    expectCode(json, 1000);
+    return duplicatesOf(json);
   },
   /**
    * Adds one fingerprint to the person (POST /finger/enroll creates the person or adds a finger to
    * it; PATCH would replace every template the person holds, so the kiosk never uses it).
    */
-  async enrollFinger(extId: string, image: string): Promise<void> {
+  async enrollFinger(extId: string, image: string): Promise<Duplicate[]> {
     const body = { position: 'UNKNOWN', dpi: '500', imageData: image };
-    expectCode(await call('POST', `${FINGER}/enroll/${encodeURIComponent(extId)}`, body), 1000);
+    const json = await call('POST', `${FINGER}/enroll/${encodeURIComponent(extId)}`, body);
+    expectCode(json, 1000);
+    return duplicatesOf(json);
   },
   fingerTemplateCount: async (extId: string) => (await call<{ count: number }>('GET', `${FINGER}/templates/count/${encodeURIComponent(extId)}`)).count,
   verifyFace: async (extId: string, image: string, liveness: boolean) =>
@@ -237,9 +316,11 @@ export const api = {
   compareFaces: async (a: string, b: string, liveness: boolean) => decision(await call('POST', `${FACE}/match`, faceBody([a, b], liveness)), 1002, liveness),
   compareFingers: async (a: string, b: string) =>
     decision(await call('POST', `${FINGER}/images/match`, [{ imageData: a }, { imageData: b }]), 1010),
-  async readCnh(file: Blob, name: string): Promise<OcrResult> {
+  /** Reads a CNH; with `selfieBase64` (JPEG) the card photo is also compared with that face. */
+  async readCnh(file: Blob, name: string, selfieBase64?: string): Promise<OcrResult> {
     const form = new FormData();
     form.append('file', file, name);
+    if (selfieBase64) form.append('selfie', new Blob([Uint8Array.from(atob(selfieBase64), (c) => c.charCodeAt(0))], { type: 'image/jpeg' }), 'selfie.jpg');
     return call<OcrResult>('POST', '/api/v1/services/ocr/process-cnh', undefined, { raw: form });
   },
 };

@@ -83,7 +83,13 @@ export async function startStationProcess(dataDir: string, uiDir: string) {
   );
   const url = child.match[1]!;
   const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as { key: string; secret: string };
-  return { ...child, url, demo };
+  // The station-admin secret is printed once, on the start that created it (src/cli.ts).
+  let adminSecret = '';
+  for (let i = 0; i < 100 && !adminSecret; i++) {
+    adminSecret = /Station admin secret[^:]*: (\S+)/.exec(child.output())?.[1] ?? '';
+    if (!adminSecret) await new Promise((r) => setTimeout(r, 50));
+  }
+  return { ...child, url, demo, adminSecret };
 }
 
 /** Starts the headless reader bridge over a folder of fingerprint images. */

@@ -35,16 +35,41 @@ if (skip) console.warn(`[e2e trust] skipped: ${skip}`);
 const lfw = (name: string, i: number) => path.join(DATASETS, 'lfw-dev/images', `${name}_${String(i).padStart(4, '0')}.jpg`);
 const fvc = (name: string) => path.join(DATASETS, 'fvc/fvc2002/DB1_B', name);
 const FACE = lfw('Tony_Blair', 86);
+
+/**
+ * The synthetic CNH with a real face in its photo box: the box is the largest area of the
+ * generator's photo grey (#c9cfc4), found by scanning the rendered card; the face photo is cropped
+ * to it (cover) with a 6 px inset.
+ */
+async function cnhWithPhoto(card: Buffer, face: string): Promise<Buffer> {
+  const sharp = (await import('sharp')).default;
+  const { data, info } = await sharp(card).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < info.width; x++) {
+      const i = (y * info.width + x) * 3;
+      if (Math.abs(data[i]! - 0xc9) < 4 && Math.abs(data[i + 1]! - 0xcf) < 4 && Math.abs(data[i + 2]! - 0xc4) < 4) {
+        x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+      }
+    }
+  }
+  if (x1 < 0) throw new Error('no photo box on the card');
+  const w = x1 - x0 - 12;
+  const h = y1 - y0 - 12;
+  const photo = await sharp(face).resize(w, h, { fit: 'cover' }).toBuffer();
+  return sharp(card).composite([{ input: photo, left: x0 + 6, top: y0 + 6 }]).png().toBuffer();
+}
 /** Words a clerk should never meet on screen: notation, field names, raw stable codes. */
 const JARGON = /\b1:1\b|\b1:N\b|ext_id|\bdump\b|Motores|\b[A-Z]{3,}_[A-Z_]{3,}\b/;
 
 describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
   let tmp: string;
-  let station: Child & { url: string; demo: { key: string; secret: string } };
+  let station: Child & { url: string; demo: { key: string; secret: string }; adminSecret: string };
   let bridge: Child & { url: string };
   const browsers: Browser[] = [];
   let token = '';
   let cnhFile = '';
+  let plainCnhFile = '';
 
   /** Calls the station's API with the demo application's token. */
   const apiGet = async (p: string) => (await fetch(`${station.url}${p}`, { headers: { Authorization: `Bearer ${token}` } })).json() as Promise<any>;
@@ -89,7 +114,9 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
     for (const f of ['101_1.png', '101_2.png', '101_4.png']) await copyFile(fvc(f), path.join(readerDir, f));
     const cnh = await generateCnh(11, { model: '2022', format: 'image' });
     cnhFile = path.join(tmp, 'cnh.png');
-    await writeFile(cnhFile, cnh.bytes);
+    await writeFile(cnhFile, await cnhWithPhoto(Buffer.from(cnh.bytes), lfw('Silvio_Berlusconi', 8)));
+    plainCnhFile = path.join(tmp, 'cnh-plain.png');
+    await writeFile(plainCnhFile, cnh.bytes);
     station = await startStationProcess(path.join(tmp, 'data'), path.join(tmp, 'ui'));
     bridge = await startReaderBridgeProcess(path.dirname(readerDir));
     await waitForEngines(station.url);
@@ -231,9 +258,13 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       expect(image && table && image.x + image.width <= table.x + 1).toBe(true);
       const cpf = await page.locator('#cnh-input-cpf').inputValue();
       expect(cpf.length).toBeGreaterThan(5);
+      // Selfie <-> CNH photo: the face captured at step 2 is the card holder's (another photo of him).
+      expect(await page.getByTestId('cnh-photo').getAttribute('data-photo')).toBe('match');
+      expect(await visibleText(page, '[data-testid="cnh-photo"]')).toMatch(/confere com o rosto capturado/);
       await shot(page, 'trust-08-enroll-document');
       await page.getByTestId('enroll-next').click();
       expect(await visibleText(page, '[data-testid="summary-document"]')).toContain(cpf);
+      expect(await page.locator('[data-testid="summary-photo"] [data-testid="cnh-photo"]').getAttribute('data-photo')).toBe('match');
       // Back to the document step: the read is still there.
       await page.getByTestId('step-document').click();
       await page.getByTestId('cnh-fields').waitFor({ timeout: 5000 });
@@ -243,6 +274,8 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
     }, 300_000);
 
     it('asks for the credential again when the session expires and keeps the enrollment in progress', async () => {
+      // The search for similar enrollments has finished (the confirm button is enabled again).
+      await expect.poll(() => page.getByTestId('enroll-confirm').isEnabled(), { timeout: 60_000 }).toBe(true);
       await page.evaluate(() => sessionStorage.setItem('biostation.token', 'expired.token.value'));
       await page.getByTestId('enroll-confirm').click();
       await page.getByTestId('relogin').waitFor({ timeout: 30_000 });
@@ -320,6 +353,8 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
     // The Admin tile promises only what the Admin screen does.
     const adminSub = await visibleText(page, '[data-testid="tile-admin"]');
     await page.getByTestId('tile-admin').click();
+    await page.getByTestId('admin-secret').fill(station.adminSecret);
+    await page.getByTestId('admin-unlock-submit').click();
     await page.getByTestId('admin-faces').waitFor();
     if (/Aplicações/.test(adminSub)) expect(await page.getByTestId('admin-apps').count()).toBe(1);
     expect(await visibleText(page)).not.toMatch(JARGON);
@@ -358,4 +393,116 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
     expect(await result.count()).toBe(0);
     await shot(page, 'trust-16-next-customer');
   }, 240_000);
+
+  it('9. de-duplication: the same face under a second identifier shows the first before the clerk confirms, and again after', async () => {
+    const page = await kiosk([{ photo: FACE, frames: 10 }]);
+    await page.getByTestId('tile-enroll').click();
+    await page.getByTestId('enroll-extid').fill('blair-2');
+    await page.getByTestId('enroll-next').click();
+    await page.getByTestId('enroll-face-file').setInputFiles(lfw('Tony_Blair', 48));
+    await page.getByTestId('enroll-face-captured').waitFor();
+    await page.getByTestId('enroll-next').click();
+    await page.getByTestId('enroll-skip').click();
+    await page.getByTestId('enroll-skip').click();
+    const before = page.getByTestId('enroll-duplicates');
+    await before.waitFor({ timeout: 60_000 });
+    expect(await visibleText(page, '[data-testid="enroll-duplicates"]')).toMatch(/blair-1 · mesmo rosto/);
+    expect(await page.getByTestId('enroll-confirm').textContent()).toBe('Cadastrar mesmo assim');
+    await shot(page, 'trust-17-dedup-before-confirm');
+    await page.getByTestId('enroll-confirm').click();
+    await page.getByTestId('enroll-result').waitFor({ timeout: 60_000 });
+    // Policy warn (the default): enrolled, and the station's answer names the first person too.
+    expect(await visibleText(page, '[data-testid="enroll-result"]')).toContain('Pessoa cadastrada');
+    expect(await visibleText(page, '[data-testid="enroll-reported-duplicates"]')).toContain('blair-1');
+    await shot(page, 'trust-18-dedup-after');
+
+    // Identify now finds both: the verdict names the best and lists the other above the threshold.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('tile-identify').click();
+    await page.getByTestId('identify-face-file').setInputFiles(lfw('Tony_Blair', 32));
+    await page.getByTestId('identify-face-captured').waitFor();
+    await page.getByTestId('identify-submit').click();
+    await page.getByTestId('identify-result').waitFor({ timeout: 60_000 });
+    const best = await page.getByTestId('identify-extid').textContent();
+    expect(['blair-1', 'blair-2']).toContain(best);
+    expect(await visibleText(page, '[data-testid="identify-candidates"]')).toContain(best === 'blair-1' ? 'blair-2' : 'blair-1');
+    await shot(page, 'trust-19-identify-candidates');
+  }, 240_000);
+
+  it('10. Admin: needs the station-admin secret (not the application one); lists, creates, rotates, sets de-duplication and disables applications', async () => {
+    const page = await kiosk([{ photo: FACE, frames: 10 }]);
+    page.on('dialog', (d) => void d.accept());
+    await page.getByTestId('tile-admin').click();
+    await page.getByTestId('admin-unlock').waitFor();
+    expect(await page.getByTestId('admin-faces').count()).toBe(0);
+    await shot(page, 'trust-20-admin-locked');
+    await page.getByTestId('admin-secret').fill(station.demo.secret);
+    await page.getByTestId('admin-unlock-submit').click();
+    await page.getByTestId('error').waitFor();
+    expect(await page.getByTestId('admin-faces').count()).toBe(0);
+    await page.getByTestId('admin-secret').fill(station.adminSecret);
+    await page.getByTestId('admin-unlock-submit').click();
+    await page.getByTestId('admin-apps-table').waitFor({ timeout: 15_000 });
+    expect(await visibleText(page, '[data-testid="admin-apps-table"]')).toContain('demo');
+
+    await page.getByTestId('admin-app-name').fill('balcao-2');
+    await page.getByTestId('admin-app-create').click();
+    await page.getByTestId('admin-app-issued').waitFor({ timeout: 60_000 });
+    const key = (await page.getByTestId('admin-issued-key').textContent())!;
+    const first = (await page.getByTestId('admin-issued-secret').textContent())!;
+    const token = (secret: string) => fetch(`${station.url}/api/v1/app-credentials/token`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ key, secret }),
+    }).then((r) => r.status);
+    expect(await token(first)).toBe(200);
+    const row = page.getByTestId('admin-app-balcao-2');
+    await row.waitFor();
+    await shot(page, 'trust-21-admin-created');
+
+    await row.getByTestId('admin-app-rotate').click();
+    await expect.poll(async () => page.getByTestId('admin-issued-secret').textContent(), { timeout: 60_000 }).not.toBe(first);
+    const second = (await page.getByTestId('admin-issued-secret').textContent())!;
+    expect(await token(first)).toBe(401);
+    expect(await token(second)).toBe(200);
+
+    await row.getByTestId('admin-app-dedup').selectOption('block');
+    await expect.poll(async () => {
+      const apps = await (await fetch(`${station.url}/api/v1/admin/applications`, { headers: { Authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem('biostation.adminToken'))}` } })).json() as { applications: Array<{ key: string; dedupPolicy: string }> };
+      return apps.applications.find((a) => a.key === key)?.dedupPolicy;
+    }, { timeout: 30_000 }).toBe('block');
+
+    await row.getByTestId('admin-app-disable').click();
+    await expect.poll(() => row.getByTestId('admin-app-state').textContent(), { timeout: 30_000 }).toBe('desativada');
+    expect(await token(second)).toBe(401);
+    await shot(page, 'trust-22-admin-disabled');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await shot(page, 'trust-23-admin-1920x1080');
+    await page.getByTestId('admin-lock').click();
+    await page.getByTestId('admin-unlock').waitFor();
+  }, 180_000);
+
+  it('11. selfie <-> CNH photo: another face does not match, a card without a photo says so', async () => {
+    const page = await kiosk([{ photo: FACE, frames: 10 }]);
+    await page.getByTestId('tile-enroll').click();
+    await page.getByTestId('enroll-extid').fill('wrong-card');
+    await page.getByTestId('enroll-next').click();
+    await page.getByTestId('enroll-face-file').setInputFiles(lfw('Tony_Blair', 32));
+    await page.getByTestId('enroll-face-captured').waitFor();
+    await page.getByTestId('enroll-next').click();
+    await page.getByTestId('enroll-skip').click();
+    await page.getByTestId('cnh-file').setInputFiles(cnhFile);
+    await page.getByTestId('cnh-fields').waitFor({ timeout: 180_000 });
+    expect(await page.getByTestId('cnh-photo').getAttribute('data-photo')).toBe('nomatch');
+    expect(await visibleText(page, '[data-testid="cnh-photo"]')).toMatch(/NÃO confere/);
+    await shot(page, 'trust-24-cnh-photo-mismatch');
+
+    await page.keyboard.press('Escape');
+    await page.getByTestId('tile-document').click();
+    await page.getByTestId('cnh-file').setInputFiles(plainCnhFile);
+    await page.getByTestId('cnh-fields').waitFor({ timeout: 180_000 });
+    expect(await page.getByTestId('cnh-photo').getAttribute('data-photo')).toBe('none');
+    await shot(page, 'trust-25-cnh-no-photo');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await shot(page, 'trust-26-document-1920x1080');
+  }, 400_000);
+
 });

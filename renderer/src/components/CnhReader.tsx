@@ -4,7 +4,7 @@ import { api, type OcrResult } from '../api.js';
 import { confidenceBand } from '../cnh-bands.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
 import { CameraProblem } from './CameraProblem.js';
-import { Busy, ErrorNotice, Notice, useAction } from './ui.js';
+import { Busy, ErrorNotice, Notice, confidenceWord, useAction } from './ui.js';
 
 /** A CNH read: the OCR response, the clerk's (possibly corrected) values and the card image. */
 export interface CnhRead {
@@ -13,6 +13,8 @@ export interface CnhRead {
   /** Object URL of the card image (JPG/PNG or camera photo); null for a PDF. */
   imageUrl: string | null;
   fileName: string;
+  /** The selfie (base64) the card photo was compared with, if any. */
+  selfie: string | null;
 }
 
 /** The order in which the CNH fields are shown (the spec's table). */
@@ -49,7 +51,7 @@ const TYPES = ['image/jpeg', 'image/png', 'application/pdf'];
  * validity flag, and can be corrected. Controlled when `value`/`onChange` are given (the enrollment
  * keeps the read across steps and records it), otherwise it keeps its own state.
  */
-export function CnhReader({ value, onChange }: { value?: CnhRead | null; onChange?: (v: CnhRead | null) => void }) {
+export function CnhReader({ value, onChange, selfie }: { value?: CnhRead | null; onChange?: (v: CnhRead | null) => void; selfie?: string | null }) {
   const { t, lang } = useI18n();
   const [own, setOwn] = useState<CnhRead | null>(null);
   const read_ = value !== undefined ? value : own;
@@ -61,10 +63,10 @@ export function CnhReader({ value, onChange }: { value?: CnhRead | null; onChang
   const [localError, setLocalError] = useState<string | null>(null);
   const video = useRef<HTMLVideoElement>(null);
   const read = useAction(async (blob: Blob, name: string) => {
-    const r = await api.readCnh(blob, name);
+    const r = await api.readCnh(blob, name, selfie ?? undefined);
     const v = Object.fromEntries(Object.entries(r.campos).map(([k, f]) => [k, f.valor]));
     const imageUrl = blob.type === 'application/pdf' ? null : URL.createObjectURL(blob);
-    setRead({ result: r, values: v, imageUrl, fileName: name });
+    setRead({ result: r, values: v, imageUrl, fileName: name, selfie: selfie ?? null });
   });
 
   useEffect(() => {
@@ -130,6 +132,7 @@ export function CnhReader({ value, onChange }: { value?: CnhRead | null; onChang
               <div className="cnh-pdf" data-testid="cnh-image-pdf">PDF · {read_?.fileName}</div>
             )}
             <figcaption className="muted">{t('doc.cardImage')}</figcaption>
+            {read_ && <PhotoCheck read={read_} selfie={selfie ?? null} />}
           </figure>
           <div className="cnh-data">
           <p className="meta" data-testid="cnh-meta">
@@ -171,5 +174,26 @@ export function CnhReader({ value, onChange }: { value?: CnhRead | null; onChang
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * The card photo against the live face, in plain words: match (with a confidence word), no match,
+ * no photo found, or why it could not be compared. Shown only for the selfie the read was made with.
+ */
+export function PhotoCheck({ read, selfie }: { read: CnhRead; selfie: string | null }) {
+  const { t, errorText } = useI18n();
+  const face = read.result.face;
+  if (!face) return null;
+  if (!face.found) return <p className="warn-text" data-testid="cnh-photo" data-photo="none">{t('doc.photo.none')}</p>;
+  const c = face.comparison;
+  if (!c || !read.selfie) return <p className="muted" data-testid="cnh-photo" data-photo="found">{t('doc.photo.found')}</p>;
+  if (read.selfie !== selfie) return <p className="warn-text" data-testid="cnh-photo" data-photo="stale">{t('doc.photo.stale')}</p>;
+  if (c.error) return <p className="warn-text" data-testid="cnh-photo" data-photo="error">{t('doc.photo.error', { why: errorText(c.error) ?? t('error.generic') })}</p>;
+  const word = confidenceWord(c.score, c.threshold, !!c.matched);
+  return c.matched ? (
+    <p className="ok-text" data-testid="cnh-photo" data-photo="match">✓ {t('doc.photo.match')}{word ? ` (${t('result.confidence').toLowerCase()} ${t(`result.confidence.${word}`)})` : ''}</p>
+  ) : (
+    <p className="bad-text" data-testid="cnh-photo" data-photo="nomatch">✗ {t('doc.photo.noMatch')}</p>
   );
 }

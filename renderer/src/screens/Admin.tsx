@@ -1,19 +1,33 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, session, type ReadyStatus, type SyncStatus } from '../api.js';
+import { adminApi, api, session, type ReadyStatus, type SyncStatus } from '../api.js';
+import { AdminApplications, AdminUnlock } from '../components/AdminApplications.js';
 import { Busy, ErrorNotice, Notice, Screen, useAction } from '../components/ui.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
 
 /**
- * Administration: the current application (applications themselves are managed with the CLI),
- * counts, dump export (every page of GET /face/dump saved as one JSON file), sync status and health.
+ * Administration, behind the station-admin secret (never the application's credential): the
+ * station's applications (list, create, disable, new secret, de-duplication), counts, dump export
+ * (every page of GET /face/dump saved as one JSON file), sync status and health.
  */
 export function Admin({ onBack }: { onBack: () => void }) {
+  const { t } = useI18n();
+  const [unlocked, setUnlocked] = useState(() => adminApi.token() !== null);
+  if (!unlocked) {
+    return (
+      <Screen title={t('admin.title')} onBack={onBack}>
+        <AdminUnlock onUnlocked={() => setUnlocked(true)} />
+      </Screen>
+    );
+  }
+  return <AdminPanel onBack={onBack} onLocked={() => setUnlocked(false)} />;
+}
+
+function AdminPanel({ onBack, onLocked }: { onBack: () => void; onLocked: () => void }) {
   const { t } = useI18n();
   const [health, setHealth] = useState<{ process: string; ready: ReadyStatus | null } | null>(null);
   const [counts, setCounts] = useState<{ faces: number | null; fingers: number | null }>({ faces: null, fingers: null });
   const [exported, setExported] = useState<number | null>(null);
   const [sync, setSync] = useState<SyncStatus | null>(null);
-  const [peer, setPeer] = useState({ url: '', key: '', secret: '' });
 
   const refresh = useCallback(async () => {
     const process = await api.health().then((h) => h.status, () => 'down');
@@ -40,21 +54,20 @@ export function Admin({ onBack }: { onBack: () => void }) {
     setExported(faces.length);
   });
 
-  const pull = useAction(async () => {
-    await api.syncPull(peer.url.trim(), peer.key.trim(), peer.secret);
-    setPeer((p) => ({ ...p, secret: '' }));
+  const syncRun = useAction(async (direction: 'pull' | 'push', peer: string) => {
+    await api.syncRun(direction, peer);
     await refresh();
   });
   const last = sync?.history[0];
 
   return (
     <Screen title={t('admin.title')} onBack={onBack}>
+      <div className="row">
+        <span className="muted">{t('admin.application')}: <code data-testid="admin-appkey">{session.appKey() ?? '—'}</code></span>
+        <button type="button" className="btn btn-ghost" onClick={() => void adminApi.lock().then(onLocked)} data-testid="admin-lock">{t('admin.lock')}</button>
+      </div>
       <div className="cards">
-        <article className="card">
-          <h2>{t('admin.application')}</h2>
-          <p><code data-testid="admin-appkey">{session.appKey() ?? '—'}</code></p>
-          <p className="muted">{t('admin.applications.hint')}</p>
-        </article>
+        <AdminApplications onLocked={onLocked} />
         <article className="card">
           <h2>{t('admin.counts')}</h2>
           <p>{t('admin.faces')}: <b data-testid="admin-faces">{counts.faces ?? '—'}</b></p>
@@ -78,29 +91,16 @@ export function Admin({ onBack }: { onBack: () => void }) {
               {last.error ?? t('admin.syncCounts', { created: last.created, updated: last.updated, skipped: last.skipped })}
             </p>
           )}
-          <form
-            className="stack"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void pull.run();
-            }}
-          >
-            <label className="field">
-              <span>{t('admin.syncPeer')}</span>
-              <input type="url" required value={peer.url} placeholder="http://10.0.0.7:8080" onChange={(e) => setPeer({ ...peer, url: e.target.value })} data-testid="sync-peer" />
-            </label>
-            <label className="field">
-              <span>{t('admin.syncKey')}</span>
-              <input required value={peer.key} onChange={(e) => setPeer({ ...peer, key: e.target.value })} data-testid="sync-key" autoComplete="off" />
-            </label>
-            <label className="field">
-              <span>{t('admin.syncSecret')}</span>
-              <input type="password" required value={peer.secret} onChange={(e) => setPeer({ ...peer, secret: e.target.value })} data-testid="sync-secret" autoComplete="off" />
-            </label>
-            <button type="submit" className="btn btn-primary" disabled={pull.busy} data-testid="sync-pull">{t('admin.syncPull')}</button>
-          </form>
-          {pull.busy && <Busy />}
-          <ErrorNotice error={pull.error} />
+          {sync && (sync.peers ?? []).length === 0 && <p className="muted" data-testid="admin-sync-nopeer">{t('admin.syncNoPeer')}</p>}
+          {(sync?.peers ?? []).map((p) => (
+            <div key={p.name} className="row" data-testid={`admin-sync-peer-${p.name}`}>
+              <span><b>{p.name}</b> <small className="muted">{p.url}</small></span>
+              <button type="button" className="btn btn-primary" disabled={syncRun.busy} onClick={() => void syncRun.run('pull', p.name)} data-testid="sync-pull">{t('admin.syncPull')}</button>
+              <button type="button" className="btn" disabled={syncRun.busy} onClick={() => void syncRun.run('push', p.name)} data-testid="sync-push">{t('admin.syncPush')}</button>
+            </div>
+          ))}
+          {syncRun.busy && <Busy />}
+          <ErrorNotice error={syncRun.error} />
         </article>
         <article className="card" data-testid="admin-health">
           <h2>{t('admin.health')}</h2>

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { api, isValidExtId, type Decision } from '../api.js';
 import { ModalitySwitch, SampleInput, emptySample, sampleImage, type Modality, type Sample } from '../components/SampleInput.js';
-import { Busy, ErrorNotice, Screen, Verdict, useAction } from '../components/ui.js';
+import { Busy, ErrorNotice, Screen, Verdict, confidenceWord, useAction } from '../components/ui.js';
 import { useI18n } from '../i18n/index.js';
 
 
@@ -98,6 +98,18 @@ export function Identify({ onBack }: { onBack: () => void }) {
           {result && (
             <Verdict decision={{ ...result, matched: !!result.extId }} yes={t('identify.found')} no={t('identify.nobody')} testId="identify-result">
               {result.extId && <p className="big-id" data-testid="identify-extid">{result.extId}</p>}
+              {result.candidates && result.candidates.length > 1 && (
+                <div data-testid="identify-candidates">
+                  <p>{t('identify.others')}</p>
+                  <ul className="outcomes">
+                    {result.candidates.slice(1).map((c) => (
+                      <li key={c.extId}>
+                        <b>{c.extId}</b> · {t('result.confidence')}: {t(`result.confidence.${confidenceWord(c.score, result.threshold, true) ?? 'low'}`)}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )}
             </Verdict>
           )}
         </div>

@@ -1,6 +1,7 @@
-import { useState } from 'react';
-import { api, isValidExtId } from '../api.js';
-import { CnhReader, type CnhRead } from '../components/CnhReader.js';
+import { useEffect, useState } from 'react';
+import { api, ApiError, isValidExtId, type Duplicate } from '../api.js';
+import { DuplicateList, mergeDuplicates } from '../components/Duplicates.js';
+import { CnhReader, PhotoCheck, type CnhRead } from '../components/CnhReader.js';
 import { FaceCapture, type FaceImage } from '../components/FaceCapture.js';
 import { FingerCapture, type FingerImage } from '../components/FingerCapture.js';
 import { Busy, Notice, Screen, useErrorText } from '../components/ui.js';
@@ -33,29 +34,60 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
   const [liveness, setLiveness] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
+  /** Persons already enrolled whom this customer's captures match: searched when the summary opens, before the clerk confirms. */
+  const [precheck, setPrecheck] = useState<{ busy: boolean; found: Duplicate[] }>({ busy: false, found: [] });
+  /** Persons the station reported at enrollment (policy warn) or refused on (block). */
+  const [reported, setReported] = useState<Duplicate[]>([]);
   const idValid = isValidExtId(extId);
   const index = STEPS.indexOf(step);
   const next = () => setStep(STEPS[Math.min(index + 1, STEPS.length - 1)]!);
 
+  // De-duplication before the clerk confirms: a 1:N search of the face and of every finger.
+  useEffect(() => {
+    if (step !== 'confirm' || outcomes) return;
+    let alive = true;
+    setPrecheck({ busy: true, found: [] });
+    void (async () => {
+      const lists: Duplicate[][] = [];
+      const asCandidates = (modality: 'face' | 'finger', d: { candidates?: Array<{ extId: string; score: number }> }) =>
+        (d.candidates ?? []).map((c) => ({ ...c, modality }));
+      if (face) lists.push(await api.identifyFace(face.base64, false).then((d) => asCandidates('face', d), () => []));
+      for (const f of fingers) lists.push(await api.identifyFinger(f.base64).then((d) => asCandidates('finger', d), () => []));
+      if (alive) setPrecheck({ busy: false, found: mergeDuplicates(lists, extId) });
+    })();
+    return () => {
+      alive = false;
+    };
+  }, [step, face, fingers, extId, outcomes]);
+
   const confirm = async () => {
     setBusy(true);
     const results: Outcome[] = [];
+    const seen: Duplicate[][] = [];
+    const failed = (e: unknown) => {
+      if (e instanceof ApiError && e.duplicates.length) seen.push(e.duplicates);
+      return errorText(e);
+    };
     try {
       if (face) {
         await api.enrollFace(extId, face.base64, liveness).then(
-          () => results.push({ part: t('modality.face'), ok: true, text: t('enroll.faceOk') }),
-          (e: unknown) => results.push({ part: t('modality.face'), ok: false, text: errorText(e) }),
+          (dups) => {
+            seen.push(dups);
+            results.push({ part: t('modality.face'), ok: true, text: t('enroll.faceOk') });
+          },
+          (e: unknown) => results.push({ part: t('modality.face'), ok: false, text: failed(e) }),
         );
       }
       for (const [i, finger] of fingers.entries()) {
         try {
-          await api.enrollFinger(extId, finger.base64);
+          seen.push(await api.enrollFinger(extId, finger.base64));
           results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: true, text: t('enroll.fingerOk') });
         } catch (e) {
-          results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: false, text: errorText(e) });
+          results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: false, text: failed(e) });
         }
       }
     } finally {
+      setReported(mergeDuplicates(seen, extId));
       setOutcomes(results);
       setBusy(false);
       if (results.some((r) => r.ok)) onEnrolled();
@@ -68,6 +100,8 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
     setFingers([]);
     setDoc(null);
     setOutcomes(null);
+    setReported([]);
+    setPrecheck({ busy: false, found: [] });
   };
 
   return (
@@ -108,7 +142,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
       )}
       {step === 'document' && (
         <div className="stack">
-          <CnhReader value={doc} onChange={setDoc} />
+          <CnhReader value={doc} onChange={setDoc} selfie={face?.base64 ?? null} />
           <StepButtons onNext={next} canNext={doc !== null} t={t} />
         </div>
       )}
@@ -135,13 +169,17 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
                     {doc.values.data_validade ? ` · ${t('enroll.docValid')} ${doc.values.data_validade}` : ''}
                   </span>
                 </dd>
+                <dt>{t('doc.photo')}</dt>
+                <dd data-testid="summary-photo"><PhotoCheck read={doc} selfie={face?.base64 ?? null} /></dd>
               </>
             )}
           </dl>
           {!face && fingers.length === 0 && <Notice kind="warn" title={t('enroll.nothing')} />}
+          {!outcomes && precheck.busy && <Busy label={t('dedup.searching')} />}
+          {!outcomes && <DuplicateList items={precheck.found} title={t('dedup.before')} testId="enroll-duplicates" />}
           {!outcomes && (
-            <button type="button" className="btn btn-primary btn-large" disabled={busy || (!face && fingers.length === 0)} onClick={() => void confirm()} data-testid="enroll-confirm">
-              {t('enroll.confirm')}
+            <button type="button" className="btn btn-primary btn-large" disabled={busy || precheck.busy || (!face && fingers.length === 0)} onClick={() => void confirm()} data-testid="enroll-confirm">
+              {precheck.found.length ? t('dedup.confirmAnyway') : t('enroll.confirm')}
             </button>
           )}
           {busy && <Busy />}
@@ -155,6 +193,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
               <button type="button" className="btn" onClick={reset}>{t('app.new')}</button>
             </Notice>
           )}
+          {outcomes && <DuplicateList items={reported} title={t('dedup.after')} testId="enroll-reported-duplicates" />}
         </div>
       )}
     </Screen>
