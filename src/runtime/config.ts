@@ -116,7 +116,9 @@ export function defaultConfig(cwd = process.cwd()): StationConfig {
     syncTombstoneDays: 90,
     requestTimeoutMs: 120_000,
     headersTimeoutMs: 15_000,
-    keepAliveTimeoutMs: 5_000,
+    // Longer than the idle timeouts of clients and load balancers (typically 60 s), so the station is
+    // never the side that closes a connection a client is just reusing (a POST lost to a reset).
+    keepAliveTimeoutMs: 72_000,
     tls: 'off',
     auditExtIds: 'hash',
   };
