@@ -8,6 +8,8 @@ export interface ReaderSource {
   list(): ReaderInfo[];
   capture(readerId: string): Promise<{ readerId: string; bytes: Uint8Array; mime: string; dpi: number; capturedAt: string }>;
   onEvent(listener: (event: ReaderEvent) => void): () => void;
+  /** Cancels a running capture; returns whether one was running (absent: nothing to cancel). */
+  cancel?(readerId: string): boolean;
 }
 
 /** Anything with a sender frame URL (IpcMainInvokeEvent). */
@@ -48,8 +50,15 @@ export function registerIpc(
       };
     }),
   );
+  ipcMain.handle(
+    IPC.readersCancel,
+    guard((readerId: unknown): boolean => {
+      if (typeof readerId !== 'string' || readerId.length === 0 || readerId.length > 200) throw new Error('Invalid reader id');
+      return deps.readers.cancel?.(readerId) ?? false;
+    }),
+  );
   return () => {
-    for (const channel of [IPC.stationStatus, IPC.readersList, IPC.readersCapture]) ipcMain.removeHandler(channel);
+    for (const channel of [IPC.stationStatus, IPC.readersList, IPC.readersCapture, IPC.readersCancel]) ipcMain.removeHandler(channel);
   };
 }
 

@@ -23,6 +23,7 @@
     stationStatusChanged: 'biostation:station-status-changed',
     readersList: 'biostation:readers-list',
     readersCapture: 'biostation:readers-capture',
+    readersCancel: 'biostation:readers-cancel',
     readerEvent: 'biostation:reader-event',
   } as const;
 
@@ -44,6 +45,7 @@
     onStationStatus: (listener: (s: StationStatus) => void) => subscribe(CHANNELS.stationStatusChanged, listener),
     listReaders: () => ipcRenderer.invoke(CHANNELS.readersList) as Promise<ReaderInfo[]>,
     capture: (readerId: string) => ipcRenderer.invoke(CHANNELS.readersCapture, String(readerId)) as Promise<CapturedFinger>,
+    cancelCapture: (readerId: string) => ipcRenderer.invoke(CHANNELS.readersCancel, String(readerId)) as Promise<boolean>,
     onReaderEvent: (listener: (e: ReaderEvent) => void) => subscribe(CHANNELS.readerEvent, listener),
   });
   contextBridge.exposeInMainWorld('biostation', bridge);

@@ -58,6 +58,7 @@ export const IPC = {
   stationStatusChanged: 'biostation:station-status-changed',
   readersList: 'biostation:readers-list',
   readersCapture: 'biostation:readers-capture',
+  readersCancel: 'biostation:readers-cancel',
   readerEvent: 'biostation:reader-event',
 } as const;
 
@@ -70,5 +71,7 @@ export interface BiostationBridge {
   listReaders(): Promise<ReaderInfo[]>;
   /** Captures one fingerprint; rejects with the reader's error message. */
   capture(readerId: string): Promise<CapturedFinger>;
+  /** Cancels the capture running on the reader (that capture rejects with CANCELLED); resolves whether one was running. */
+  cancelCapture(readerId: string): Promise<boolean>;
   onReaderEvent(listener: (event: ReaderEvent) => void): () => void;
 }

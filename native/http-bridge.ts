@@ -9,7 +9,8 @@ import type { ReaderManager } from './reader-manager.js';
  *
  *   GET  /readers               -> 200 { readers: ReaderInfo[] }
  *   POST /readers/{id}/capture  -> 200 { readerId, imageData (base64), mime, dpi, capturedAt }
- *                                  404/409/408/422/500 { error: ReaderErrorCode, message }
+ *                                  4xx/5xx { error: ReaderErrorCode, message } (codes: STATUS_BY_CODE)
+ *   DELETE /readers/{id}/capture -> 200 { cancelled: boolean } (the running capture fails with CANCELLED)
  *   GET  /events                -> text/event-stream, one `data: <ReaderEvent JSON>` per event
  *
  * The kiosk UI finds it through `?readers=<url>` (remembered in localStorage).
@@ -41,7 +42,7 @@ export async function startReaderBridge(manager: ReaderManager, options: { host?
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://bridge');
     if (req.method === 'OPTIONS') {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE');
       res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
       res.writeHead(204).end();
       return;
@@ -55,6 +56,7 @@ export async function startReaderBridge(manager: ReaderManager, options: { host?
       return;
     }
     const m = /^\/readers\/([^/]+)\/capture$/.exec(url.pathname);
+    if (req.method === 'DELETE' && m) return send(res, 200, { cancelled: manager.cancel(decodeURIComponent(m[1]!)) });
     if (req.method === 'POST' && m) {
       try {
         const image = await manager.capture(decodeURIComponent(m[1]!));

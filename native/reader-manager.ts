@@ -28,7 +28,8 @@ export class ReaderManager {
   private readonly pollMs: number;
   private readonly readers = new Map<string, FingerprintReader>();
   private readonly owners = new Map<string, string>();
-  private readonly capturing = new Set<string>();
+  /** Running captures: reader id -> the abort of that capture. */
+  private readonly capturing = new Map<string, AbortController>();
   private readonly emitter = new EventEmitter();
   private readonly unwatch: Array<() => void> = [];
   private timer: NodeJS.Timeout | undefined;
@@ -131,12 +132,17 @@ export class ReaderManager {
     const owner = this.owners.get(readerId);
     if (owner !== undefined && owner !== options.owner) throw new ReaderError('BUSY', `reader busy: ${readerId} is in use by another client`);
     if (this.capturing.has(readerId)) throw new ReaderError('BUSY', `reader busy: a capture is already running on ${readerId}`);
-    this.capturing.add(readerId);
+    const abort = new AbortController();
+    const forwardAbort = () => abort.abort();
+    if (options.signal?.aborted) abort.abort();
+    options.signal?.addEventListener('abort', forwardAbort, { once: true });
+    this.capturing.set(readerId, abort);
     this.emit({ type: 'capture-started', readerId });
     try {
       await reader.open();
       const image = await reader.capture({
         ...options,
+        signal: abort.signal,
         onFingerOn: () => {
           this.emit({ type: 'finger-on', readerId });
           options.onFingerOn?.();
@@ -153,8 +159,16 @@ export class ReaderManager {
       this.emit({ type: 'error', readerId, code: err.code, message: err.message });
       throw err;
     } finally {
+      options.signal?.removeEventListener('abort', forwardAbort);
       this.capturing.delete(readerId);
     }
+  }
+
+  /** Cancels the capture running on the reader (it fails with CANCELLED). Returns whether one was running. */
+  cancel(readerId: string): boolean {
+    const running = this.capturing.get(readerId);
+    running?.abort();
+    return running !== undefined;
   }
 
   /** Subscribes to reader events; returns the unsubscribe function. */

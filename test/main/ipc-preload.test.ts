@@ -49,6 +49,7 @@ function fakeReaders(): ReaderSource & { emit(e: ReaderEvent): void } {
     list: () => [{ id: 'virtual:a', name: 'A', kind: 'virtual', dpi: 500 }],
     capture: async (readerId) => ({ readerId, bytes: new Uint8Array([1, 2, 3]), mime: 'image/png', dpi: 500, capturedAt: 't' }),
     onEvent: (l) => (listeners.add(l), () => listeners.delete(l)),
+    cancel: (readerId) => readerId === 'virtual:a',
     emit: (e) => listeners.forEach((l) => l(e)),
   };
 }
@@ -79,7 +80,7 @@ describe('IPC handlers', () => {
   it('are removed by the returned disposer', () => {
     const ipc = new FakeIpcMain();
     const dispose = registerIpc(ipc as never, { supervisor: { status: () => status }, readers: fakeReaders(), getOrigin: () => ORIGIN });
-    expect(ipc.handlers.size).toBe(3);
+    expect(ipc.handlers.size).toBe(4);
     dispose();
     expect(ipc.handlers.size).toBe(0);
   });
@@ -120,7 +121,8 @@ describe('preload bridge', () => {
     await bridge.stationStatus();
     await bridge.listReaders();
     await bridge.capture('virtual:a');
-    expect(invoked).toEqual([[IPC.stationStatus], [IPC.readersList], [IPC.readersCapture, 'virtual:a']]);
+    await bridge.cancelCapture('virtual:a');
+    expect(invoked).toEqual([[IPC.stationStatus], [IPC.readersList], [IPC.readersCapture, 'virtual:a'], [IPC.readersCancel, 'virtual:a']]);
     const got: unknown[] = [];
     const off = bridge.onReaderEvent((e: unknown) => got.push(e));
     const offStatus = bridge.onStationStatus((s: unknown) => got.push(s));

@@ -62,7 +62,7 @@ describe('kiosk app', () => {
     expect(decodeURIComponent(win.loaded[0]!)).toContain('Iniciando a estação');
     expect(win.loaded[1]).toBe('http://127.0.0.1:45000');
     expect(t.readers.started).toBe(1);
-    expect([...t.ipcMain.handlers.keys()]).toHaveLength(3);
+    expect([...t.ipcMain.handlers.keys()]).toHaveLength(4);
     expect(t.session.headersFor('http://127.0.0.1:45000/').responseHeaders['Content-Security-Policy']).toBeDefined();
     await kiosk!.shutdown();
   });

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { ReaderManager, type ReaderEvent } from '../../native/index.js';
+import { ReaderManager, startReaderBridge, type ReaderEvent } from '../../native/index.js';
 import { comparePixels, decodeGray } from '../../native/replay.js';
 import { replayReaderProvider, usbReaderProvider, type UsbModuleLike } from '../../native/usb-provider.js';
 import { loadRecording, type Recording } from '../../native/usb/recording.js';
@@ -137,6 +137,31 @@ describe.skipIf(!haveCaptures)('reader manager over a fake usb module', () => {
     manager.release(id, 'kiosk-window');
     expect(() => manager.claim(id, 'browser-tab')).not.toThrow();
     await manager.close();
+  });
+
+  it('cancel: through the bridge (DELETE) the waiting capture fails with CANCELLED (HTTP 499), and the reader works after', async () => {
+    const { usb, manager } = setup();
+    await manager.start();
+    const device = usb.plug(await fingerNeverComes(), 9);
+    await until(() => manager.list().length === 1);
+    const id = encodeURIComponent(manager.list()[0]!.id);
+    const bridge = await startReaderBridge(manager);
+    try {
+      const pending = fetch(`${bridge.url}/readers/${id}/capture`, { method: 'POST' });
+      await until(() => usb.transports.length > 0 && usb.transports.at(-1)!.commandCount > 10);
+      expect(await (await fetch(`${bridge.url}/readers/${id}/capture`, { method: 'DELETE' })).json()).toEqual({ cancelled: true });
+      const res = await pending;
+      expect(res.status).toBe(499);
+      expect(await res.json()).toMatchObject({ error: 'CANCELLED' });
+      expect(await (await fetch(`${bridge.url}/readers/${id}/capture`, { method: 'DELETE' })).json()).toEqual({ cancelled: false });
+      usb.unplug(device);
+      usb.plug(await loadRecording(captureDir('aes3500')), 9);
+      await until(() => manager.list().length === 1);
+      expect((await fetch(`${bridge.url}/readers/${id}/capture`, { method: 'POST' })).status).toBe(200);
+    } finally {
+      await bridge.close();
+      await manager.close();
+    }
   });
 
   it('permission denied: PERMISSION naming the udev rule', async () => {
