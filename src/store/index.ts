@@ -95,6 +95,8 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
   }
   if (!settings.databaseUrl) throw new Error('the postgres store needs a database URL (BIOSTATION_DATABASE_URL)');
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 10 });
+  // An idle connection the server ends (restart, failover, pg_terminate_backend) is dropped by the pool; unhandled, its error would end the process.
+  pool.on('error', () => undefined);
   try {
     const client = await pool.connect();
     try {
