@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
+import type { StationAdmin } from '../auth/station-admin.js';
 import { sendError } from './errors.js';
 
 /** Paths only a client on this machine may read: process metrics and the API documentation. */
@@ -11,6 +12,9 @@ export function isLoopback(address: string | undefined): boolean {
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
   return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
+
+const hasAdminSession = (request: FastifyRequest, admin: StationAdmin | undefined): boolean =>
+  !!admin && admin.hasSession(/^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1]);
 
 const isLoopbackOnlyPath = (url: string): boolean => {
   const p = url.split('?')[0];
@@ -25,10 +29,11 @@ const isLoopbackOnlyPath = (url: string): boolean => {
  *   when the station serves HTTPS;
  * - CORS stays closed: the station sends no Access-Control-Allow-* header, so browsers refuse
  *   cross-origin reads and preflights get no grant;
- * - /metrics and the API docs answer only to loopback clients (404 elsewhere, as if absent). The
- *   peer address is the socket's: no proxy header is trusted.
+ * - /metrics and the API docs answer loopback clients, and elsewhere only a request with a live
+ *   station-admin session (`Authorization: Bearer sas_...`, src/auth/station-admin.ts); others get
+ *   404, as if absent. The peer address is the socket's: no proxy header is trusted.
  */
-export async function registerSecurity(app: FastifyInstance, options: { https: boolean }): Promise<void> {
+export async function registerSecurity(app: FastifyInstance, options: { https: boolean; stationAdmin?: StationAdmin }): Promise<void> {
   await app.register(fastifyHelmet, {
     global: true,
     contentSecurityPolicy: {
@@ -55,7 +60,7 @@ export async function registerSecurity(app: FastifyInstance, options: { https: b
   });
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isLoopbackOnlyPath(request.url) && !isLoopback(request.socket.remoteAddress)) {
+    if (isLoopbackOnlyPath(request.url) && !isLoopback(request.socket.remoteAddress) && !hasAdminSession(request, options.stationAdmin)) {
       return sendError(request, reply, 'ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
     }
   });

@@ -56,7 +56,7 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
   });
 
   if (tls) app.log.info({ certificate: tls.certFile, sha256: tls.fingerprint256 }, 'HTTPS on; peers pin this certificate fingerprint');
-  await registerSecurity(app, { https: !!tls });
+  await registerSecurity(app, { https: !!tls, stationAdmin: services.stationAdmin });
 
   if (services.audit) registerAudit(app, services.audit);
   const metrics = createMetrics();

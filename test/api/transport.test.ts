@@ -53,7 +53,7 @@ describe('security headers, CORS and loopback-only operations (issue #18 finding
     expect(preflight.headers.get('access-control-allow-headers')).toBeNull();
   });
 
-  it('/metrics, /api/docs and /api/openapi.json answer loopback clients and nobody else', async () => {
+  it('/metrics, /api/docs and /api/openapi.json answer loopback clients and, elsewhere, only a station-admin session', async () => {
     for (const p of ['/metrics', '/api/docs/', '/api/openapi.json']) {
       expect((await t.request('GET', p)).status, p).toBe(200);
       for (const remoteAddress of ['10.1.2.3', '192.168.0.20', '::ffff:10.0.0.9', 'fe80::1']) {
@@ -62,6 +62,12 @@ describe('security headers, CORS and loopback-only operations (issue #18 finding
       }
       expect((await t.station.server.inject({ method: 'GET', url: p, remoteAddress: '::ffff:127.0.0.1' })).statusCode, p).toBe(200);
     }
+    // Elsewhere, a live station-admin session opens them (src/auth/station-admin.ts).
+    const session = await t.station.services.stationAdmin!.openSession(t.station.stationAdminSecret!);
+    const withSession = await t.station.server.inject({ method: 'GET', url: '/metrics', remoteAddress: '10.1.2.3', headers: { authorization: `Bearer ${session!.token}` } });
+    expect(withSession.statusCode).toBe(200);
+    const withAppToken = await t.station.server.inject({ method: 'GET', url: '/metrics', remoteAddress: '10.1.2.3', headers: { authorization: `Bearer ${token}` } });
+    expect(withAppToken.statusCode).toBe(404);
     const health = await t.station.server.inject({ method: 'GET', url: '/health', remoteAddress: '10.1.2.3' });
     expect(health.statusCode).toBe(200);
   });
