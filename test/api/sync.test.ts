@@ -160,6 +160,17 @@ describe('station-to-station sync', () => {
     }
   });
 
+  it('a pushed page is validated whole before anything is written', async () => {
+    const version = (ms: number) => `${ms}.000000@peer-x`;
+    const good = { ExternalID: 'pushed-ok', Templates: [{ Data: b64('T:pushed-ok') }], CreatedAt: new Date().toISOString(), UpdatedAt: new Date().toISOString(), Version: version(Date.now()), Seq: 1 };
+    const bad = { ...good, ExternalID: '../../etc/passwd', Seq: 2 };
+    const res = await onField('POST', '/api/v1/sync/changes', { modality: 'face', faces: [good, bad], tombstones: [], next_since: 2 });
+    expect(res.status).toBe(400);
+    expect((await onField('GET', '/api/v1/services/face/templates/count/pushed-ok')).status).toBe(404);
+    const ok = await onField('POST', '/api/v1/sync/changes', { modality: 'face', faces: [good], tombstones: [], next_since: 1 });
+    expect(ok.body.outcome).toMatchObject({ created: 1 });
+  });
+
   it('the dumps stay spec-shaped without `since`, and carry the change feed with it', async () => {
     const plain = await onField('GET', '/api/v1/services/face/dump?page=1&limit=2');
     expect(Object.keys(plain.body.result).sort()).toEqual(['faces', 'total_entries']);
