@@ -12,8 +12,28 @@ export interface Row {
   w?: number;
 }
 
-/** Class-balanced L2-regularised logistic regression by Newton's method on standardised inputs. */
-export function fitLogistic(rows: Row[], names: FusionModel['inputs'], l2 = 1e-2, iters = 30): FusionModel {
+/**
+ * Class-balanced L2-regularised logistic regression by Newton's method on standardised inputs.
+ * `offset`: the name of an input that enters with a fixed coefficient 1 on its raw value (the
+ * network's log-odds), the others being fitted as corrections to it.
+ */
+export function fitLogistic(rows: Row[], names: FusionModel['inputs'], l2 = 1e-2, iters = 30, offset?: FusionModel['inputs'][number]): FusionModel {
+  if (offset !== undefined) {
+    const k = names.indexOf(offset);
+    const rest = names.filter((_, j) => j !== k);
+    const inner = fitLogisticWithOffset(
+      rows.map((r) => ({ ...r, x: r.x.filter((_, j) => j !== k) })),
+      rows.map((r) => r.x[k]),
+      rest,
+      l2,
+      iters,
+    );
+    return { inputs: [offset, ...rest], mean: [0, ...inner.mean], std: [1, ...inner.std], weights: [1, ...inner.weights], bias: inner.bias };
+  }
+  return fitLogisticWithOffset(rows, rows.map(() => 0), names, l2, iters);
+}
+
+function fitLogisticWithOffset(rows: Row[], offsets: number[], names: FusionModel['inputs'], l2: number, iters: number): FusionModel {
   const d = names.length;
   const mean = Array.from({ length: d }, (_, j) => rows.reduce((s, r) => s + r.x[j], 0) / rows.length);
   const std = Array.from({ length: d }, (_, j) => Math.sqrt(rows.reduce((s, r) => s + (r.x[j] - mean[j]) ** 2, 0) / rows.length) || 1);
@@ -27,7 +47,7 @@ export function fitLogistic(rows: Row[], names: FusionModel['inputs'], l2 = 1e-2
     const H = Array.from({ length: d + 1 }, () => new Float64Array(d + 1));
     rows.forEach((r, i) => {
       const cw = (r.w ?? 1) * (r.live ? total / (2 * nPos) : total / (2 * nNeg));
-      let s = 0;
+      let s = offsets[i];
       for (let j = 0; j <= d; j++) s += w[j] * z[i][j];
       const p = 1 / (1 + Math.exp(-s));
       const y = r.live ? 1 : 0;

@@ -36,8 +36,8 @@ export interface PassiveLivenessResult {
   live: boolean;
   /** The network's output, null when its file is absent (signals only). */
   cnn: CnnScores | null;
-  /** Raw value of every image signal (signals.ts). */
-  signals: Signals;
+  /** Raw value of every image signal (signals.ts); null when the fusion in use does not weigh them. */
+  signals: Signals | null;
   /**
    * Each input's share of the fused log-odds (negative = evidence of an attack): the network, every
    * scalar signal, and the LBP texture histograms summed as 'texture'.
@@ -95,6 +95,8 @@ export interface PassiveLivenessTuning {
   fusionNoCnn: FusionModel;
   /** Default threshold on the fused probability (per-application thresholds override it in the service). */
   threshold: number;
+  /** Default threshold when the network file is absent (fusionNoCnn's scale). */
+  thresholdNoCnn: number;
   /** Silent-Face crop scale around the face box. */
   cropScale: number;
 }
@@ -116,8 +118,9 @@ export class PassiveLivenessEngine {
     return this.session !== null;
   }
 
+  /** The default threshold of the mode the engine runs in (with or without the network). */
   get defaultThreshold(): number {
-    return this.tuning.threshold;
+    return this.session ? this.tuning.threshold : this.tuning.thresholdNoCnn;
   }
 
   /**
@@ -126,13 +129,18 @@ export class PassiveLivenessEngine {
    * @param threshold overrides tuning.threshold (per-application setting), 0..1.
    * @throws PassiveLivenessQualityError when the face is too small, blurred or badly exposed.
    */
-  async check(img: RgbRaster, box: FaceBox, threshold = this.tuning.threshold): Promise<PassiveLivenessResult> {
-    const m = await this.measure(img, box);
+  async check(img: RgbRaster, box: FaceBox, threshold = this.defaultThreshold): Promise<PassiveLivenessResult> {
+    // The image signals are measured only when the fusion in use weighs them (never computed and dropped).
+    const model = this.session ? this.tuning.fusion : this.tuning.fusionNoCnn;
+    const m = await this.measure(img, box, model.inputs.some((n) => n !== 'cnn'));
     return this.decide(m.cnn, m.signals, m.exposure, threshold);
   }
 
-  /** Gates, network and signals without the fusion (the benchmark fits the fusion on these). */
-  async measure(img: RgbRaster, box: FaceBox): Promise<{ cnn: CnnScores | null; signals: Signals; exposure: FaceExposure }> {
+  /**
+   * Gates, network and (when `withSignals`) the image signals, without the fusion (the benchmark fits
+   * the fusion on these). Without signals, `signals` is null.
+   */
+  async measure(img: RgbRaster, box: FaceBox, withSignals = true): Promise<{ cnn: CnnScores | null; signals: Signals | null; exposure: FaceExposure }> {
     const face = faceSample(img, box);
     const exposure = faceExposure(face);
     const g = this.tuning.gates;
@@ -154,6 +162,7 @@ export class PassiveLivenessEngine {
       const s = e[0] + e[1] + e[2];
       cnn = { real: e[0] / s, spoof2d: e[1] / s, spoof3d: e[2] / s };
     }
+    if (!withSignals) return { cnn, signals: null, exposure };
     const plane = CROP * CROP;
     const ctx = new Float32Array(plane);
     for (let i = 0; i < plane; i++) ctx[i] = 0.114 * bgr[i] + 0.587 * bgr[plane + i] + 0.299 * bgr[2 * plane + i];
@@ -169,12 +178,12 @@ export class PassiveLivenessEngine {
   }
 
   /** The fusion and the decision (see the module doc). */
-  decide(cnn: CnnScores | null, signals: Signals, exposure: FaceExposure, threshold = this.tuning.threshold): PassiveLivenessResult {
+  decide(cnn: CnnScores | null, signals: Signals | null, exposure: FaceExposure, threshold = this.defaultThreshold): PassiveLivenessResult {
     const model = cnn ? this.tuning.fusion : this.tuning.fusionNoCnn;
     const contributions = Object.fromEntries(['cnn', ...SCALAR_SIGNALS, 'texture'].map((k) => [k, 0])) as Record<ContributionName, number>;
     let z = model.bias;
     model.inputs.forEach((name, i) => {
-      const x = name === 'cnn' ? (cnn ? cnnLogit(cnn) : null) : signals[name];
+      const x = name === 'cnn' ? (cnn ? cnnLogit(cnn) : null) : signals ? signals[name] : null;
       if (x === null || x === undefined) return;
       const c = (model.weights[i] * (x - model.mean[i])) / model.std[i];
       const key: ContributionName = name.startsWith('lbp') ? 'texture' : (name as ContributionName);
