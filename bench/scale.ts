@@ -12,7 +12,8 @@
  *    (BIOSTATION_BENCH_DATABASE_URL or BIOSTATION_TEST_DATABASE_URL; skipped without): the store,
  *    NOTIFY and gallery path with a stand-in engine (template = image bytes), median and max of
  *    `--trials` (default 20) enrollments.
- * Options: `--persons N`, `--changes M`, `--trials K`.
+ * Options: `--persons N`, `--changes M`, `--trials K`. The export keeps every page in memory to time
+ * the import apart from it, so its peak RSS is the bench's, not a sync's (a sync holds one page).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +33,7 @@ import { formatHlc } from '../src/sync/hlc.js';
 import { assertComparable } from '../src/sync/checks.js';
 import { SyncService } from '../src/sync/service.js';
 import { decodePage, encodeFeedPage } from '../src/sync/wire.js';
+import { recordSummary } from './lib/summary.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -113,6 +115,8 @@ async function exportImport(): Promise<string[]> {
       }
       return tb.faces.count();
     });
+    recordSummary('scale', `export ${PERSONS} persons`, `${exp.seconds.toFixed(1)} s`);
+    recordSummary('scale', `import ${imp.result} persons (peak RSS)`, `${imp.seconds.toFixed(1)} s (${imp.peakRssMiB} MiB)`);
     return [
       `| seed ${PERSONS} persons (applyChanges, ${PAGE} per transaction) | ${seeding.seconds.toFixed(1)} s | ${seeding.peakRssMiB} MiB |`,
       `| export: change feed, ${PAGE}/page, wire JSON (${mib(exp.result)} MiB) | ${exp.seconds.toFixed(1)} s | ${exp.peakRssMiB} MiB |`,
@@ -141,6 +145,7 @@ async function syncTwoStations(): Promise<string[]> {
     const target = await local.services.stores.forApplication(localApp.id);
     const run = await measured(() => service.pull(target, { url: peer.url, key: credential.key, secret: credential.secret }));
     const again = await measured(() => service.pull(target, { url: peer.url, key: credential.key, secret: credential.secret }));
+    recordSummary('scale', `pull ${run.result.pulled} changes between two stations`, `${run.seconds.toFixed(1)} s`);
     return [
       `| pull ${run.result.pulled} changes over loopback HTTP (created ${run.result.created}) | ${run.seconds.toFixed(1)} s | ${(run.result.pulled / run.seconds).toFixed(0)} changes/s | ${run.peakRssMiB} MiB |`,
       `| the same pull again (checkpoint: nothing to read) | ${(again.seconds * 1000).toFixed(0)} ms | - | ${again.peakRssMiB} MiB |`,
@@ -205,6 +210,7 @@ async function twoNodes(): Promise<string[]> {
       times.push(performance.now() - started);
     }
     times.sort((x, y) => x - y);
+    recordSummary('scale', 'enroll on node A -> identified on node B (median)', `${times[Math.floor(times.length / 2)].toFixed(1)} ms`, '< 1000 ms');
     return [`| enroll on node A -> identified on node B (${TRIALS} trials, stand-in engine) | median ${times[Math.floor(times.length / 2)].toFixed(1)} ms | max ${times[times.length - 1].toFixed(1)} ms | |`];
   } finally {
     for (const n of nodes) await n.close();
