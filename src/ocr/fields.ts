@@ -138,7 +138,10 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   }
   const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: meanConf([p]) * (labels.has('filiacao') ? 1 : 0.9) }));
   d.nome_pai = fil.length === 2 ? fil[0] : none;
-  d.nome_mae = fil.length ? fil[fil.length - 1] : none;
+  // One line read: the mother alone, or the father with the mother's line unread (seen on the tuning
+  // part: the father's name returned as the mother's). Which one cannot be told, so the value is kept
+  // but under the low-confidence line (0.75 x).
+  d.nome_mae = fil.length === 2 ? fil[1] : fil.length === 1 ? { ...fil[0], conf: fil[0].conf * 0.75 } : none;
 
   // Issuing state: "DETRAN - UF"; the older model's front alone only shows the identity's state.
   // (The identity document itself may be issued by a DETRAN: its line is skipped.)
@@ -153,6 +156,12 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   } else {
     d.uf = none;
   }
+
+  // Cross-check: the place of issue ("LOCAL: CITY, UF") is in the issuing state; a UF that disagrees
+  // with it is kept (either may be the misread one) but under the low-confidence line.
+  const localText = fold(single(below('local').map((p) => p.text).join(' ')));
+  const localUf = /,\s*([A-Z]{2})$/.exec(localText)?.[1];
+  if (d.uf.valor && localUf && UFS.has(localUf) && localUf !== d.uf.valor) d.uf = { ...d.uf, conf: d.uf.conf * 0.6 };
 
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels);
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };

@@ -79,6 +79,33 @@ describe('each check lowers confidence when violated', () => {
   }
 });
 
+describe('cross-checks between printed lines', () => {
+  const w = (text: string, x0: number, y0: number, h: number, conf = 0.95): OcrWord => ({ text, conf, x0, y0, x1: x0 + text.length * h * 0.6, y1: y0 + h });
+  const line = (text: string, x0: number, y0: number, h: number): OcrWord[] => {
+    let x = x0;
+    return text.split(' ').map((t) => { const word = w(t, x, y0, h); x = word.x1 + h * 0.4; return word; });
+  };
+  const read = (words: OcrWord[]) => extractFields(groupPhrases(words), words.map((x) => x.text).join(' ')).campos;
+
+  it('the issuing state disagreeing with the place of issue lowers uf under 0.8; agreeing keeps it high', () => {
+    const card = (local: string): OcrWord[] => [...line('DETRAN - CE', 100, 40, 18), w('LOCAL', 100, 100, 12), ...line(local, 100, 116, 18)];
+    expect(read(card('RECIFE, PE')).uf).toMatchObject({ valor: 'CE' });
+    expect(read(card('RECIFE, PE')).uf.confianca).toBeLessThan(LOW_CONFIDENCE);
+    expect(read(card('FORTALEZA, CE')).uf.confianca).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('a single line under FILIAÇÃO (mother alone, or father with the mother unread) is under 0.8', () => {
+    const one = read([w('FILIAÇÃO', 100, 100, 12), ...line('RODRIGO SOARES SANTANA', 100, 116, 18)]);
+    expect(one.nome_pai.valor).toBe('');
+    expect(one.nome_mae.valor).toBe('RODRIGO SOARES SANTANA');
+    expect(one.nome_mae.confianca).toBeLessThan(LOW_CONFIDENCE);
+    const two = read([w('FILIAÇÃO', 100, 100, 12), ...line('RODRIGO SOARES SANTANA', 100, 116, 18), ...line('VANESSA ANDRADE SILVA', 100, 138, 18)]);
+    expect(two.nome_pai.valor).toBe('RODRIGO SOARES SANTANA');
+    expect(two.nome_mae.valor).toBe('VANESSA ANDRADE SILVA');
+    expect(two.nome_mae.confianca).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
 describe('qualidade_imagem follows what was read', () => {
   it('six empty fields are not an excellent reading', () => {
     const d = drafts(3);
