@@ -32,7 +32,7 @@ const arg = (name: string, def: number): number => {
 const quick = process.argv.includes('--quick');
 const fit = process.argv.includes('--fit');
 const noCache = process.argv.includes('--no-cache');
-const PER_SPLIT = arg('--per-split', quick ? 30 : 150);
+const PER_SPLIT = arg('--per-split', quick ? 30 : 100);
 const LFW_STEP = quick ? 10 : 1;
 const DATASETS = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
 const LFW = path.join(DATASETS, 'lfw-dev', 'images');
