@@ -100,6 +100,7 @@ async function runSync(direction: 'pull' | 'push', opts: SyncCliOptions, config:
       throw e;
     }
     bar?.stop();
+    if (!opts.dryRun) await service.purgeTombstones(tenant, config.syncTombstoneDays);
     const summary = { app: app.name, dryRun: !!opts.dryRun, ...record };
     const text = `${direction} ${record.peerUrl} -> ${app.name}${opts.dryRun ? ' (dry run: nothing written)' : ''}: ` +
       `${record.pulled} changes, ${record.created} created, ${record.updated} updated, ${record.deleted ?? 0} deleted, ` +

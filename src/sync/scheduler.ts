@@ -13,7 +13,8 @@ export interface ScheduleDeps {
 /**
  * Background sync (BIOSTATION_SYNC_PEERS, BIOSTATION_SYNC_INTERVAL_S): every interval, each
  * configured peer is pulled from, then pushed to, for its local application; then tombstones past
- * the retention (BIOSTATION_SYNC_TOMBSTONE_DAYS) are dropped. Results land in each application's
+ * the retention (BIOSTATION_SYNC_TOMBSTONE_DAYS) are dropped (also once a day without a schedule,
+ * and after each `sync` CLI run). Results land in each application's
  * sync log (the kiosk's Admin shows them); a failing peer is logged and tried again next time.
  * Rounds never overlap. Returns a handle that stops the schedule (station shutdown).
  */
@@ -21,6 +22,14 @@ export function startSyncSchedule(deps: ScheduleDeps): { stop(): Promise<void>; 
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
+
+  const purge = async (apps: ApplicationRecord[]) => {
+    for (const app of apps) {
+      await deps.sync.purgeTombstones(await deps.stores.forApplication(app.id), deps.config.syncTombstoneDays).catch(() => 0);
+    }
+  };
+  // Tombstones past the retention go once a day even without a sync schedule.
+  const purgeTimer = setInterval(() => void deps.applications.list().then(purge, () => undefined), 24 * 3600 * 1000).unref();
 
   const round = async () => {
     const apps = await deps.applications.list();
@@ -42,9 +51,7 @@ export function startSyncSchedule(deps: ScheduleDeps): { stop(): Promise<void>; 
         }
       }
     }
-    for (const app of apps) {
-      await deps.sync.purgeTombstones(await deps.stores.forApplication(app.id), deps.config.syncTombstoneDays).catch(() => 0);
-    }
+    await purge(apps);
   };
 
   const runOnce = () => (running ??= round().finally(() => (running = undefined)));
@@ -59,6 +66,7 @@ export function startSyncSchedule(deps: ScheduleDeps): { stop(): Promise<void>; 
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      clearInterval(purgeTimer);
       await running?.catch(() => undefined);
     },
   };
