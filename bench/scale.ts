@@ -184,6 +184,7 @@ const bytesEngine = async (): Promise<FaceEngine> => {
 async function twoNodes(): Promise<string[]> {
   const base = process.env.BIOSTATION_BENCH_DATABASE_URL ?? process.env.BIOSTATION_TEST_DATABASE_URL;
   if (!base) return ['| enroll on node A -> identified on node B | skipped: set BIOSTATION_BENCH_DATABASE_URL | | |'];
+  if (TRIALS < 1) return ['| enroll on node A -> identified on node B | skipped: --trials 0 | | |'];
   const name = `biostation_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
