@@ -32,6 +32,12 @@ export function App() {
   const [visit, setVisit] = useState(0);
   /** Set while an expired session waits for the credential (the screens stay mounted underneath). */
   const [reauth, setReauth] = useState<((ok: boolean) => void) | null>(null);
+  /** Large text and high contrast, remembered on this kiosk. */
+  const [large, setLarge] = useState(() => localStorage.getItem('biostation.large') === '1');
+  useEffect(() => {
+    document.documentElement.classList.toggle('large-contrast', large);
+    localStorage.setItem('biostation.large', large ? '1' : '0');
+  }, [large]);
 
   const go = useCallback((r: Route) => {
     location.hash = r === 'home' ? '' : `/${r}`;
@@ -73,6 +79,9 @@ export function App() {
         <button type="button" className="brand" onClick={back}>{t('app.title')}</button>
         <StatusBar refreshKey={refreshKey} />
         <div className="top-actions">
+          <button type="button" className="btn btn-ghost" aria-pressed={large} onClick={() => setLarge((v) => !v)} data-testid="large-text" title={t('app.largeText')}>
+            {t('app.largeTextShort')}
+          </button>
           <button type="button" className="btn btn-ghost" onClick={() => setLang(lang === 'pt-BR' ? 'en' : 'pt-BR')} data-testid="lang">
             {t('app.language')}
           </button>

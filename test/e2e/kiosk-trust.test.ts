@@ -505,4 +505,48 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
     await shot(page, 'trust-26-document-1920x1080');
   }, 400_000);
 
+  it('12. every screen at 1920x1080 and 1280x800: no sideways scroll, screenshots', async () => {
+    for (const viewport of [{ width: 1920, height: 1080 }, { width: 1280, height: 800 }]) {
+      const page = await kiosk([{ photo: FACE, frames: 10 }], { viewport, readers: bridge.url });
+      const tag = `${viewport.width}x${viewport.height}`;
+      const check = async (name: string) => {
+        const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+        expect(scroll, name).toBeLessThanOrEqual(width);
+        await shot(page, `screen-${tag}-${name}`);
+      };
+      await check('home');
+      await page.getByTestId('tile-enroll').click();
+      await page.getByTestId('enroll-extid').fill('screens-1');
+      await check('enroll-id');
+      await page.getByTestId('enroll-next').click();
+      await page.locator('[data-testid="enroll-face-start"][data-detector="ready"]').waitFor({ timeout: 60_000 });
+      await page.getByTestId('enroll-face-start').click();
+      await page.getByTestId('enroll-face-captured').waitFor({ timeout: 60_000 });
+      await check('enroll-face');
+      await page.getByTestId('enroll-next').click();
+      await page.getByTestId('enroll-finger-capture').click();
+      await page.getByTestId('enroll-finger-item').first().waitFor({ timeout: 20_000 });
+      await check('enroll-fingers');
+      await page.getByTestId('enroll-next').click();
+      await check('enroll-document');
+      await page.getByTestId('enroll-skip').click();
+      await page.getByTestId('enroll-confirm').waitFor();
+      await check('enroll-confirm');
+      for (const tile of ['verify', 'identify', 'compare', 'document', 'admin']) {
+        await page.keyboard.press('Escape');
+        await page.getByTestId(`tile-${tile}`).click();
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await check(tile);
+      }
+      // Large text and high contrast: bigger type, still no sideways scroll.
+      await page.keyboard.press('Escape');
+      const before = await page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize));
+      await page.getByTestId('large-text').click();
+      expect(await page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize))).toBeGreaterThan(before);
+      await check('home-large-text');
+      await page.getByTestId('tile-verify').click();
+      await check('verify-large-text');
+      await page.getByTestId('large-text').click();
+    }
+  }, 300_000);
 });

@@ -132,12 +132,14 @@ export function ScoreLine({ score, threshold, matched }: { score?: number; thres
  * the station evaluated it; a match whose liveness was not evaluated is amber with the reason.
  * (A failed liveness check, 1013, arrives as an error and is shown red by ErrorNotice.)
  */
-export function Verdict({ decision, yes, no, testId, children }: {
+export function Verdict({ decision, yes, no, testId, children, after }: {
   decision: Decision;
   yes: string;
   no: string;
   testId: string;
   children?: ReactNode;
+  /** Shown below the confidence and the details (e.g. identify's other candidates). */
+  after?: ReactNode;
 }) {
   const { t } = useI18n();
   const unprovenLiveness = decision.livenessRequested && decision.livenessEvaluated === false;
@@ -148,6 +150,7 @@ export function Verdict({ decision, yes, no, testId, children }: {
       {children}
       {decision.matched && unprovenLiveness && <p className="warn-text" data-testid="liveness-unproven">{t('liveness.notEvaluated')}</p>}
       <ScoreLine score={decision.score} threshold={decision.threshold} matched={decision.matched} />
+      {after}
     </div>
   );
 }

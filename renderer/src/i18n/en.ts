@@ -169,6 +169,8 @@ export const en: Record<MessageKey, string> = {
   'error.generic': 'Something went wrong. Please try again.',
   'error.network': 'No connection to the station.',
   'error.reader': 'Reader failure: {detail}',
+  'app.largeTextShort': 'A+',
+  'app.largeText': 'Large text and high contrast',
   'admin.syncPush': 'Push to peer',
   'admin.syncNoPeer': 'No peer station is configured for this application (the station operator configures them).',
   'doc.photo.noMatch': 'The document photo does NOT match the captured face: check the person and the document.',

@@ -167,6 +167,8 @@ export const ptBR = {
   'error.generic': 'Algo deu errado. Tente de novo.',
   'error.network': 'Sem conexão com a estação.',
   'error.reader': 'Falha no leitor: {detail}',
+  'app.largeTextShort': 'A+',
+  'app.largeText': 'Letras grandes e alto contraste',
   'admin.syncPush': 'Enviar para a outra estação',
   'admin.syncNoPeer': 'Nenhuma outra estação configurada para esta aplicação (o operador da estação as configura).',
   'doc.photo.noMatch': 'A foto do documento NÃO confere com o rosto capturado: confira a pessoa e o documento.',

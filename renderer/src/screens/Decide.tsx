@@ -96,9 +96,8 @@ export function Identify({ onBack }: { onBack: () => void }) {
           {action.busy && <Busy />}
           <ErrorNotice error={action.error} />
           {result && (
-            <Verdict decision={{ ...result, matched: !!result.extId }} yes={t('identify.found')} no={t('identify.nobody')} testId="identify-result">
-              {result.extId && <p className="big-id" data-testid="identify-extid">{result.extId}</p>}
-              {result.candidates && result.candidates.length > 1 && (
+            <Verdict decision={{ ...result, matched: !!result.extId }} yes={t('identify.found')} no={t('identify.nobody')} testId="identify-result"
+              after={result.candidates && result.candidates.length > 1 && (
                 <div data-testid="identify-candidates">
                   <p>{t('identify.others')}</p>
                   <ul className="outcomes">
@@ -109,7 +108,8 @@ export function Identify({ onBack }: { onBack: () => void }) {
                     ))}
                   </ul>
                 </div>
-              )}
+              )}>
+              {result.extId && <p className="big-id" data-testid="identify-extid">{result.extId}</p>}
             </Verdict>
           )}
         </div>
