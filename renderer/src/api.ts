@@ -270,6 +270,11 @@ export const adminApi = {
   setDedup: (key: string, policy: AdminApplication['dedupPolicy']) => adminApi.run('PUT', `/applications/${encodeURIComponent(key)}/dedup`, { policy }),
 };
 
+/** The finger body's dpi string: the reported resolution rounded to whole dots per inch, "500" when none is known. */
+export function fingerDpi(dpi: number | undefined): string {
+  return dpi === undefined || !Number.isFinite(dpi) ? '500' : String(Math.round(dpi));
+}
+
 /** Every API call of the kiosk. Images are base64 without a data: prefix. */
 export const api = {
   syncStatus: () => call<SyncStatus>('GET', '/api/v1/sync/status'),
@@ -299,9 +304,12 @@ export const api = {
   /**
    * Adds one fingerprint to the person (POST /finger/enroll creates the person or adds a finger to
    * it; PATCH would replace every template the person holds, so the kiosk never uses it).
+   * `dpi`: the resolution the reader reported with the image (upektc_img: 508), sent as the spec's
+   * string; "500" (the spec's value) only when none is known (an uploaded file). A reported dpi
+   * outside the station's range (100 to 2000) is sent as is and refused by the station, not replaced.
    */
-  async enrollFinger(extId: string, image: string): Promise<Duplicate[]> {
-    const body = { position: 'UNKNOWN', dpi: '500', imageData: image };
+  async enrollFinger(extId: string, image: string, dpi?: number): Promise<Duplicate[]> {
+    const body = { position: 'UNKNOWN', dpi: fingerDpi(dpi), imageData: image };
     const json = await call('POST', `${FINGER}/enroll/${encodeURIComponent(extId)}`, body);
     expectCode(json, 1000);
     return duplicatesOf(json);

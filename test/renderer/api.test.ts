@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, setUnauthorizedHandler } from '../../renderer/src/api.js';
+import { api, ApiError, fingerDpi, setUnauthorizedHandler } from '../../renderer/src/api.js';
 
 /** Answers every fetch with `status` and `body`, recording the requests. */
 function answer(status: number, body: unknown) {
@@ -94,6 +94,18 @@ describe('kiosk API client', () => {
       'POST /api/v1/services/finger/enroll/p-2',
       'POST /api/v1/services/finger/enroll/p-2',
     ]);
+  });
+
+  it("sends the reader's reported dpi as the spec's string, and \"500\" only when none is known (uploaded file)", async () => {
+    const calls = answer(200, { result: { code: 1000, message: 'ENROLLED_SUCCESSFULLY' } });
+    await api.enrollFinger('p-3', 'AAAA', 508);
+    await api.enrollFinger('p-3', 'BBBB', 1000);
+    await api.enrollFinger('p-3', 'CCCC');
+    await api.enrollFinger('p-3', 'DDDD', 507.9);
+    expect(calls.map((c) => JSON.parse(String(c.init.body)).dpi)).toEqual(['508', '1000', '500', '508']);
+    expect(fingerDpi(undefined)).toBe('500');
+    expect(fingerDpi(Number.NaN)).toBe('500');
+    expect(fingerDpi(508)).toBe('508');
   });
 
   it('reports a network failure as NETWORK', async () => {

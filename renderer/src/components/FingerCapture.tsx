@@ -11,6 +11,8 @@ export interface FingerImage {
   dataUrl: string;
   quality: FingerQuality;
   source: string;
+  /** Resolution the reader reported with the image; undefined for an uploaded file (unknown). */
+  dpi?: number;
 }
 
 /**
@@ -25,9 +27,9 @@ export function FingerCapture({ value, onChange, max = 10, testId = 'finger' }: 
   const [error, setError] = useState<string | null>(null);
   const selected = readers.find((r) => r.id === readerId) ?? readers[0];
 
-  const add = async (base64: string, dataUrl: string, source: string) => {
+  const add = async (base64: string, dataUrl: string, source: string, dpi?: number) => {
     const { quality } = await estimateFingerQuality(dataUrl).catch(() => ({ quality: 'fair' as FingerQuality }));
-    const item = { base64, dataUrl, quality, source };
+    const item: FingerImage = dpi === undefined ? { base64, dataUrl, quality, source } : { base64, dataUrl, quality, source, dpi };
     onChange(max === 1 ? [item] : [...value, item].slice(0, max));
   };
   const fromReader = async () => {
@@ -36,7 +38,7 @@ export function FingerCapture({ value, onChange, max = 10, testId = 'finger' }: 
     setError(null);
     try {
       const shot = await readerClient().capture(selected.id);
-      await add(shot.imageData, `data:${shot.mime};base64,${shot.imageData}`, selected.name);
+      await add(shot.imageData, `data:${shot.mime};base64,${shot.imageData}`, selected.name, shot.dpi);
     } catch (e) {
       const code = e instanceof ReaderFailure ? e.code : 'IO';
       const known = ['NOT_FOUND', 'UNREACHABLE', 'BUSY', 'TIMEOUT', 'NO_IMAGE'].includes(code);

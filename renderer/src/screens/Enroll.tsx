@@ -80,7 +80,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
       }
       for (const [i, finger] of fingers.entries()) {
         try {
-          seen.push(await api.enrollFinger(extId, finger.base64));
+          seen.push(await api.enrollFinger(extId, finger.base64, finger.dpi));
           results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: true, text: t('enroll.fingerOk') });
         } catch (e) {
           results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: false, text: failed(e) });
