@@ -86,6 +86,12 @@ export function detectModel(labels: Map<LabelId, FoundLabel>, fullText: string):
 }
 
 /**
+ * Largest gap between a value's lines (parents), in line heights: 1.0 missed second lines printed a few
+ * pixels lower (tuning part, jittered print), 1.6 still stops short of the next field's value.
+ */
+const NEXT_LINE_GAP = 1.6;
+
+/**
  * Value lines below `label`: phrases whose top lies between the label's middle and 3.5 label heights
  * under it, whose left edge is within 3 label heights of the label's (or up to 8 to its left), whose type is at least 1.2 x the
  * label type (`labelHeightPx`: the median height of all labels, as accents and cedillas inflate single
@@ -106,7 +112,7 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
   while (out.length < maxLines) {
     const prev = out[out.length - 1];
     const next = phrases
-      .filter((p) => isValue(p) && !out.includes(p) && p.y0 > (prev.y0 + prev.y1) / 2 && p.y0 < prev.y1 + 1.0 * prev.h)
+      .filter((p) => isValue(p) && !out.includes(p) && p.y0 > (prev.y0 + prev.y1) / 2 && p.y0 < prev.y1 + NEXT_LINE_GAP * prev.h)
       .sort((a, b) => a.y0 - b.y0)[0];
     if (!next) break;
     out.push(next);

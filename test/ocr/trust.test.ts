@@ -103,6 +103,9 @@ describe('cross-checks between printed lines', () => {
     expect(two.nome_pai.valor).toBe('RODRIGO SOARES SANTANA');
     expect(two.nome_mae.valor).toBe('VANESSA ANDRADE SILVA');
     expect(two.nome_mae.confianca).toBeGreaterThanOrEqual(0.9);
+    // The mother's line printed lower than usual (1.3 line heights under the father's) is still hers.
+    const apart = read([w('FILIAÇÃO', 100, 100, 12), ...line('RODRIGO SOARES SANTANA', 100, 116, 18), ...line('VANESSA ANDRADE SILVA', 100, 157, 18)]);
+    expect([apart.nome_pai.valor, apart.nome_mae.valor]).toEqual(['RODRIGO SOARES SANTANA', 'VANESSA ANDRADE SILVA']);
   });
 });
 
