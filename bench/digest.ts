@@ -11,6 +11,8 @@
  *    pairs.txt as float64 (a pair with a failed image scores NaN).
  * Order is fixed (databases, names, pairs.txt order), so the digest depends only on the outputs.
  * `--quick` limits face to the first fold (600 pairs): faster, but not the acceptance run.
+ * `--finger-workers N` extracts the fingerprints on N worker threads (createPooledFingerEngine, as the station
+ * does) instead of in this thread: the digest must not change.
  * Datasets from $BIOSTATION_DATASETS (default ../shared/datasets).
  */
 import { createHash, type Hash } from 'node:crypto';
@@ -18,13 +20,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildModels } from '../models/convert.js';
 import { createFaceEngine } from '../src/face/index.js';
-import { createFingerEngine } from '../src/finger/index.js';
+import { createFingerEngine, createPooledFingerEngine } from '../src/finger/index.js';
 
 const root = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const doFinger = !args.includes('--face-only');
 const doFace = !args.includes('--finger-only');
+const fingerWorkersAt = args.indexOf('--finger-workers');
+const fingerWorkers = fingerWorkersAt >= 0 ? Number(args[fingerWorkersAt + 1]) : 0;
+if (!Number.isInteger(fingerWorkers) || fingerWorkers < 0) throw new Error('--finger-workers takes a whole number (0: in this thread)');
 const DBS = ['fvc2002/DB1_B', 'fvc2002/DB2_B', 'fvc2002/DB3_B', 'fvc2002/DB4_B', 'fvc2004/DB1_B', 'fvc2004/DB3_B'];
 
 function f64(h: Hash, x: number): void {
@@ -50,7 +55,7 @@ const errorCode = (e: unknown): string => {
 };
 
 async function fingerDigest(): Promise<void> {
-  const engine = await createFingerEngine();
+  const engine = fingerWorkers > 0 ? await createPooledFingerEngine(fingerWorkers) : await createFingerEngine();
   const templates = createHash('sha256');
   const scores = createHash('sha256');
   let images = 0;
@@ -104,7 +109,8 @@ async function fingerDigest(): Promise<void> {
   }
   console.log(`finger templates: ${templates.digest('hex')} (${images} images, ${failures} failures to extract)`);
   console.log(`finger scores:    ${scores.digest('hex')} (${genuine} genuine + ${impostor} impostor FVC pairs)`);
-  console.error(`finger: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  console.error(`finger: ${((Date.now() - t0) / 1000).toFixed(0)} s (${fingerWorkers > 0 ? `${fingerWorkers} extraction workers` : 'extraction in this thread'})`);
+  await engine.close?.();
 }
 
 interface Pair {

@@ -10,7 +10,7 @@ import { FaceService } from './services/face.js';
 import { PassiveLivenessGate } from './liveness/passive/gate.js';
 import { createPassiveLivenessEngine } from './liveness/passive/index.js';
 import type { FingerEngine } from './finger/engine.js';
-import { createFingerEngine } from './finger/index.js';
+import { createFingerEngine, createPooledFingerEngine } from './finger/index.js';
 import { FingerService } from './services/finger.js';
 import type { StationServices } from './http/context.js';
 import { buildServer } from './http/server.js';
@@ -117,7 +117,12 @@ export async function startStation(config: StationConfig, options: StationOption
       'face',
       config.engines.face ? (options.faceEngine ?? (() => (config.faceWorkers > 0 ? createPooledFaceEngine(config.faceWorkers) : createFaceEngine()))) : undefined,
     ),
-    finger: new EngineSlot('finger', config.engines.finger ? (options.fingerEngine ?? createFingerEngine) : undefined),
+    finger: new EngineSlot(
+      'finger',
+      config.engines.finger
+        ? (options.fingerEngine ?? (() => (config.fingerWorkers > 0 ? createPooledFingerEngine(config.fingerWorkers) : createFingerEngine())))
+        : undefined,
+    ),
     ocr: new EngineSlot(
       'ocr',
       config.engines.ocr ? (options.cnhReader ?? (() => createCnhReader({ poolSize: config.ocrPoolSize, maxQueue: config.ocrMaxQueue }))) : undefined,
@@ -172,6 +177,8 @@ export async function startStation(config: StationConfig, options: StationOption
       await reader?.close();
       const face = await engines.face.settled();
       await face?.close?.();
+      const finger = await engines.finger.settled();
+      await finger?.close?.();
       await services.audit?.close();
       await store.close();
     })());

@@ -46,4 +46,6 @@ export interface FingerEngine {
    */
   similarityOfInterchange(a: Uint8Array, b: Uint8Array): number;
   createGallery(): FingerGallery;
+  /** Releases the engine's extraction worker threads, when it has any (the engine is unusable afterwards). */
+  close?(): Promise<void>;
 }

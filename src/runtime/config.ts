@@ -37,6 +37,11 @@ export const StationConfigSchema = Type.Object({
    * on the main thread, which onnxruntime then blocks for every face (25-40 ms).
    */
   faceWorkers: Type.Integer({ minimum: 0, maximum: 16 }),
+  /**
+   * Fingerprint extraction (image decoding + minutiae) worker threads; 0 extracts on the main thread,
+   * which a large image then blocks for hundreds of milliseconds.
+   */
+  fingerWorkers: Type.Integer({ minimum: 0, maximum: 16 }),
   /** OCR recogniser workers (default: cores) and the bounded queue beyond them. */
   ocrPoolSize: Type.Integer({ minimum: 1, maximum: 32 }),
   ocrMaxQueue: Type.Integer({ minimum: 0, maximum: 1000 }),
@@ -108,6 +113,7 @@ export function defaultConfig(cwd = process.cwd()): StationConfig {
     createDemoApplication: true,
     engines: { face: true, finger: true, ocr: true },
     faceWorkers: Math.max(1, Math.min(4, availableParallelism())),
+    fingerWorkers: Math.max(1, Math.min(4, availableParallelism())),
     ocrPoolSize: 2,
     ocrMaxQueue: 8,
     uiDir: path.resolve(cwd, 'renderer/dist'),
@@ -134,6 +140,7 @@ const ENV_KEYS: Array<[string, keyof StationConfig, (raw: string) => unknown]> =
   ['BIOSTATION_TOKEN_TTL_SECONDS', 'tokenTtlSeconds', Number],
   ['BIOSTATION_LOG_LEVEL', 'logLevel', String],
   ['BIOSTATION_FACE_WORKERS', 'faceWorkers', Number],
+  ['BIOSTATION_FINGER_WORKERS', 'fingerWorkers', Number],
   ['BIOSTATION_OCR_POOL_SIZE', 'ocrPoolSize', Number],
   ['BIOSTATION_UI_DIR', 'uiDir', (v) => path.resolve(v)],
   ['BIOSTATION_DEMO_APP', 'createDemoApplication', (v) => v !== '0' && v !== 'false'],
