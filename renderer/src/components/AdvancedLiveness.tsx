@@ -1,22 +1,17 @@
 /**
- * Advanced liveness on the kiosk (issue #21): runs the capture library's colour challenge in a
- * panel, POSTs the payload to the station and shows the verdict with what to change. Self-contained
- * (engineer H); the Enroll and Verify screens (engineer G's) can drop it in as
- * `<AdvancedLiveness onResult={...} />`.
+ * Advanced liveness on the kiosk (issue #21): runs the capture library's colour challenge, POSTs the
+ * payload to the station (POST /api/v1/services/liveness/check) and shows the station's verdict in
+ * plain Portuguese: green only for a 200 whose face and capture probabilities are both >= 0.5 with an
+ * empty rejection list; otherwise red, with what to change (the library's `livenessAdvice`) or the
+ * plain message of a 400. Placed in Enroll (face step) and Verify behind `AdvancedLivenessOption`;
+ * the parent remounts it (React `key`) when its inputs change, which clears the verdict.
  */
-import { useState } from 'react';
-import { livenessAdvice } from '../../capture/liveness/advice.js';
+import { useEffect, useRef, useState } from 'react';
+import { adviceFor, livenessVerdictOf, type AdvancedLivenessVerdict } from '../advanced-liveness.js';
 import { session } from '../api';
 import { Busy, Notice } from './ui';
 
-export interface AdvancedLivenessVerdict {
-  live: boolean;
-  faceProbability?: number;
-  captureProbability?: number;
-  rejection: string[];
-  /** error_code of a 400 answer. */
-  errorCode?: string;
-}
+export type { AdvancedLivenessVerdict };
 
 type CaptureLibrary = typeof import('../../capture/liveness/index.js');
 
@@ -27,8 +22,18 @@ type CaptureLibrary = typeof import('../../capture/liveness/index.js');
  */
 const loadLibrary = (): Promise<CaptureLibrary> => import(/* @vite-ignore */ new URL('capture/biostation-capture.js', document.baseURI).href) as Promise<CaptureLibrary>;
 
+const pct = (p: number) => `${Math.round(p * 100)} %`;
+
 export function AdvancedLiveness({ onResult }: { onResult?: (v: AdvancedLivenessVerdict) => void }) {
   const [state, setState] = useState<{ busy: boolean; step?: string; verdict?: AdvancedLivenessVerdict; error?: string }>({ busy: false });
+  /** False once unmounted (inputs changed): a capture still running then reports nothing. */
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   const run = async () => {
     setState({ busy: true });
@@ -36,41 +41,66 @@ export function AdvancedLiveness({ onResult }: { onResult?: (v: AdvancedLiveness
       const token = session.token() ?? '';
       // No container: the library draws a full-screen layer, so the challenge colours light the face as much as the screen can.
       const { captureLiveness } = await loadLibrary();
-      const payload = await captureLiveness({ baseUrl: location.origin, token, onFeedback: (f) => setState((s) => ({ ...s, step: f.message })) });
+      const payload = await captureLiveness({ baseUrl: location.origin, token, onFeedback: (f) => mounted.current && setState((s) => ({ ...s, step: f.message })) });
       const res = await fetch('/api/v1/services/liveness/check', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' }, body: payload as BodyInit });
-      const body = await res.json();
-      const verdict: AdvancedLivenessVerdict = res.ok
-        ? {
-            live: body.data.face_liveness.probability >= 0.5 && body.data.capture_liveness.probability >= 0.5,
-            faceProbability: body.data.face_liveness.probability,
-            captureProbability: body.data.capture_liveness.probability,
-            rejection: body.data.capture_liveness.rejection,
-          }
-        : { live: false, rejection: [], errorCode: body.error_code ?? 'UNKNOWN' };
+      const body = await res.json().catch(() => undefined);
+      const verdict = livenessVerdictOf(res.status, body);
+      if (!mounted.current) return;
       setState({ busy: false, verdict });
       onResult?.(verdict);
     } catch (e) {
-      setState({ busy: false, error: String((e as Error).message ?? e) });
+      if (mounted.current) setState({ busy: false, error: String((e as Error).message ?? e) });
     }
   };
 
   const v = state.verdict;
-  const advice = v ? livenessAdvice(v.errorCode ? [v.errorCode] : v.rejection) : [];
   return (
-    <section data-testid="advanced-liveness">
+    <section className="stack" data-testid="advanced-liveness">
       {state.busy && <Busy label={state.step ?? 'Preparando a câmera'} />}
       {!state.busy && (
-        <button type="button" onClick={() => void run()}>
-          Prova de vida avançada
+        <button type="button" className="btn" onClick={() => void run()} data-testid="advanced-liveness-run">
+          {v || state.error ? 'Repetir a vivacidade avançada' : 'Iniciar a vivacidade avançada'}
         </button>
       )}
-      {state.error && <Notice kind="error" title="Captura não realizada">{state.error}</Notice>}
+      {state.error && <Notice kind="error" title="Vivacidade não verificada: a captura falhou" testId="advanced-liveness-error">{state.error}</Notice>}
       {v && (
-        <Notice kind={v.live ? 'success' : 'warn'} title={v.live ? 'Prova de vida aprovada' : 'Prova de vida não aprovada'} testId="advanced-liveness-verdict">
-          {v.faceProbability !== undefined && <div>Rosto vivo: {Math.round(v.faceProbability * 100)} % · Captura legítima: {Math.round((v.captureProbability ?? 0) * 100)} %</div>}
-          {advice.map((a) => <div key={a}>{a}</div>)}
-        </Notice>
+        <div data-testid="advanced-liveness-verdict" data-live={String(v.live)}>
+          {v.live ? (
+            <Notice kind="success" title="Vivacidade aprovada">
+              <div>Rosto vivo: {pct(v.faceProbability!)} · Captura legítima: {pct(v.captureProbability!)}</div>
+            </Notice>
+          ) : (
+            <Notice kind="error" title={v.faceProbability === undefined ? 'Vivacidade não verificada' : 'Vivacidade não aprovada'}>
+              {v.faceProbability !== undefined && <div>Rosto vivo: {pct(v.faceProbability)} · Captura legítima: {pct(v.captureProbability ?? 0)}</div>}
+              <div>O que mudar:</div>
+              <ul className="outcomes">
+                {adviceFor(v).map((a) => <li key={a}>{a}</li>)}
+              </ul>
+              {v.message && <div data-testid="advanced-liveness-message">Resposta da estação: {v.message}</div>}
+            </Notice>
+          )}
+        </div>
       )}
     </section>
+  );
+}
+
+/**
+ * The "Vivacidade avançada" option of a screen: a switch that opens the panel. `inputs` are the
+ * screen's inputs (identifier, capture...); when any changes (by identity) the panel is remounted,
+ * so no verdict outlives the inputs it was shown with.
+ */
+export function AdvancedLivenessOption({ inputs }: { inputs: unknown[] }) {
+  const [open, setOpen] = useState(false);
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => setGeneration((g) => g + 1), inputs);
+  return (
+    <div className="stack">
+      <label className="check">
+        <input type="checkbox" checked={open} onChange={(e) => setOpen(e.target.checked)} data-testid="advanced-liveness-toggle" />
+        <span>Vivacidade avançada</span>
+      </label>
+      {open && <AdvancedLiveness key={generation} />}
+    </div>
   );
 }

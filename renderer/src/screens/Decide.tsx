@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { api, isValidExtId, type Decision } from '../api.js';
+import { AdvancedLivenessOption } from '../components/AdvancedLiveness.js';
 import { ModalitySwitch, SampleInput, emptySample, sampleImage, type Modality, type Sample } from '../components/SampleInput.js';
 import { Busy, ErrorNotice, Screen, Verdict, confidenceWord, useAction } from '../components/ui.js';
 import { useI18n } from '../i18n/index.js';
@@ -45,6 +46,7 @@ export function Verify({ onBack }: { onBack: () => void }) {
         </div>
         <div className="decide-side">
           {modality === 'face' && <LivenessToggle value={liveness} onChange={(v) => { setLiveness(v); clear(); }} />}
+          {modality === 'face' && <AdvancedLivenessOption inputs={[extId, sample]} />}
           <button type="button" className="btn btn-primary btn-large" disabled={!ready || action.busy} onClick={() => void action.run()} data-testid="verify-submit">
             {t('verify.submit')}
           </button>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, ApiError, isValidExtId, type Duplicate } from '../api.js';
 import { DuplicateList, mergeDuplicates } from '../components/Duplicates.js';
 import { CnhReader, PhotoCheck, type CnhRead } from '../components/CnhReader.js';
+import { AdvancedLivenessOption } from '../components/AdvancedLiveness.js';
 import { FaceCapture, type FaceImage } from '../components/FaceCapture.js';
 import { FingerCapture, type FingerImage } from '../components/FingerCapture.js';
 import { Busy, Notice, Screen, useErrorText } from '../components/ui.js';
@@ -131,6 +132,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
         <div className="stack">
           <FaceCapture value={face} onChange={setFace} testId="enroll-face" />
           <LivenessToggle value={liveness} onChange={setLiveness} />
+          <AdvancedLivenessOption inputs={[extId, face]} />
           <StepButtons onNext={next} canNext={face !== null} t={t} />
         </div>
       )}
