@@ -14,6 +14,28 @@
  */
 import { Worker } from 'node:worker_threads';
 
+/** How long close() lets running requests finish before it stops their workers, in ms. */
+const CLOSE_GRACE_MS = 10_000;
+/** How long a worker asked to stop may take to end its thread before it is terminated, in ms. */
+const STOP_GRACE_MS = 5_000;
+
+/**
+ * Ends a worker's thread: first by asking it (its loop drains and the thread exits normally, so native
+ * finalizers such as onnxruntime's run in a live environment), then by terminate() after STOP_GRACE_MS.
+ * A bare terminate() of a thread that holds onnxruntime sessions can abort the whole process
+ * ("terminate called after throwing an instance of 'Napi::Error'").
+ */
+function stopWorker(worker: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => void worker.terminate().then(() => resolve(), () => resolve()), STOP_GRACE_MS);
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.postMessage({ stop: true } satisfies PoolStop);
+  });
+}
+
 /** An error as it crosses the thread boundary. */
 export interface SerialisedError {
   name: string;
@@ -26,6 +48,11 @@ export interface SerialisedError {
 export interface PoolRequest<Q> {
   id?: number;
   payload: Q;
+}
+
+/** Asks a worker to end its thread by itself (worker-serve.ts closes its port and lets the loop drain). */
+export interface PoolStop {
+  stop: true;
 }
 
 /** Worker -> pool. */
@@ -140,20 +167,33 @@ export class WorkerPool<Q, R> {
   }
 
   /**
-   * Stops every worker; queued and running requests fail with `unavailable`. A worker still loading is
+   * Stops every worker: queued requests fail with `unavailable` at once, running ones may finish within
+   * CLOSE_GRACE_MS (then they fail with `unavailable` too). A worker still loading is
    * stopped once it has loaded (terminating a thread inside onnxruntime's session creation aborts the process).
    */
   async close(): Promise<void> {
     this.closed = true;
-    this.failAll(`The ${this.options.label}s are stopped`);
+    const stopped = `The ${this.options.label}s are stopped`;
+    for (const job of this.queue.splice(0)) job.reject(this.options.unavailable(stopped));
+    // Running requests finish first (at most CLOSE_GRACE_MS): terminating a thread while onnxruntime
+    // runs a session in it aborts the whole process.
+    const deadline = Date.now() + CLOSE_GRACE_MS;
+    while (Date.now() < deadline && this.slots.some((s) => s.ready && (s.job || s.calls.size > 0))) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    this.failAll(stopped);
     const ready = this.slots.filter((s) => s.ready);
     for (const s of ready) this.drop(s);
-    await Promise.all(ready.map((s) => s.worker.terminate()));
+    await Promise.all(ready.map((s) => stopWorker(s.worker)));
   }
 
-  /** Test hook: terminates a worker as a crash would. */
+  /**
+   * Test hook: terminates an idle worker as a crash would. An idle one: terminating a thread while
+   * onnxruntime runs a session in it aborts the whole process (napi throws into a stopping env).
+   */
   async crashOne(): Promise<void> {
-    await this.slots.find((s) => s.ready)?.worker.terminate();
+    const slot = this.slots.find((s) => s.ready && !s.job && s.calls.size === 0) ?? this.slots.find((s) => s.ready);
+    if (slot) await stopWorker(slot.worker);
   }
 
   private refusal(): Error | null {
@@ -174,7 +214,7 @@ export class WorkerPool<Q, R> {
         if (m.type === 'ready') {
           if (this.closed) {
             this.drop(slot);
-            void worker.terminate();
+            void stopWorker(worker);
             resolve();
             return;
           }
@@ -183,7 +223,7 @@ export class WorkerPool<Q, R> {
           this.pump();
         } else if (m.type === 'failed') {
           this.drop(slot);
-          void worker.terminate();
+          void stopWorker(worker);
           if (!this.options.respawn && !this.closed) this.fail(`${this.options.label} failed: ${m.message}`);
           reject(new Error(m.message));
         } else this.onReply(slot, m);

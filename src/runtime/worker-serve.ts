@@ -6,7 +6,7 @@
  * details cross the thread; the pool's `revive` rebuilds it); a request without id gets no reply.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PoolReply, PoolRequest, SerialisedError } from './worker-pool.js';
+import type { PoolReply, PoolRequest, PoolStop, SerialisedError } from './worker-pool.js';
 
 function serialise(e: unknown): SerialisedError {
   if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
@@ -31,7 +31,11 @@ export function serveWorker<D, Q, R>(init: (data: D) => Promise<(request: Q) => 
       reply({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
       return;
     }
-    port.on('message', async (m: PoolRequest<Q>) => {
+    port.on('message', async (m: PoolRequest<Q> | PoolStop) => {
+      if ('stop' in m) {
+        port.close(); // nothing keeps the loop alive after this: the thread ends normally
+        return;
+      }
       try {
         const result = await handle(m.payload);
         if (m.id !== undefined) reply({ type: 'result', id: m.id, result });

@@ -112,6 +112,14 @@ describe('face extractor pool lifecycle', () => {
     expect(e.code).toBe('ENGINE_UNAVAILABLE');
   }, 60_000);
 
+  it.skipIf(!HAVE_LFW)('close() lets a running request finish instead of killing its thread mid-inference', async () => {
+    const pool = await FaceExtractorPool.start(1);
+    const running = pool.extract(readFileSync(lfwPath('Aaron_Sorkin', 1)), 'probe');
+    await new Promise((r) => setTimeout(r, 5));
+    await pool.close();
+    expect((await running).template.length).toBeGreaterThan(0);
+  }, 60_000);
+
   it.skipIf(!HAVE_LFW)('a closed pool refuses work with ENGINE_UNAVAILABLE', async () => {
     const pool = await FaceExtractorPool.start(1);
     expect(pool.size).toBe(1);
