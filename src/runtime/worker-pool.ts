@@ -26,6 +26,7 @@ const STOP_GRACE_MS = 5_000;
  * ("terminate called after throwing an instance of 'Napi::Error'").
  */
 function stopWorker(worker: Worker): Promise<void> {
+  if (worker.threadId === -1) return Promise.resolve(); // already ended (e.g. after a failed start)
   return new Promise((resolve) => {
     const timer = setTimeout(() => void worker.terminate().then(() => resolve(), () => resolve()), STOP_GRACE_MS);
     worker.once('exit', () => {
