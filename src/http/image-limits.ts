@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { BiostationError } from '../runtime/errors.js';
-import { decodeBase64Field } from './base64.js';
+import { decodeBase64Field } from '../runtime/base64.js';
 
 /**
  * Limits on images received by the HTTP API, enforced at the boundary before any engine decodes

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { BiostationError, ERROR_CATALOGUE } from '../runtime/errors.js';
+import { ExtId, FingerPosition, MAX_FACE_TEMPLATES, MAX_TEMPLATE_BASE64_CHARS } from '../services/person-rules.js';
 
 /**
  * Request and response schemas of every route (TypeBox = JSON Schema). They validate requests
@@ -8,17 +9,9 @@ import { BiostationError, ERROR_CATALOGUE } from '../runtime/errors.js';
 
 /** Largest base64 image accepted in a JSON body: 20 MB of image. */
 export const MAX_IMAGE_BASE64_CHARS = 28_000_000;
-/** Largest base64 interchange template: ISO records are at most a few kB; 64 kB leaves room for many views. */
-export const MAX_TEMPLATE_BASE64_CHARS = 90_000;
+export { MAX_TEMPLATE_BASE64_CHARS };
 
-export const ExtIdParams = Type.Object({
-  ext_id: Type.String({
-    minLength: 1,
-    maxLength: 128,
-    pattern: '^[A-Za-z0-9._@:+-]+$',
-    description: 'Identifier of the person: 1 to 128 characters of letters, digits and . _ @ : + -',
-  }),
-});
+export const ExtIdParams = Type.Object({ ext_id: ExtId });
 
 /** Paging of the dump routes: `page` 1-based (default 1), `limit` 1..1000 (default 100). */
 export const DumpQuery = Type.Object({
@@ -64,7 +57,7 @@ export const ImageItem = Type.Object({
 export const FaceBody = Type.Object({
   doLivenessCheck: Type.Optional(Type.Boolean()),
   ReturnTemplate: Type.Optional(Type.Boolean()),
-  Images: Type.Array(ImageItem, { minItems: 1, maxItems: 10 }),
+  Images: Type.Array(ImageItem, { minItems: 1, maxItems: MAX_FACE_TEMPLATES }),
 });
 
 export const FaceMatchBody = Type.Object({
@@ -82,7 +75,7 @@ export const FaceRecord = Type.Object({
 });
 
 export const FingerImageBody = Type.Object({
-  position: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Z_]+$', description: 'Finger position, e.g. UNKNOWN, RIGHT_INDEX' })),
+  position: Type.Optional(FingerPosition),
   dpi: Type.Optional(
     Type.Union([Type.String({ pattern: '^[0-9]{3,4}$' }), Type.Integer({ minimum: 100, maximum: 2000 })], {
       description: 'Scan resolution in dots per inch (default "500")',

@@ -1,5 +1,7 @@
-import type { DedupPolicy } from '../services/dedup.js';
 import type { TenantStore } from '../store/types.js';
+
+/** De-duplication policy at enrollment (rules in src/services/dedup.ts). */
+export type DedupPolicy = 'off' | 'warn' | 'block';
 
 /**
  * The application a request acts for, resolved once from its token by the HTTP layer. Services

@@ -1,4 +1,7 @@
 import { BiostationError } from '../runtime/errors.js';
+import type { DedupPolicy } from '../runtime/tenant.js';
+
+export type { DedupPolicy };
 
 /**
  * De-duplication at enrollment, per application: before a face or fingerprint enroll the sample is
@@ -9,8 +12,6 @@ import { BiostationError } from '../runtime/errors.js';
  * A match is a person (other than the ext_id being written) whose best template scores at or
  * above the application's 1:N threshold. Default `warn` (registry column `dedup_policy`).
  */
-export type DedupPolicy = 'off' | 'warn' | 'block';
-
 export const DEDUP_POLICIES: readonly DedupPolicy[] = ['off', 'warn', 'block'];
 export const DEFAULT_DEDUP_POLICY: DedupPolicy = 'warn';
 

@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
-import { ExtIdParams, FaceBody, FingerImageBody, MAX_TEMPLATE_BASE64_CHARS } from '../http/schemas.js';
-import { encodeBase64 } from '../http/base64.js';
+import { encodeBase64, isStandardBase64 } from '../runtime/base64.js';
+import { ExtId, FingerPosition, MAX_FACE_TEMPLATES, MAX_TEMPLATE_BASE64_CHARS } from '../services/person-rules.js';
 import { MAX_FINGER_TEMPLATES } from '../services/finger.js';
 import type { IncomingChange, PersonChange } from '../store/types.js';
 import { parseHlc } from './hlc.js';
@@ -14,7 +14,7 @@ import { parseHlc } from './hlc.js';
  * `POST /api/v1/sync/changes` takes the same page as body (push).
  *
  * Everything a peer sends is validated here, before anything is written: ext_ids follow the API's
- * own rule (ExtIdParams), template counts the API's limits, templates are bounded base64, times
+ * own rule (ExtId in src/services/person-rules.ts), template counts the API's limits, templates are bounded base64, times
  * are ISO 8601 UTC between 2000 and one day ahead of this station's clock, versions well formed and
  * within the same window, no ext_id twice in a page. One bad record refuses the whole page.
  */
@@ -22,15 +22,12 @@ import { parseHlc } from './hlc.js';
 export type Modality = 'face' | 'finger';
 
 /** Most face templates per person: the enroll body's image limit (one template per image). */
-export const MAX_FACE_TEMPLATES = (FaceBody.properties.Images as unknown as { maxItems: number }).maxItems;
+export { MAX_FACE_TEMPLATES };
 export const maxTemplates = (m: Modality) => (m === 'face' ? MAX_FACE_TEMPLATES : MAX_FINGER_TEMPLATES);
 /** How far ahead of this station's clock a peer's time may be (clocks drift on offline stations). */
 export const MAX_CLOCK_AHEAD_MS = 24 * 3600 * 1000;
 const EARLIEST_MS = Date.parse('2000-01-01T00:00:00.000Z');
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const extIdSchema = ExtIdParams.properties.ext_id;
-const positionSchema = FingerImageBody.properties.position;
 
 export interface FeedPage {
   total_entries: number;
@@ -93,7 +90,7 @@ export function decodePage(modality: Modality, body: unknown, options: { now?: n
     : { id: 'externalId', templates: 'templates', data: 'data', created: 'createdAt', updated: 'updatedAt', version: 'version', seq: 'seq', deleted: 'deletedAt', station: 'stationId' };
   const extIdOf = (r: Record<string, unknown>) => {
     const id = r[f.id];
-    if (typeof id !== 'string' || !Value.Check(extIdSchema, id)) throw new InvalidPage('an ext_id breaks the API rule (1-128 of A-Z a-z 0-9 . _ @ : + -)');
+    if (typeof id !== 'string' || !Value.Check(ExtId, id)) throw new InvalidPage('an ext_id breaks the API rule (1-128 of A-Z a-z 0-9 . _ @ : + -)');
     if (seen.has(id)) throw new InvalidPage('an ext_id appears twice in one page');
     seen.add(id);
     return id;
@@ -121,10 +118,10 @@ export function decodePage(modality: Modality, body: unknown, options: { now?: n
     const templates = ts.map((t) => {
       if (!isObject(t)) throw new InvalidPage('a template is not an object');
       const data = t[f.data];
-      if (typeof data !== 'string' || data.length === 0 || data.length > MAX_TEMPLATE_BASE64_CHARS || !BASE64.test(data)) throw new InvalidPage('a template is not bounded base64');
+      if (typeof data !== 'string' || data.length === 0 || data.length > MAX_TEMPLATE_BASE64_CHARS || data.length % 4 !== 0 || !isStandardBase64(data)) throw new InvalidPage('a template is not bounded base64');
       let position: string | null = null;
       if (modality === 'finger' && t.position !== undefined && t.position !== null) {
-        if (!Value.Check(positionSchema, t.position)) throw new InvalidPage('a finger position breaks the API rule');
+        if (!Value.Check(FingerPosition, t.position)) throw new InvalidPage('a finger position breaks the API rule');
         position = t.position as string;
       }
       return { data: new Uint8Array(Buffer.from(data, 'base64')), position };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeBase64Field } from '../../src/http/base64.js';
+import { decodeBase64Field } from '../../src/runtime/base64.js';
 import { IMAGE_LIMITS, declaredSizeOfRaw } from '../../src/http/image-limits.js';
 import { createFingerEngine } from '../../src/finger/index.js';
 import { startTestStation, type TestStation } from './harness.js';

@@ -4,7 +4,7 @@ import { BiostationError } from '../../runtime/errors.js';
 import type { LivenessVerdict } from '../../liveness/passive/gate.js';
 import type { PersonRecord } from '../../store/types.js';
 import { tenantOf } from '../auth.js';
-import { encodeBase64 } from '../base64.js';
+import { encodeBase64 } from '../../runtime/base64.js';
 import { imageField } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
 import { FaceDumpResponse, FeedQuery, feedPage } from './sync-feed.js';

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { tenantOf } from '../auth.js';
-import { decodeBase64Field, encodeBase64 } from '../base64.js';
+import { decodeBase64Field, encodeBase64 } from '../../runtime/base64.js';
 import { imageField } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
 import { FeedQuery, FingerDumpResponse, feedPage } from './sync-feed.js';

@@ -7,7 +7,7 @@ const BASE64URL_CHARS = /^[A-Za-z0-9_-]*$/;
 const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+;base64,/;
 
 /** Standard alphabet with RFC 4648 padding rules: `=` only at the end, padded length a multiple of 4, never a lone 6-bit tail. */
-function isStandardBase64(s: string): boolean {
+export function isStandardBase64(s: string): boolean {
   if (!BASE64_CHARS.test(s)) return false;
   const padding = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
   return padding > 0 ? s.length % 4 === 0 : s.length % 4 !== 1;
