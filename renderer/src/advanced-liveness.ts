@@ -43,3 +43,22 @@ export function adviceFor(v: AdvancedLivenessVerdict): string[] {
   return advice.length ? advice : ['Tente de novo, de frente para a câmera e perto da tela.'];
 }
 
+
+/** The advanced liveness option of a screen: switched on or not, and the verdict shown for the current inputs. */
+export interface LivenessGate {
+  open: boolean;
+  verdict: AdvancedLivenessVerdict | null;
+}
+
+export const GATE_OFF: LivenessGate = { open: false, verdict: null };
+
+/**
+ * Whether enrollment / verification may go ahead under the advanced liveness option: null when it
+ * may (option off, or a live verdict), 'pending' when the option is on and no verdict was obtained
+ * for the current inputs, 'rejected' when the verdict is not live.
+ */
+export function livenessGateBlock(gate: LivenessGate): 'pending' | 'rejected' | null {
+  if (!gate.open) return null;
+  if (!gate.verdict) return 'pending';
+  return gate.verdict.live ? null : 'rejected';
+}

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { livenessAdvice } from '../../renderer/capture/liveness/advice.js';
-import { CHROMIUM, DATASETS, ROOT, buildRenderer, e2eSkipReason, spawnUntil, waitForEngines, type Child } from './harness.js';
+import { CHROMIUM, DATASETS, ROOT, SCREENSHOTS, buildRenderer, e2eSkipReason, spawnUntil, waitForEngines, type Child } from './harness.js';
 import { writeY4m } from './y4m.js';
 
 const skip = e2eSkipReason();
@@ -64,7 +64,13 @@ describe.skipIf(!!skip)('kiosk: advanced liveness option (Verify) shows the stat
     await page.keyboard.press('Enter');
     await page.getByTestId('tile-verify').click();
     await page.getByTestId('verify-extid').fill('blair-1');
+    await page.getByTestId('verify-face-file').setInputFiles(PHOTO);
+    await page.getByTestId('verify-face-captured').waitFor();
+    expect(await page.getByTestId('verify-submit').isEnabled()).toBe(true);
     await page.getByTestId('advanced-liveness-toggle').check();
+    // On, no verdict yet: verification waits for it.
+    expect(await page.getByTestId('verify-liveness-block').getAttribute('data-block')).toBe('pending');
+    expect(await page.getByTestId('verify-submit').isEnabled()).toBe(false);
 
     const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/services/liveness/check') && r.request().method() === 'POST', { timeout: 120_000 });
     await page.getByTestId('advanced-liveness-run').click();
@@ -90,9 +96,54 @@ describe.skipIf(!!skip)('kiosk: advanced liveness option (Verify) shows the stat
     // No raw stable codes on screen.
     expect(text).not.toMatch(/\b[A-Z]{3,}_[A-Z_]{3,}\b/);
 
-    // Another identifier: the verdict was not shown for it, so it goes.
+    // Rejected: the verification does not go ahead (red, in Portuguese).
+    const block = page.getByTestId('verify-liveness-block');
+    expect(await block.getAttribute('data-block')).toBe('rejected');
+    expect(await block.innerText()).toMatch(/Vivacidade avançada reprovada: a verificação não pode continuar/);
+    expect(await page.getByTestId('verify-submit').isEnabled()).toBe(false);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'liveness-01-verify-blocked.png'), fullPage: true });
+
+    // Another identifier: the verdict was not shown for it, so it goes (and verification waits for a new one).
     await page.getByTestId('verify-extid').fill('someone-else');
     expect(await page.getByTestId('advanced-liveness-verdict').count()).toBe(0);
+    expect(await block.getAttribute('data-block')).toBe('pending');
+    // The option off: verification may go ahead again.
+    await page.getByTestId('advanced-liveness-toggle').uncheck();
+    expect(await block.count()).toBe(0);
+    expect(await page.getByTestId('verify-submit').isEnabled()).toBe(true);
+    await page.close();
+  }, 240_000);
+
+  it('enrollment with the option on and a rejected verdict is refused at the summary, red with the reason', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'pt-BR' });
+    page.on('pageerror', (e) => console.warn('[page error]', e.message));
+    await page.goto(`${station.url}/`);
+    await page.getByLabel('Chave (key)').fill(demo.key);
+    await page.getByLabel('Segredo (secret)').fill(demo.secret);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('tile-enroll').click();
+    await page.getByTestId('enroll-extid').fill('liveness-refused');
+    await page.getByTestId('enroll-next').click();
+    await page.getByTestId('enroll-face-file').setInputFiles(PHOTO);
+    await page.getByTestId('enroll-face-captured').waitFor();
+    await page.getByTestId('advanced-liveness-toggle').check();
+    await page.getByTestId('advanced-liveness-run').click();
+    await page.getByTestId('advanced-liveness-verdict').waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('advanced-liveness-verdict').getAttribute('data-live')).toBe('false');
+    await page.getByTestId('enroll-next').click();
+    await page.getByTestId('enroll-skip').click();
+    await page.getByTestId('enroll-skip').click();
+    const block = page.getByTestId('enroll-liveness-block');
+    await block.waitFor();
+    expect(await block.getAttribute('data-block')).toBe('rejected');
+    expect(await block.innerText()).toMatch(/Vivacidade avançada reprovada: o cadastro não pode continuar/);
+    expect(await block.innerText()).toContain('Câmera não confiável');
+    await expect.poll(() => page.getByTestId('enroll-confirm').isDisabled(), { timeout: 60_000 }).toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'liveness-02-enroll-blocked.png'), fullPage: true });
+    // Nothing was enrolled.
+    const token = ((await (await fetch(`${station.url}/api/v1/app-credentials/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(demo) })).json()) as { token: string }).token;
+    const count = await (await fetch(`${station.url}/api/v1/services/face/templates/count/liveness-refused`, { headers: { Authorization: `Bearer ${token}` } })).json() as any;
+    expect(count.count ?? 0).toBe(0);
     await page.close();
   }, 240_000);
 });

@@ -7,11 +7,11 @@
  * the parent remounts it (React `key`) when its inputs change, which clears the verdict.
  */
 import { useEffect, useRef, useState } from 'react';
-import { adviceFor, livenessVerdictOf, type AdvancedLivenessVerdict } from '../advanced-liveness.js';
+import { adviceFor, livenessGateBlock, livenessVerdictOf, type AdvancedLivenessVerdict, type LivenessGate } from '../advanced-liveness.js';
 import { session } from '../api';
 import { Busy, Notice } from './ui';
 
-export type { AdvancedLivenessVerdict };
+export type { AdvancedLivenessVerdict, LivenessGate };
 
 type CaptureLibrary = typeof import('../../capture/liveness/index.js');
 
@@ -24,8 +24,8 @@ const loadLibrary = (): Promise<CaptureLibrary> => import(/* @vite-ignore */ new
 
 const pct = (p: number) => `${Math.round(p * 100)} %`;
 
-export function AdvancedLiveness({ onResult }: { onResult?: (v: AdvancedLivenessVerdict) => void }) {
-  const [state, setState] = useState<{ busy: boolean; step?: string; verdict?: AdvancedLivenessVerdict; error?: string }>({ busy: false });
+export function AdvancedLiveness({ onResult, initial }: { onResult?: (v: AdvancedLivenessVerdict) => void; initial?: AdvancedLivenessVerdict | null }) {
+  const [state, setState] = useState<{ busy: boolean; step?: string; verdict?: AdvancedLivenessVerdict; error?: string }>({ busy: false, ...(initial ? { verdict: initial } : {}) });
   /** False once unmounted (inputs changed): a capture still running then reports nothing. */
   const mounted = useRef(true);
   useEffect(() => {
@@ -86,21 +86,45 @@ export function AdvancedLiveness({ onResult }: { onResult?: (v: AdvancedLiveness
 }
 
 /**
- * The "Vivacidade avançada" option of a screen: a switch that opens the panel. `inputs` are the
- * screen's inputs (identifier, capture...); when any changes (by identity) the panel is remounted,
- * so no verdict outlives the inputs it was shown with.
+ * The "Vivacidade avançada" option of a screen: a switch that opens the panel, controlled by the
+ * screen (`gate`: switched on, and the verdict for the current inputs), so the screen can refuse to
+ * go ahead while the option is on without a live verdict (`LivenessBlock`). The screen clears the
+ * verdict when its inputs change; `inputs` also remount the panel then, so no verdict outlives the
+ * inputs it was shown with.
  */
-export function AdvancedLivenessOption({ inputs }: { inputs: unknown[] }) {
-  const [open, setOpen] = useState(false);
+export function AdvancedLivenessOption({ inputs, gate, onGate }: { inputs: unknown[]; gate: LivenessGate; onGate: (g: LivenessGate) => void }) {
   const [generation, setGeneration] = useState(0);
-  useEffect(() => setGeneration((g) => g + 1), inputs);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    setGeneration((g) => g + 1);
+  }, inputs);
   return (
     <div className="stack">
       <label className="check">
-        <input type="checkbox" checked={open} onChange={(e) => setOpen(e.target.checked)} data-testid="advanced-liveness-toggle" />
+        <input type="checkbox" checked={gate.open} onChange={(e) => onGate({ open: e.target.checked, verdict: null })} data-testid="advanced-liveness-toggle" />
         <span>Vivacidade avançada</span>
       </label>
-      {open && <AdvancedLiveness key={generation} />}
+      {gate.open && <AdvancedLiveness key={generation} initial={gate.verdict} onResult={(verdict) => onGate({ open: true, verdict })} />}
+    </div>
+  );
+}
+
+/**
+ * Why the screen's action is refused under the advanced liveness option (red, in Portuguese), or
+ * nothing when it may go ahead. `what`: the action refused ("O cadastro", "A verificação").
+ */
+export function LivenessBlock({ gate, what, testId }: { gate: LivenessGate; what: string; testId: string }) {
+  const block = livenessGateBlock(gate);
+  if (!block) return null;
+  return (
+    <div data-testid={testId} data-block={block}>
+      <Notice kind="error" title={block === 'pending' ? `Vivacidade avançada ligada: faça a verificação antes. ${what} não pode continuar sem ela.` : `Vivacidade avançada reprovada: ${what.toLowerCase()} não pode continuar.`}>
+        {block === 'rejected' && gate.verdict && <ul className="outcomes">{adviceFor(gate.verdict).map((a) => <li key={a}>{a}</li>)}</ul>}
+      </Notice>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { api, isValidExtId, type Decision } from '../api.js';
-import { AdvancedLivenessOption } from '../components/AdvancedLiveness.js';
+import { GATE_OFF, livenessGateBlock, type LivenessGate } from '../advanced-liveness.js';
+import { AdvancedLivenessOption, LivenessBlock } from '../components/AdvancedLiveness.js';
 import { ModalitySwitch, SampleInput, emptySample, sampleImage, type Modality, type Sample } from '../components/SampleInput.js';
 import { Busy, ErrorNotice, Screen, Verdict, confidenceWord, useAction } from '../components/ui.js';
 import { useI18n } from '../i18n/index.js';
@@ -17,9 +18,13 @@ export function Verify({ onBack }: { onBack: () => void }) {
   const [modality, setModality] = useState<Modality>('face');
   const [sample, setSample] = useState<Sample>(emptySample);
   const [liveness, setLiveness] = useState(false);
+  /** The "Vivacidade avançada" option: while on (face only), verification needs a live verdict for these inputs. */
+  const [adv, setAdv] = useState<LivenessGate>(GATE_OFF);
+  const advBlocked = modality === 'face' && livenessGateBlock(adv) !== null;
   const [result, setResult] = useState<Decision | null>(null);
   const generation = useRef(0);
   const action = useAction(async () => {
+    if (advBlocked) return;
     setResult(null);
     const mine = ++generation.current;
     const image = sampleImage(sample, modality)!;
@@ -30,6 +35,7 @@ export function Verify({ onBack }: { onBack: () => void }) {
   const ready = isValidExtId(extId) && sampleImage(sample, modality) !== null;
   const clear = () => {
     generation.current++;
+    setAdv((g) => (g.verdict ? { ...g, verdict: null } : g));
     setResult(null);
     action.setError(null);
   };
@@ -46,8 +52,9 @@ export function Verify({ onBack }: { onBack: () => void }) {
         </div>
         <div className="decide-side">
           {modality === 'face' && <LivenessToggle value={liveness} onChange={(v) => { setLiveness(v); clear(); }} />}
-          {modality === 'face' && <AdvancedLivenessOption inputs={[extId, sample]} />}
-          <button type="button" className="btn btn-primary btn-large" disabled={!ready || action.busy} onClick={() => void action.run()} data-testid="verify-submit">
+          {modality === 'face' && <AdvancedLivenessOption inputs={[extId, sample]} gate={adv} onGate={(g) => { generation.current++; setResult(null); setAdv(g); }} />}
+          {modality === 'face' && <LivenessBlock gate={adv} what="A verificação" testId="verify-liveness-block" />}
+          <button type="button" className="btn btn-primary btn-large" disabled={!ready || action.busy || advBlocked} onClick={() => void action.run()} data-testid="verify-submit">
             {t('verify.submit')}
           </button>
           {action.busy && <Busy />}
@@ -69,9 +76,13 @@ export function Identify({ onBack }: { onBack: () => void }) {
   const [modality, setModality] = useState<Modality>('face');
   const [sample, setSample] = useState<Sample>(emptySample);
   const [liveness, setLiveness] = useState(false);
+  /** The "Vivacidade avançada" option: while on (face only), verification needs a live verdict for these inputs. */
+  const [adv, setAdv] = useState<LivenessGate>(GATE_OFF);
+  const advBlocked = modality === 'face' && livenessGateBlock(adv) !== null;
   const [result, setResult] = useState<Decision | null>(null);
   const generation = useRef(0);
   const action = useAction(async () => {
+    if (advBlocked) return;
     setResult(null);
     const image = sampleImage(sample, modality)!;
     const mine = ++generation.current;
@@ -80,6 +91,7 @@ export function Identify({ onBack }: { onBack: () => void }) {
   });
   const clear = () => {
     generation.current++;
+    setAdv((g) => (g.verdict ? { ...g, verdict: null } : g));
     setResult(null);
     action.setError(null);
   };

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { api, ApiError, isValidExtId, type Duplicate } from '../api.js';
 import { DuplicateList, mergeDuplicates } from '../components/Duplicates.js';
 import { CnhReader, PhotoCheck, type CnhRead } from '../components/CnhReader.js';
-import { AdvancedLivenessOption } from '../components/AdvancedLiveness.js';
+import { GATE_OFF, livenessGateBlock, type LivenessGate } from '../advanced-liveness.js';
+import { AdvancedLivenessOption, LivenessBlock } from '../components/AdvancedLiveness.js';
 import { FaceCapture, type FaceImage } from '../components/FaceCapture.js';
 import { FingerCapture, type FingerImage } from '../components/FingerCapture.js';
 import { Busy, Notice, Screen, useErrorText } from '../components/ui.js';
@@ -33,6 +34,10 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
   const [fingers, setFingers] = useState<FingerImage[]>([]);
   const [doc, setDoc] = useState<CnhRead | null>(null);
   const [liveness, setLiveness] = useState(false);
+  /** The "Vivacidade avançada" option: while on, enrollment needs a live verdict for this identifier and face. */
+  const [adv, setAdv] = useState<LivenessGate>(GATE_OFF);
+  useEffect(() => setAdv((g) => (g.verdict ? { ...g, verdict: null } : g)), [extId, face]);
+  const advBlocked = livenessGateBlock(adv) !== null;
   const [busy, setBusy] = useState(false);
   const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
   /** Persons already enrolled whom this customer's captures match: searched when the summary opens, before the clerk confirms. */
@@ -62,6 +67,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
   }, [step, face, fingers, extId, outcomes]);
 
   const confirm = async () => {
+    if (advBlocked) return;
     setBusy(true);
     const results: Outcome[] = [];
     const seen: Duplicate[][] = [];
@@ -100,6 +106,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
     setFace(null);
     setFingers([]);
     setDoc(null);
+    setAdv(GATE_OFF);
     setOutcomes(null);
     setReported([]);
     setPrecheck({ busy: false, found: [] });
@@ -132,7 +139,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
         <div className="stack">
           <FaceCapture value={face} onChange={setFace} testId="enroll-face" />
           <LivenessToggle value={liveness} onChange={setLiveness} />
-          <AdvancedLivenessOption inputs={[extId, face]} />
+          <AdvancedLivenessOption inputs={[extId, face]} gate={adv} onGate={setAdv} />
           <StepButtons onNext={next} canNext={face !== null} t={t} />
         </div>
       )}
@@ -179,8 +186,9 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
           {!face && fingers.length === 0 && <Notice kind="warn" title={t('enroll.nothing')} />}
           {!outcomes && precheck.busy && <Busy label={t('dedup.searching')} />}
           {!outcomes && <DuplicateList items={precheck.found} title={t('dedup.before')} testId="enroll-duplicates" />}
+          {!outcomes && <LivenessBlock gate={adv} what="O cadastro" testId="enroll-liveness-block" />}
           {!outcomes && (
-            <button type="button" className="btn btn-primary btn-large" disabled={busy || precheck.busy || (!face && fingers.length === 0)} onClick={() => void confirm()} data-testid="enroll-confirm">
+            <button type="button" className="btn btn-primary btn-large" disabled={busy || precheck.busy || advBlocked || (!face && fingers.length === 0)} onClick={() => void confirm()} data-testid="enroll-confirm">
               {precheck.found.length ? t('dedup.confirmAnyway') : t('enroll.confirm')}
             </button>
           )}
