@@ -92,3 +92,20 @@ export function comparePixels(a: { widthPx: number; heightPx: number; pixels: Ui
   }
   return { equalPixels: equal, totalPixels: a.pixels.length, meanAbsDiff: sum / a.pixels.length };
 }
+
+/**
+ * Compares a replayed image with the reference: pixel for pixel when the sizes agree; otherwise the
+ * replayed image is first resized to the reference's size (sharp, bilinear), and `resized` says so.
+ */
+export async function compareWithReference(
+  image: { widthPx: number; heightPx: number; pixels: Uint8Array },
+  reference: { widthPx: number; heightPx: number; pixels: Uint8Array },
+): Promise<{ equalPixels: number; totalPixels: number; meanAbsDiff: number; resized: boolean }> {
+  if (image.widthPx === reference.widthPx && image.heightPx === reference.heightPx) return { ...comparePixels(image, reference), resized: false };
+  const pixels = await sharp(Buffer.from(image.pixels), { raw: { width: image.widthPx, height: image.heightPx, channels: 1 } })
+    .resize(reference.widthPx, reference.heightPx, { fit: 'fill', kernel: 'linear' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  return { ...comparePixels({ widthPx: reference.widthPx, heightPx: reference.heightPx, pixels: new Uint8Array(pixels) }, reference), resized: true };
+}

@@ -1,6 +1,6 @@
 /**
  * USB fingerprint readers behind the FingerprintReader interface: a driver (native/drivers) over a
- * UsbTransport. Each capture is one device session, as libfprint's activate/deactivate: open the
+ * UsbTransport. Each capture is one device session: open the
  * transport, claim, run the driver's init and capture, release. Between captures the device is
  * free. Errors come out as ReaderError with a stable code (see reader.ts).
  */

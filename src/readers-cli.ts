@@ -41,7 +41,7 @@ async function permissionOf(device: { open(): void; close(): void }): Promise<'o
 
 /** Replays every recording and compares it with its capture.png; returns one row per folder. */
 export async function compareRecordings(dirs: string[]) {
-  const { replayRecording, encodePng, decodeGray, comparePixels } = await import('../native/replay.js');
+  const { replayRecording, encodePng, decodeGray, compareWithReference } = await import('../native/replay.js');
   const { createFingerEngine } = await import('./finger/index.js');
   const engine = await createFingerEngine();
   const rows = [];
@@ -50,13 +50,14 @@ export async function compareRecordings(dirs: string[]) {
     try {
       const result = await replayRecording(dir);
       const referenceBytes = await readFile(path.join(dir, 'capture.png'));
-      const diff = comparePixels(result.image, await decodeGray(referenceBytes));
+      const reference = await decodeGray(referenceBytes);
+      const diff = await compareWithReference(result.image, reference);
       // The engine's view of the two images; an image it cannot use is reported, not hidden.
       let engineResult: { minutiae: number; quality: number; score: number } | { engineError: string };
       try {
         const replayed = await engine.extract(await encodePng(result.image), { dpi: result.image.dpi });
-        const reference = await engine.extract(referenceBytes, { dpi: result.image.dpi });
-        engineResult = { minutiae: replayed.minutiaCount, quality: replayed.quality, score: engine.similarity(replayed.template, reference.template) };
+        const ref = await engine.extract(referenceBytes, { dpi: result.image.dpi });
+        engineResult = { minutiae: replayed.minutiaCount, quality: replayed.quality, score: engine.similarity(replayed.template, ref.template) };
       } catch (e) {
         const err = e as { code?: string; message?: string };
         engineResult = { engineError: `${err.code ?? 'ERROR'}: ${err.message}` };
@@ -66,11 +67,14 @@ export async function compareRecordings(dirs: string[]) {
         driver: result.driver.id,
         widthPx: result.image.widthPx,
         heightPx: result.image.heightPx,
+        referenceSize: `${reference.widthPx}x${reference.heightPx}`,
         dpi: result.image.dpi,
         urbsAnswered: `${result.coverage.used}/${result.coverage.total}`,
         equalPixels: diff.equalPixels,
         totalPixels: diff.totalPixels,
         meanAbsDiff: diff.meanAbsDiff,
+        /** True when the replayed image was resized to the reference's size before comparing. */
+        resized: diff.resized,
         ...engineResult,
         threshold: engine.defaultThreshold,
       });
@@ -145,11 +149,11 @@ export function registerReaderCommands(program: Command): void {
     .action(async (dirs: string[], opts: { json?: boolean }) => {
       try {
         const rows = await compareRecordings(dirs);
-        const header = '| recording | driver | size | dpi | equal pixels | mean abs diff | minutiae | score (threshold) |\n|---|---|---|---|---|---|---|---|';
+        const header = '| recording | driver | size (capture.png) | dpi | equal pixels | mean abs diff | minutiae | score (threshold) |\n|---|---|---|---|---|---|---|---|';
         const lines = rows.map((r) =>
           'error' in r
             ? `| ${r.recording} | error: ${r.error} | | | | | | |`
-            : `| ${r.recording} | ${r.driver} | ${r.widthPx}x${r.heightPx} | ${r.dpi} | ${r.equalPixels}/${r.totalPixels} | ${r.meanAbsDiff.toFixed(3)} | ` +
+            : `| ${r.recording} | ${r.driver} | ${r.widthPx}x${r.heightPx} (${r.referenceSize}) | ${r.dpi} | ${r.equalPixels}/${r.totalPixels} | ${r.meanAbsDiff.toFixed(3)}${r.resized ? ' (resized)' : ''} | ` +
               ('engineError' in r ? `- | engine: ${r.engineError} |` : `${r.minutiae} | ${r.score.toFixed(1)} (${r.threshold}) |`),
         );
         out(opts.json, { rows }, [header, ...lines].join('\n'));

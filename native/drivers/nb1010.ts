@@ -5,7 +5,7 @@
  * `80 code seq 00 | u32 LE length`. Capture = finger poll (0x38, reply byte 12 = finger level,
  * present above 0x30), pre-capture (0x0D), capture (0x12), then 90 chunks of 540 bytes, each a
  * 25-byte header, two 256-pixel rows and a 3-byte trailer. No post-processing.
- * Resolution: the vendor states none in the protocol; like libfprint we use the nominal 500 dpi.
+ * Resolution: the vendor states none in the protocol; we state the nominal 500 dpi (see native/README.md).
  */
 import type { UsbTransport } from '../usb/transport.js';
 import { DriverProtocolError, expectLength, sleep, type CaptureContext, type DriverDefinition, type FingerprintDriver, type GrayImage } from './driver.js';

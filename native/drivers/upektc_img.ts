@@ -1,8 +1,10 @@
 /**
  * UPEK TouchChip fingerprint coprocessor (147e:2016 bcdDevice 2, 147e:2020 bcdDevice 1), swipe
  * sensor; the coprocessor assembles the swipe itself and sends a 144x384 8-bit grey image in frames.
- * Protocol: ../shared/datasets/usb-captures/PROTOCOLS.md §2.2 (verified) and libfprint's
- * upektc_img driver (commands in upektc_img.h). Frames: `Ciao`, type, `seq<<4 | len>>8`, `len & FF`,
+ * Protocol: ../shared/datasets/usb-captures/PROTOCOLS.md §2.2 (verified) and the recording
+ * usb-captures/upektc_img/capture.pcapng: the command templates below are the host's frames as
+ * observed there (payload bytes; the sequence nibble and CRC are recomputed per frame and the replay
+ * test checks every sent frame against the recorded one byte for byte). Frames: `Ciao`, type, `seq<<4 | len>>8`, `len & FF`,
  * payload (byte 7 = inner command), CRC-16/XMODEM over bytes 4..end-2, little-endian.
  * Every reply's CRC is checked, so a corrupted reply fails with DriverProtocolError.
  * Resolution: 508 dpi, UPEK's published TouchStrip resolution (not derivable from the recording).
@@ -31,7 +33,7 @@ const ACK_08 = ciao(0x09, 0x00, 0x00, 0, 0);
 const ACK_FRAME = ciao(0x00, 0x00, 0x01, 0x30, 0, 0);
 const CONTROL_SETUP = { requestType: 0x40, request: 0x0c, value: 0x0100, index: 0x0400 };
 
-/** CRC-16/XMODEM (poly 0x1021, init 0), as UPEK's `udf_crc`. */
+/** CRC-16/XMODEM (poly 0x1021, init 0; PROTOCOLS.md §2.2), bitwise. */
 export function crc16Xmodem(bytes: Uint8Array): number {
   let crc = 0;
   for (const b of bytes) {
@@ -65,7 +67,7 @@ class UpektcImgDriver implements FingerprintDriver {
     await this.usb.bulkIn(EP_IN, SHORT_RESPONSE, io);
     for (const cmd of [INIT_1, INIT_2]) {
       await this.usb.bulkOut(EP_OUT, upekFrame(cmd, 0), io);
-      await this.usb.bulkIn(EP_IN, SHORT_RESPONSE, io); // init reply, content not interpreted (as libfprint)
+      await this.usb.bulkIn(EP_IN, SHORT_RESPONSE, io); // init reply, content not interpreted
     }
     await this.usb.controlOut(CONTROL_SETUP, Uint8Array.of(0), io);
     await this.usb.bulkIn(EP_IN, SHORT_RESPONSE, io);

@@ -1,70 +1,64 @@
 /**
- * Validity VFS301 / VFS300 (138a:0005, 138a:0008), swipe sensor, lines of 200 pixels.
- * Protocol after libfprint's vfs301 driver (LGPL-2.1, snapshot 1f5e082): bulk OUT 0x01, control
- * replies on bulk IN 0x81, data on bulk IN 0x82; single-byte commands (01, 04, 17, 19, 1A), 0x0B
- * with a subtype, and register programs (vfs301-commands.ts). Capture: arm ("next scan" FA00), poll
- * the event (17 -> 00 00 02 00.. = finger) every 200 ms, read 64 bytes then 84032-byte and
- * 84096-byte blocks of 288-byte lines (`01 FE` start, pixels at bytes 8..207) until a short read
- * ends the swipe, then the finish sequence (04, 0220/2).
- * Image: a line is kept when its mean absolute difference to the last kept line exceeds 15; the
- * kept lines, flipped vertically and inverted as libfprint normalises them. 200 pixels wide.
- * Resolution: not published; nominal 500 dpi (libfprint's default; unverified).
- * Reads inside the finish sequence may time out (the data may not come at all, as libfprint
- * notes); those timeouts are expected and ignored, as the reference driver does.
+ * Validity VFS301 / VFS300 (138a:0005, 138a:0008; recorded: 0005), two-row swipe sensor, 200-pixel rows.
+ *
+ * Protocol, as observed in ../shared/datasets/usb-captures/vfs301/capture.ioctl (clean room: the
+ * recording is the only source; blobs are extracted by native/tools/extract-commands.ts into
+ * observed/vfs301-out.ts and keyed by the recording line they were seen on):
+ * - bulk OUT 0x01 carries single-byte commands (01, 19, 1A, 17 = event poll, 04 = stop), 39-byte
+ *   0x0B queries and long register programs; bulk IN 0x81 answers, bulk IN 0x82 streams data.
+ * - `open` sends the init flow below (the order that replays against the recording).
+ * - `capture` arms the scan (L162, answered `00 00`), polls the event every 200 ms (`17` -> 7 bytes:
+ *   all zero = no finger, `00 00 02 00 00 00 00` = finger), then reads 64 bytes and blocks of 84032
+ *   and 84096 bytes from 0x82 until a short block ends the swipe, then stops (04) and reads the
+ *   replies (recorded: some of them time out, so a timeout there is expected).
+ * - Data: scan lines of 288 bytes starting `01 FE`; 200 primary-row pixels at bytes 8..207 (the
+ *   first data block starts mid-line: lines are found by their `01 FE` start), 64 pixels of a second
+ *   row at bytes 208..271 (inverted polarity, matching primary pixels 69..132 of a line about 21
+ *   lines earlier: measured by correlation over the recording).
+ * Image: assembled by swipe speed (swipe-assembly.ts, assembleTwoRowSwipe), inverted so ridges are
+ * dark, the last scanned line on top (the orientation of the recording's capture.png). 200 pixels
+ * wide. Resolution: not published; nominal 500 dpi (see native/README.md for what was measured).
  */
 import { UsbTransferError, type UsbTransport } from '../usb/transport.js';
+import { assembleTwoRowSwipe } from './swipe-assembly.js';
 import { CaptureRetryError, DriverProtocolError, expectLength, sleep, type CaptureContext, type DriverDefinition, type FingerprintDriver, type GrayImage } from './driver.js';
-import * as C from './vfs301-commands.js';
+import { OUT } from './observed/vfs301-out.js';
 
 const EP_OUT = 0x01;
 const EP_CTRL = 0x81;
 const EP_DATA = 0x82;
-const WAIT_TIMEOUT_MS = 300;
-const RECV_TIMEOUT_MS = 2000;
+const TIMEOUT_MS = 300;
+const DATA_TIMEOUT_MS = 2000;
 const POLL_MS = 200;
 const WIDTH = 200;
 const LINE_BYTES = 288;
-const RECV_FIRST = 84032;
-const RECV_NEXT = 84096;
-const LINE_DIFF_THRESHOLD = 15;
-const S4_TAIL_BYTES = 20;
+const WINDOW_AT = 208;
+const WINDOW_PX = 64;
+const FIRST_BLOCK = 84032;
+const NEXT_BLOCK = 84096;
+const MIN_LINES = 50;
+/** A scan line with less contrast than this (standard deviation, grey levels) shows no finger. */
+const TEXTURE_MIN_STD = 20;
 
-const hex = (s: string) => new Uint8Array(Buffer.from(s, 'hex'));
+type Key = keyof typeof OUT;
+/** Flow step: send an observed blob, read from an endpoint, or read two endpoints whose replies race. */
+type Step = { out: Key } | { ep: number; bytes: number } | { race: [number, number, number, number] };
+const o = (out: Key): Step => ({ out });
+const c = (bytes: number): Step => ({ ep: EP_CTRL, bytes });
+const d = (bytes: number): Step => ({ ep: EP_DATA, bytes });
 
-/** Command 0x0B with a subtype (39 bytes). */
-function cmd0B(subtype: 0x04 | 0x05): Uint8Array {
-  const b = new Uint8Array(39);
-  b[0] = 0x0b;
-  b[21] = subtype;
-  b[35] = subtype === 0x04 ? 0x9f : 0xab;
-  return b;
-}
-
-/** The "next scan" program with its 16-bit parameter written twice over the DEADDEAD marker. */
-function nextScan(param: 0xfa00 | 0x2c01 | 0x5e01): Uint8Array {
-  const data = hex(C.next_scan_template);
-  const at = data.length - S4_TAIL_BYTES - 4;
-  if (data[at] !== 0xde || data[at + 1] !== 0xad) throw new Error('vfs301: next-scan template without its marker');
-  data[at] = data[at + 2] = param >> 8;
-  data[at + 1] = data[at + 3] = param & 0xff;
-  return data;
-}
-
-/** Lines that differ enough from the last kept one (vfs301_extract_image). */
-export function vfs301SelectLines(scanlines: Uint8Array[]): Uint8Array[] {
-  const kept = [scanlines[0]!];
-  let last = scanlines[0]!;
-  for (let i = 1; i < scanlines.length; i++) {
-    const line = scanlines[i]!;
-    let diff = 0;
-    for (let x = 0; x < WIDTH; x++) diff += Math.abs(last[x]! - line[x]!);
-    if (Math.trunc(diff / WIDTH) > LINE_DIFF_THRESHOLD) {
-      kept.push(line);
-      last = line;
-    }
-  }
-  return kept;
-}
+// Lines of capture.ioctl: L3 = 01, L16/L20 = 0B queries, L24 = 19, L38 = 1A; the rest are programs.
+const INIT: Step[] = [
+  o('L3'), c(38), o('L16'), c(6), o('L20'), c(7), o('L24'), c(64), c(4),
+  o('L31'), c(2), o('L3'), c(38), o('L38'), c(2), o('L54'), c(2), o('L61'), c(2), d(256), d(32),
+  o('L38'), c(2), o('L71'), c(2), o('L3'), c(38),
+  o('L75'), c(2), d(11648), o('L82'), c(2), d(53248), o('L89'), c(2), d(19968), o('L96'), c(2), d(5824),
+  o('L103'), c(2), d(6656), o('L110'), c(2), d(6656), o('L117'), c(2), d(832),
+  o('L124'), c(2), o('L38'), c(2), o('L54'), c(2), o('L128'), { race: [EP_CTRL, 2, EP_DATA, 5760] },
+  o('L38'), c(2), o('L31'), c(2), o('L38'), c(2), o('L144'), c(2), o('L148'), c(2), o('L3'), c(38),
+  o('L152'), c(2368), c(36), d(5760),
+];
+const STOP: Step[] = [o('L193'), { race: [EP_CTRL, 2, EP_DATA, 16384] }, o('L128'), { race: [EP_DATA, 5760, EP_CTRL, 2] }];
 
 class Vfs301Driver implements FingerprintDriver {
   constructor(private readonly usb: UsbTransport) {}
@@ -72,107 +66,110 @@ class Vfs301Driver implements FingerprintDriver {
   async open(): Promise<void> {
     await this.usb.open();
     await this.usb.claimInterface(0);
-    const s = (b: Uint8Array) => this.send(b);
-    const r = (ep: number, n: number) => this.recv(ep, n);
-    await s(Uint8Array.of(0x01)); await r(EP_CTRL, 38);
-    await s(cmd0B(0x04)); await r(EP_CTRL, 6);
-    await s(cmd0B(0x05)); await r(EP_CTRL, 7);
-    await s(Uint8Array.of(0x19)); await r(EP_CTRL, 64); await r(EP_CTRL, 4);
-    await s(hex(C.raw_06_1)); await r(EP_CTRL, 2);
-    await s(Uint8Array.of(0x01)); await r(EP_CTRL, 38);
-    await s(Uint8Array.of(0x1a)); await r(EP_CTRL, 2);
-    await s(hex(C.raw_06_2)); await r(EP_CTRL, 2);
-    await s(hex(C.p0220_01)); await r(EP_CTRL, 2); await r(EP_DATA, 256); await r(EP_DATA, 32);
-    await s(Uint8Array.of(0x1a)); await r(EP_CTRL, 2);
-    await s(hex(C.raw_06_3)); await r(EP_CTRL, 2);
-    await s(Uint8Array.of(0x01)); await r(EP_CTRL, 38);
-    const init02D0: Array<[string, number]> = [
-      [C.p02D0_01, 11648], [C.p02D0_02, 53248], [C.p02D0_03, 19968], [C.p02D0_04, 5824], [C.p02D0_05, 6656], [C.p02D0_06, 6656], [C.p02D0_07, 832],
-    ];
-    for (const [program, bytes] of init02D0) {
-      await s(hex(program)); await r(EP_CTRL, 2); await r(EP_DATA, bytes);
-    }
-    await s(hex(C.raw_12)); await r(EP_CTRL, 2);
-    await s(Uint8Array.of(0x1a)); await r(EP_CTRL, 2);
-    await s(hex(C.raw_06_2)); await r(EP_CTRL, 2);
-    await s(hex(C.p0220_02)); await this.parallelReceive(EP_CTRL, 2, EP_DATA, 5760);
-    await s(Uint8Array.of(0x1a)); await r(EP_CTRL, 2);
-    await s(hex(C.raw_06_1)); await r(EP_CTRL, 2);
-    await s(Uint8Array.of(0x1a)); await r(EP_CTRL, 2);
-    await s(hex(C.raw_06_4)); await r(EP_CTRL, 2);
-    await s(hex(C.raw_24)); await r(EP_CTRL, 2); // turns the sensor's light on
-    await s(Uint8Array.of(0x01)); await r(EP_CTRL, 38);
-    await s(hex(C.p0220_03)); await r(EP_CTRL, 2368); await r(EP_CTRL, 36); await r(EP_DATA, 5760);
+    await this.run(INIT);
   }
 
   async capture(ctx: CaptureContext = {}): Promise<GrayImage> {
     const { signal } = ctx;
-    await this.send(nextScan(0xfa00), signal);
-    await this.recv(EP_CTRL, 2, signal);
-    // Poll for the finger event.
+    await this.run([o('L162'), c(2)], signal);
     for (;;) {
       await sleep(POLL_MS, signal);
-      await this.send(Uint8Array.of(0x17), signal);
-      const event = await this.recv(EP_CTRL, 7, signal);
+      await this.run([o('L166')], signal);
+      const event = await this.usb.bulkIn(EP_CTRL, 7, { timeoutMs: TIMEOUT_MS, signal });
       expectLength('vfs301', event, 7, 'event');
-      if (event.every((b) => b === 0)) continue;
-      if (event[2] === 0x02 && event.every((b, i) => i === 2 || b === 0)) break;
-      throw new DriverProtocolError('vfs301', `unknown event ${Buffer.from(event).toString('hex')}`);
+      const hex = Buffer.from(event).toString('hex');
+      if (hex === '00000000000000') continue;
+      if (hex === '00000200000000') break;
+      throw new DriverProtocolError('vfs301', `unknown event ${hex}`);
     }
     ctx.fingerOn?.();
-    await this.recv(EP_DATA, 64, signal);
-    const scanlines: Uint8Array[] = [];
-    for (let first = true; ; first = false) {
-      const length = first ? RECV_FIRST : RECV_NEXT;
-      const block = await this.usb.bulkIn(EP_DATA, length, { timeoutMs: RECV_TIMEOUT_MS, signal });
-      if (block.length < length) break; // a short read ends the swipe (its data is not used)
-      let start = 0;
-      if (first) while (start < LINE_BYTES && !(block[start] === 0x01 && block[start + 1] === 0xfe)) start++;
-      const lines = Math.trunc((block.length - start) / LINE_BYTES);
-      for (let i = 0; i < lines; i++) scanlines.push(block.slice(start + i * LINE_BYTES + 8, start + i * LINE_BYTES + 8 + WIDTH));
+    const blocks: Uint8Array[] = [await this.usb.bulkIn(EP_DATA, 64, { timeoutMs: TIMEOUT_MS, signal })];
+    for (let size = FIRST_BLOCK; ; size = NEXT_BLOCK) {
+      const block = await this.usb.bulkIn(EP_DATA, size, { timeoutMs: DATA_TIMEOUT_MS, signal });
+      if (block.length < size) break; // a short block ends the swipe (its lines are partial)
+      blocks.push(block);
     }
     ctx.fingerOff?.();
-    // Finish the scan: the replies may come in any order or not at all.
-    await this.send(Uint8Array.of(0x04), signal);
-    await this.parallelReceive(EP_CTRL, 2, EP_DATA, 16384, signal);
-    await this.send(hex(C.p0220_02), signal);
-    await this.parallelReceive(EP_DATA, 5760, EP_CTRL, 2, signal);
-    if (scanlines.length === 0) throw new CaptureRetryError('vfs301', 'TOO_SHORT', 'no image lines');
-    const kept = vfs301SelectLines(scanlines);
-    const pixels = new Uint8Array(kept.length * WIDTH);
-    // Flipped vertically and inverted (ridges dark).
-    kept.forEach((line, y) => {
-      const row = (kept.length - 1 - y) * WIDTH;
-      for (let x = 0; x < WIDTH; x++) pixels[row + x] = 255 - line[x]!;
-    });
-    return { widthPx: WIDTH, heightPx: kept.length, pixels, dpi: vfs301.dpi };
+    await this.run(STOP, signal);
+    const lines = trimTextureless(splitLines(Buffer.concat(blocks)));
+    if (lines.length < MIN_LINES) throw new CaptureRetryError('vfs301', 'TOO_SHORT', `swipe too short: ${lines.length} scan lines, need ${MIN_LINES}`);
+    const image = assembleTwoRowSwipe(
+      lines.map((l) => l.subarray(8, 8 + WIDTH)),
+      lines.map((l) => l.subarray(WINDOW_AT, WINDOW_AT + WINDOW_PX)),
+      VFS301_ASSEMBLY,
+    );
+    // Inverted (ridges dark), last scanned line on top.
+    const h = image.heightPx;
+    const pixels = new Uint8Array(WIDTH * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < WIDTH; x++) pixels[y * WIDTH + x] = 255 - image.pixels[(h - 1 - y) * WIDTH + x]!;
+    return { widthPx: WIDTH, heightPx: h, pixels, dpi: vfs301.dpi };
   }
 
   async close(): Promise<void> {
     await this.usb.close();
   }
 
-  private send(data: Uint8Array, signal?: AbortSignal): Promise<void> {
-    return this.usb.bulkOut(EP_OUT, data, { timeoutMs: WAIT_TIMEOUT_MS, signal });
-  }
-
-  private recv(ep: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
-    return this.usb.bulkIn(ep, length, { timeoutMs: WAIT_TIMEOUT_MS, signal });
-  }
-
-  /** Reads from two endpoints whose replies race; a timed-out first read is retried once after the second. */
-  private async parallelReceive(ep1: number, len1: number, ep2: number, len2: number, signal?: AbortSignal): Promise<void> {
-    const first = await this.recv(ep1, len1, signal).then(() => undefined, expectedTimeout);
-    await this.recv(ep2, len2, signal).catch(expectedTimeout);
-    if (first) await this.recv(ep1, len1, signal).catch(expectedTimeout);
+  private async run(flow: Step[], signal?: AbortSignal): Promise<void> {
+    for (const step of flow) {
+      if ('out' in step) await this.usb.bulkOut(EP_OUT, new Uint8Array(Buffer.from(OUT[step.out], 'hex')), { timeoutMs: TIMEOUT_MS, signal });
+      else if ('ep' in step) await this.usb.bulkIn(step.ep, step.bytes, { timeoutMs: TIMEOUT_MS, signal });
+      else {
+        // The two replies come in either order, or one not at all: a timed-out first read is tried again after the second.
+        const [ep1, n1, ep2, n2] = step.race;
+        const first = await this.usb.bulkIn(ep1, n1, { timeoutMs: TIMEOUT_MS, signal }).then(() => false, timedOut);
+        await this.usb.bulkIn(ep2, n2, { timeoutMs: TIMEOUT_MS, signal }).catch(timedOut);
+        if (first) await this.usb.bulkIn(ep1, n1, { timeoutMs: TIMEOUT_MS, signal }).catch(timedOut);
+      }
+    }
   }
 }
 
-/** Returns the timeout (to retry) and rethrows any other failure. */
-function expectedTimeout(e: unknown): UsbTransferError {
-  if (e instanceof UsbTransferError && e.code === 'TIMEOUT') return e;
+/** True for a timeout (expected here); rethrows anything else. */
+function timedOut(e: unknown): true {
+  if (e instanceof UsbTransferError && e.code === 'TIMEOUT') return true;
   throw e;
 }
+
+/** Whole 288-byte scan lines, each starting `01 FE`, in arrival order. */
+export function splitLines(data: Uint8Array): Uint8Array[] {
+  const lines: Uint8Array[] = [];
+  let at = 0;
+  while (at + LINE_BYTES <= data.length) {
+    if (data[at] === 0x01 && data[at + 1] === 0xfe) {
+      lines.push(data.subarray(at, at + LINE_BYTES));
+      at += LINE_BYTES;
+    } else at++;
+  }
+  return lines;
+}
+
+/** Standard deviation of a line's primary pixels (grey levels). */
+function lineStd(line: Uint8Array): number {
+  let mean = 0;
+  for (let x = 8; x < 8 + WIDTH; x++) mean += line[x]!;
+  mean /= WIDTH;
+  let s = 0;
+  for (let x = 8; x < 8 + WIDTH; x++) s += (line[x]! - mean) ** 2;
+  return Math.sqrt(s / WIDTH);
+}
+
+/** Drops the lines before the first and after the last with finger texture (std >= TEXTURE_MIN_STD). */
+function trimTextureless(lines: Uint8Array[]): Uint8Array[] {
+  const textured = lines.map((l) => lineStd(l) >= TEXTURE_MIN_STD);
+  const first = textured.indexOf(true);
+  return first < 0 ? [] : lines.slice(first, textured.lastIndexOf(true) + 1);
+}
+
+/** Two-row assembly parameters (see swipe-assembly.ts); rowDistancePx is discussed in native/README.md. */
+export const VFS301_ASSEMBLY = {
+  widthPx: WIDTH,
+  windowOffsetPx: 69,
+  windowInverted: true,
+  maxLag: 60,
+  rowDistancePx: 8,
+  medianWindow: 15,
+  minCorrelation: 0.3,
+};
 
 export const vfs301: DriverDefinition = {
   id: 'vfs301',

@@ -1,91 +1,74 @@
 /**
- * Validity VFS5011 and relatives (138a:0010, 0011, 0015, 0017, 0018), two-line swipe sensor, lines of
- * 160 pixels. Protocol after libfprint's vfs5011 driver (LGPL-2.1, snapshot 1f5e082): bulk OUT 0x01,
- * control replies on bulk IN 0x81 (`00 00` = OK), data on bulk IN 0x82. Open runs the init program
- * (vfs5011-commands.ts); each capture runs the "initiate capture" program, then reads chunks of 256
- * lines x 240 bytes (pixels at bytes 8..167) without timeout until 50 empty lines follow the finger
- * (squared deviation below 15^2), or 2000 distinct lines are kept (a line is kept when its mean squared
- * difference to the last kept line is at least 600).
- * Image: line assembly (assembling.ts: swipe speed from the best matching later line, median filter
- * of 25, resolution 10 output lines per line of offset), flipped vertically; 160 pixels wide.
- * Resolution: not published; the line spacing is estimated by the assembly, so the image is
- * nominally 500 dpi (libfprint's default; unverified).
+ * Validity VFS5011 and relatives (138a:0010, 0011, 0015, 0017, 0018; recorded: 0017), two-row swipe
+ * sensor, 160-pixel rows.
+ *
+ * Protocol, as observed in ../shared/datasets/usb-captures/vfs5011/capture.ioctl (clean room: the
+ * recording is the only source; the byte blobs are extracted by native/tools/extract-commands.ts
+ * into observed/vfs5011-out.ts and keyed by the recording line they were seen on):
+ * - bulk OUT 0x01 carries single-byte commands (01, 19, 1A, 27, 04) and long register programs;
+ *   bulk IN 0x81 answers (`00 00` after every program), bulk IN 0x82 streams data.
+ * - `open` sends the init flow below (the order that replays against the recording); `capture`
+ *   sends the capture flow, then reads 61440-byte chunks (256 scan lines of 240 bytes) from 0x82
+ *   with no timeout of its own until the finger has come and gone.
+ * - A scan line (240 bytes): 8 header bytes, 160 primary-row pixels (bytes 8..167), 64 pixels of a
+ *   second row (bytes 168..231, inverted polarity; it sees what primary pixels 46..109 saw some
+ *   lines earlier: measured by correlation over the recording), 8 trailing bytes.
+ * Image: scan lines from the first to the last with finger texture (standard deviation >= 20 grey
+ * levels), assembled by swipe speed (swipe-assembly.ts, assembleTwoRowSwipe), the last scanned line
+ * on top (the orientation of the recording's capture.png). 160 pixels wide, height varies.
+ * Resolution: not published; 500 dpi is stated as nominal (see native/README.md for what was measured).
  */
 import type { UsbTransport } from '../usb/transport.js';
-import { assembleLines } from './assembling.js';
+import { assembleTwoRowSwipe } from './swipe-assembly.js';
 import { CaptureRetryError, DriverProtocolError, type CaptureContext, type DriverDefinition, type FingerprintDriver, type GrayImage } from './driver.js';
-import * as C from './vfs5011-commands.js';
+import { OUT } from './observed/vfs5011-out.js';
 
 const EP_OUT = 0x01;
 const EP_CTRL = 0x81;
 const EP_DATA = 0x82;
-const WAIT_TIMEOUT_MS = 3000;
+const TIMEOUT_MS = 3000;
 const LINE_BYTES = 240;
 const WIDTH = 160;
-const CAPTURE_LINES = 256;
-const MAX_LINES = 2000;
-const MAX_CAPTURE_LINES = 100_000;
-const DEVIATION_THRESHOLD = 15 * 15;
-const DIFFERENCE_THRESHOLD = 600;
-const STOP_CHECK_LINES = 50;
+const WINDOW_AT = 168;
+const WINDOW_PX = 64;
+const CHUNK_LINES = 256;
+/** A scan line with less contrast than this (standard deviation, grey levels) shows no finger. */
+const TEXTURE_MIN_STD = 20;
+/** The swipe is over after this many textureless lines following the finger. */
+const END_LINES = 64;
+/** A swipe shorter than this many textured lines is rejected. */
+const MIN_LINES = 100;
+/** Rows at most read per capture (~25 s of streaming): ends a finger left resting on the sensor. */
+const MAX_LINES = 100_000;
 
-/** One step of a command program: send a blob, read (optionally expecting `00 00`). */
-type Step = { send: string } | { recv: number; ep: number; expectOk?: boolean };
-const send = (hex: string): Step => ({ send: hex });
-const recv = (ep: number, bytes: number): Step => ({ recv: bytes, ep });
-const ok = (bytes = 64): Step => ({ recv: bytes, ep: EP_CTRL, expectOk: true });
+/** A flow step: send an observed blob, or read `bytes` from an endpoint (`ok`: the reply must be 00 00). */
+type Step = { out: keyof typeof OUT } | { ep: number; bytes: number; ok?: boolean };
+const o = (out: keyof typeof OUT): Step => ({ out });
+const ctrl = (bytes = 64): Step => ({ ep: EP_CTRL, bytes });
+const ok = (bytes = 64): Step => ({ ep: EP_CTRL, bytes, ok: true });
+const data = (bytes: number): Step => ({ ep: EP_DATA, bytes });
 
+// Lines of capture.ioctl: L3 = 01, L7 = 19, L19 = 1A, L66 = 27, L82 = 04; the rest are programs.
 const INIT: Step[] = [
-  send(C.cmd_01), recv(EP_CTRL, 64), send(C.cmd_19), recv(EP_CTRL, 64), recv(EP_CTRL, 64),
-  send(C.init_00), recv(EP_CTRL, 64), send(C.init_01), recv(EP_CTRL, 64), send(C.init_02), ok(),
-  send(C.cmd_01), recv(EP_CTRL, 64), send(C.cmd_1A), ok(), send(C.init_03), ok(), send(C.init_04), ok(),
-  recv(EP_DATA, 256), recv(EP_DATA, 64), send(C.cmd_1A), ok(), send(C.init_05), ok(),
-  send(C.cmd_01), recv(EP_CTRL, 64), send(C.init_06), ok(), recv(EP_DATA, 17216), recv(EP_DATA, 32),
-  send(C.init_07), ok(), recv(EP_DATA, 45056), send(C.init_08), ok(), recv(EP_DATA, 16896),
-  send(C.init_09), ok(), recv(EP_DATA, 4928), send(C.init_10), ok(), recv(EP_DATA, 5632),
-  send(C.init_11), ok(), recv(EP_DATA, 5632), send(C.init_12), ok(), recv(EP_DATA, 3328), recv(EP_DATA, 64),
-  send(C.init_13), ok(), send(C.cmd_1A), ok(), send(C.init_03), ok(), send(C.init_14), ok(), recv(EP_DATA, 4800),
-  send(C.cmd_1A), ok(), send(C.init_02), ok(), send(C.cmd_27), recv(EP_CTRL, 64), send(C.cmd_1A), ok(),
-  send(C.init_15), ok(), send(C.init_16), recv(EP_CTRL, 2368), recv(EP_CTRL, 64), recv(EP_DATA, 4800),
-  send(C.init_17), ok(), send(C.init_18), ok(),
+  o('L3'), ctrl(), o('L7'), ctrl(), ctrl(), o('L10'), ctrl(), o('L12'), ctrl(), o('L14'), ok(),
+  o('L3'), ctrl(), o('L19'), ok(), o('L29'), ok(), o('L32'), ok(), data(256), data(64), o('L19'), ok(), o('L36'), ok(),
+  o('L3'), ctrl(), o('L38'), ok(), data(17216), data(32), o('L42'), ok(), data(45056), o('L45'), ok(), data(16896),
+  o('L48'), ok(), data(4928), o('L51'), ok(), data(5632), o('L54'), ok(), data(5632), o('L57'), ok(), data(3328), data(64),
+  o('L61'), ok(), o('L19'), ok(), o('L29'), ok(), o('L63'), ok(), data(4800), o('L19'), ok(), o('L14'), ok(),
+  o('L66'), ctrl(), o('L19'), ok(), o('L68'), ok(), o('L72'), ctrl(2368), ctrl(), data(4800), o('L76'), ok(), o('L80'), ok(),
+];
+const START_CAPTURE: Step[] = [
+  o('L82'), data(64), data(84032), ok(), o('L19'), ok(), o('L14'), ok(), o('L19'), ok(), o('L68'), ok(),
+  o('L89'), ctrl(2368), ctrl(), data(4800), o('L76'), ok(), o('L96'), ok(2368),
 ];
 
-const INITIATE_CAPTURE: Step[] = [
-  send(C.cmd_04), recv(EP_DATA, 64), recv(EP_DATA, 84032), ok(), send(C.cmd_1A), ok(),
-  send(C.prepare_00), ok(), send(C.cmd_1A), ok(), send(C.prepare_01), ok(),
-  send(C.prepare_02), recv(EP_CTRL, 2368), recv(EP_CTRL, 64), recv(EP_DATA, 4800),
-  send(C.prepare_03), ok(), send(C.prepare_04), ok(2368),
-];
-
-/** Squared standard deviation of the pixels (fpi_std_sq_dev). */
-function stdSqDev(buf: Uint8Array): number {
+function stdDev(p: Uint8Array): number {
   let mean = 0;
-  for (const v of buf) mean += v;
-  mean = Math.floor(mean / buf.length);
-  let res = 0;
-  for (const v of buf) res += (v - mean) * (v - mean);
-  return Math.floor(res / buf.length);
-}
-
-/** Mean squared difference of two lines (fpi_mean_sq_diff_norm). */
-function meanSqDiff(a: Uint8Array, b: Uint8Array): number {
-  let res = 0;
-  for (let i = 0; i < a.length; i++) res += (a[i]! - b[i]!) * (a[i]! - b[i]!);
-  return Math.trunc(res / a.length);
-}
-
-/** Squared deviation of the sum of two lines' overlapping 64-pixel windows (vfs5011_get_deviation2). */
-function deviation2(row1: Uint8Array, row2: Uint8Array): number {
-  const size = 64;
-  let mean = 0;
-  for (let i = 0; i < size; i++) mean += row1[56 + i]! + row2[168 + i]!;
-  mean = Math.trunc(mean / size);
-  let res = 0;
-  for (let i = 0; i < size; i++) {
-    const dev = row1[56 + i]! + row2[168 + i]! - mean;
-    res += dev * dev;
-  }
-  return Math.trunc(res / size);
+  for (const v of p) mean += v;
+  mean /= p.length;
+  let s = 0;
+  for (const v of p) s += (v - mean) * (v - mean);
+  return Math.sqrt(s / p.length);
 }
 
 class Vfs5011Driver implements FingerprintDriver {
@@ -94,78 +77,72 @@ class Vfs5011Driver implements FingerprintDriver {
   async open(): Promise<void> {
     await this.usb.open();
     await this.usb.claimInterface(0);
-    await this.run(INIT, WAIT_TIMEOUT_MS);
+    await this.run(INIT, TIMEOUT_MS);
   }
 
   async capture(ctx: CaptureContext = {}): Promise<GrayImage> {
-    await this.run(INITIATE_CAPTURE, 1000, ctx.signal);
-    const rows: Uint8Array[] = [];
-    let lastLine: Uint8Array | undefined;
-    let linesCaptured = 0;
-    let emptyLines = 0;
-    let fingerReported = false;
-    reading: for (;;) {
-      // Blocks until the sensor has lines: no timeout of its own, the caller's signal ends it.
-      const chunk = await this.usb.bulkIn(EP_DATA, CAPTURE_LINES * LINE_BYTES, { signal: ctx.signal });
-      if (chunk.length > 0 && !fingerReported) {
-        fingerReported = true;
-        ctx.fingerOn?.();
-      }
-      const lines = Math.trunc(chunk.length / LINE_BYTES);
-      for (let i = 0; i < lines; i++) {
-        const line = chunk.subarray(i * LINE_BYTES, (i + 1) * LINE_BYTES);
-        if (stdSqDev(line.subarray(8, 8 + WIDTH)) < DEVIATION_THRESHOLD) {
-          if (linesCaptured === 0) continue;
-          emptyLines++;
-        } else {
-          emptyLines = 0;
-        }
-        if (emptyLines >= STOP_CHECK_LINES) break reading;
-        linesCaptured++;
-        if (linesCaptured > MAX_CAPTURE_LINES) break reading;
-        if (!lastLine || meanSqDiff(lastLine.subarray(8, 8 + WIDTH), line.subarray(8, 8 + WIDTH)) >= DIFFERENCE_THRESHOLD) {
-          lastLine = line.slice();
-          rows.push(lastLine);
-          if (rows.length >= MAX_LINES) break reading;
-        }
+    await this.run(START_CAPTURE, 1000, ctx.signal);
+    const lines: Uint8Array[] = [];
+    let textured = 0;
+    let quiet = 0;
+    let read = 0;
+    while (read < MAX_LINES && !(textured > 0 && quiet >= END_LINES)) {
+      // Blocks until the sensor streams: no timeout of its own, the caller's timeout or signal ends it.
+      const chunk = await this.usb.bulkIn(EP_DATA, CHUNK_LINES * LINE_BYTES, { signal: ctx.signal });
+      for (let at = 0; at + LINE_BYTES <= chunk.length; at += LINE_BYTES, read++) {
+        const line = chunk.slice(at, at + LINE_BYTES);
+        const hasTexture = stdDev(line.subarray(8, 8 + WIDTH)) >= TEXTURE_MIN_STD;
+        if (hasTexture && textured === 0) ctx.fingerOn?.();
+        if (hasTexture) {
+          textured++;
+          quiet = 0;
+        } else quiet++;
+        if (textured > 0) lines.push(line);
       }
     }
     ctx.fingerOff?.();
-    if (rows.length < WIDTH) throw new CaptureRetryError('vfs5011', 'TOO_SHORT', `swipe too short: ${rows.length} lines, need ${WIDTH}`);
-    const image = assembleLines(
-      {
-        lineWidthPx: WIDTH,
-        maxHeightPx: MAX_LINES,
-        resolution: 10,
-        medianFilterSize: 25,
-        maxSearchOffset: 30,
-        deviation: deviation2,
-        pixel: (line, x) => line[8 + x]!,
-      },
-      rows,
-      rows.length,
+    const used = lines.slice(0, lines.length - quiet);
+    if (used.length < MIN_LINES) throw new CaptureRetryError('vfs5011', 'TOO_SHORT', `swipe too short: ${used.length} scan lines, need ${MIN_LINES}`);
+    const image = assembleTwoRowSwipe(
+      used.map((l) => l.subarray(8, 8 + WIDTH)),
+      used.map((l) => l.subarray(WINDOW_AT, WINDOW_AT + WINDOW_PX)),
+      VFS5011_ASSEMBLY,
     );
-    return { ...image, dpi: vfs5011.dpi };
+    // Last scanned line on top.
+    const pixels = new Uint8Array(image.pixels.length);
+    for (let y = 0; y < image.heightPx; y++) pixels.set(image.pixels.subarray((image.heightPx - 1 - y) * WIDTH, (image.heightPx - y) * WIDTH), y * WIDTH);
+    return { widthPx: WIDTH, heightPx: image.heightPx, pixels, dpi: vfs5011.dpi };
   }
 
   async close(): Promise<void> {
     await this.usb.close();
   }
 
-  private async run(program: Step[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  private async run(flow: Step[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
     const io = { timeoutMs, signal };
-    for (const [i, step] of program.entries()) {
-      if ('send' in step) {
-        await this.usb.bulkOut(EP_OUT, new Uint8Array(Buffer.from(step.send, 'hex')), io);
+    for (const [i, step] of flow.entries()) {
+      if ('out' in step) {
+        await this.usb.bulkOut(EP_OUT, new Uint8Array(Buffer.from(OUT[step.out], 'hex')), io);
         continue;
       }
-      const reply = await this.usb.bulkIn(step.ep, step.recv, io);
-      if (step.expectOk && (reply.length !== 2 || reply[0] !== 0 || reply[1] !== 0)) {
+      const reply = await this.usb.bulkIn(step.ep, step.bytes, io);
+      if (step.ok && (reply.length !== 2 || reply[0] !== 0 || reply[1] !== 0)) {
         throw new DriverProtocolError('vfs5011', `step ${i}: expected the reply 0000, got ${Buffer.from(reply.subarray(0, 8)).toString('hex')} (${reply.length} bytes)`);
       }
     }
   }
 }
+
+/** Two-row assembly parameters (see swipe-assembly.ts); rowDistancePx is discussed in native/README.md. */
+export const VFS5011_ASSEMBLY = {
+  widthPx: WIDTH,
+  windowOffsetPx: 46,
+  windowInverted: true,
+  maxLag: 60,
+  rowDistancePx: 1.9,
+  medianWindow: 15,
+  minCorrelation: 0.3,
+};
 
 export const vfs5011: DriverDefinition = {
   id: 'vfs5011',

@@ -213,7 +213,7 @@ export function parseDeviceDescription(text: string): RecordedDevice {
 
 /**
  * Loads a recording folder: `device` plus `capture.ioctl` or `capture.pcapng` (the names
- * libfprint's test data uses). Throws RecordingFormatError when either is missing or malformed.
+ * the recordings in usb-captures use). Throws RecordingFormatError when either is missing or malformed.
  */
 export async function loadRecording(dir: string): Promise<Recording> {
   const names = await readdir(dir).catch(() => {

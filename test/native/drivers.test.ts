@@ -1,32 +1,42 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { crc16Xmodem, upekFrame } from '../../native/drivers/upektc_img.js';
-import { registerWriteTransfers } from '../../native/drivers/aes3500.js';
+import { enlarge2x, registerPairs, unpackStrips } from '../../native/drivers/aes3500.js';
+import { OUT as AES3500_OUT } from '../../native/drivers/observed/aes3500-out.js';
 import sharp from 'sharp';
-import { comparePixels, decodeGray, encodePng, replayRecording } from '../../native/replay.js';
+import { compareWithReference, decodeGray, encodePng, replayRecording } from '../../native/replay.js';
 import { loadRecording } from '../../native/usb/recording.js';
 import { ReplayTransport } from '../../native/usb/replay-transport.js';
 import { upektcImg } from '../../native/drivers/upektc_img.js';
 import { captureDir, haveCaptures } from './usb-datasets.js';
 
-/** Per device: expected image size, dpi, and whether the replay reproduces capture.png exactly. */
-const DEVICES: Array<{ dev: string; width: number; height: number; dpi: number; maxMeanAbsDiff: number }> = [
-  { dev: 'nb1010', width: 256, height: 180, dpi: 500, maxMeanAbsDiff: 0 },
-  { dev: 'aes3500', width: 256, height: 256, dpi: 500, maxMeanAbsDiff: 0 },
-  { dev: 'elan', width: 216, height: 235, dpi: 500, maxMeanAbsDiff: 0 },
-  { dev: 'vfs301', width: 200, height: 214, dpi: 500, maxMeanAbsDiff: 0 },
-  { dev: 'vfs5011', width: 160, height: 334, dpi: 500, maxMeanAbsDiff: 0 },
-  { dev: 'upektc_img', width: 144, height: 384, dpi: 508, maxMeanAbsDiff: 0 },
+/**
+ * Per device: the replayed image's size and dpi, and the largest mean absolute difference (grey
+ * levels) to the recording's capture.png, measured 2026-11-24 (`npx biostation readers compare`).
+ * nb1010 and upektc_img deliver the device's image as is (equal pixel for pixel). aes3500 differs by
+ * our bilinear enlargement (edges repeated, rounded). elan, vfs301 and vfs5011 are assembled by our
+ * own swipe assembly (native/drivers/swipe-assembly.ts), so their size differs from capture.png's and
+ * the comparison resizes the replayed image to the reference's size first: the bound there says
+ * "same finger area, different geometry", not "same pixels".
+ */
+const DEVICES: Array<{ dev: string; width: number; height: number; dpi: number; maxMeanAbsDiff: number; sameSize: boolean }> = [
+  { dev: 'nb1010', width: 256, height: 180, dpi: 500, maxMeanAbsDiff: 0, sameSize: true },
+  { dev: 'aes3500', width: 256, height: 256, dpi: 500, maxMeanAbsDiff: 0.8, sameSize: true },
+  { dev: 'elan', width: 168, height: 330, dpi: 500, maxMeanAbsDiff: 54, sameSize: false },
+  { dev: 'vfs301', width: 200, height: 198, dpi: 500, maxMeanAbsDiff: 39, sameSize: false },
+  { dev: 'vfs5011', width: 160, height: 341, dpi: 500, maxMeanAbsDiff: 83, sameSize: false },
+  { dev: 'upektc_img', width: 144, height: 384, dpi: 508, maxMeanAbsDiff: 0, sameSize: true },
 ];
 
 describe.skipIf(!haveCaptures)('drivers replayed on the recorded sessions', () => {
   for (const d of DEVICES) {
-    it(`${d.dev}: the image equals capture.png (mean absolute difference <= ${d.maxMeanAbsDiff})`, async () => {
+    it(`${d.dev}: ${d.width}x${d.height} at ${d.dpi} dpi, mean absolute difference to capture.png <= ${d.maxMeanAbsDiff}`, async () => {
       const result = await replayRecording(captureDir(d.dev));
       expect(result.driver.id).toBe(d.dev);
       expect(result.image).toMatchObject({ widthPx: d.width, heightPx: d.height, dpi: d.dpi });
       const reference = await decodeGray(await readFile(`${captureDir(d.dev)}/capture.png`));
-      const diff = comparePixels(result.image, reference);
+      const diff = await compareWithReference(result.image, reference);
+      expect(diff.resized).toBe(!d.sameSize);
       expect(diff.meanAbsDiff).toBeLessThanOrEqual(d.maxMeanAbsDiff);
       if (d.maxMeanAbsDiff === 0) expect(diff.equalPixels).toBe(diff.totalPixels);
     });
@@ -59,8 +69,21 @@ describe('protocol helpers', () => {
     expect(Buffer.from(init1.subarray(-2)).toString('hex')).toBe('dac1');
   });
 
-  it('AuthenTec register writes split at register 0 and after 16 pairs', () => {
-    const regs: Array<[number, number]> = [[0x80, 1], [0, 0], ...Array.from({ length: 18 }, (_, i) => [0x81 + i, i] as [number, number])];
-    expect(registerWriteTransfers(regs).map((t) => t.length)).toEqual([2, 32, 4]);
+  it('AuthenTec register writes are (register, value) pairs; strips unpack column-major, low nibble first', () => {
+    expect(registerPairs(new Uint8Array(Buffer.from(AES3500_OUT.L5, 'hex')))).toEqual([[0x81, 0x00], [0x80, 0x00]]);
+    const data = new Uint8Array(8 * 1025);
+    for (let s = 0; s < 8; s++) data[s * 1025] = 0xe0 + s;
+    data[1] = 0x21; // strip 0, column 0: row 0 = 1 * 17, row 1 = 2 * 17
+    data[1 + 8] = 0x03; // column 1, row 0
+    const img = unpackStrips(data);
+    expect([img[0], img[128], img[1]]).toEqual([17, 34, 51]);
+    data[1025] = 0;
+    expect(() => unpackStrips(data)).toThrow(/strip 1/);
+  });
+
+  it('the 2x enlargement keeps flat areas flat and interpolates at pixel centres', () => {
+    expect(enlarge2x(Uint8Array.of(10, 10, 10, 10), 2, 2)).toEqual(new Uint8Array(16).fill(10));
+    // 0 | 100 in one row: output x = 1 sits at 0.25 of the way, x = 2 at 0.75.
+    expect(Array.from(enlarge2x(Uint8Array.of(0, 100), 2, 1).subarray(0, 4))).toEqual([0, 25, 75, 100]);
   });
 });
