@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { BiostationError } from '../runtime/errors.js';
 import { decodeBase64Field } from '../runtime/base64.js';
+import { MAX_IMAGE_BASE64_CHARS } from './schemas.js';
 
 /**
  * Limits on images received by the HTTP API, enforced at the boundary before any engine decodes
@@ -91,9 +92,14 @@ export async function assertImageWithinLimits(bytes: Uint8Array, field: string, 
 
 /**
  * A base64 image field of a JSON body, decoded and checked against the limits of its modality.
- * @throws BiostationError INVALID_BASE64, IMAGE_TOO_LARGE
+ * The field's length limits live here rather than in the schema (see Base64Image in schemas.ts).
+ * @throws BiostationError INVALID_REQUEST for an empty field or one over MAX_IMAGE_BASE64_CHARS
+ *   characters; INVALID_BASE64; IMAGE_TOO_LARGE
  */
 export async function imageField(value: string, field: string, modality: ImageModality): Promise<Uint8Array> {
+  if (value.length === 0 || value.length > MAX_IMAGE_BASE64_CHARS) {
+    throw new BiostationError('INVALID_REQUEST', `${field} must hold 1 to ${MAX_IMAGE_BASE64_CHARS} characters`);
+  }
   const bytes = decodeBase64Field(value, field, IMAGE_LIMITS.maxBytes);
   await assertImageWithinLimits(bytes, field, modality);
   return bytes;

@@ -10,6 +10,7 @@ import { INVALID_DOCUMENT_MESSAGE, TOO_COMPLEX_MESSAGE } from './budget.js';
 import { OcrError, type OcrErrorKind } from './engine.js';
 import { readPdf, type PdfLimits, type PdfPage } from './input.js';
 import { prepareImage, type PrepareOptions, type PreparedImage } from './preprocess.js';
+import { lowerWorkerThreadPriority } from '../runtime/thread-priority.js';
 
 export type DecodeRequest =
   | { id: number; task: 'pdf'; bytes: Uint8Array; limits: PdfLimits }
@@ -57,6 +58,7 @@ async function handle(req: DecodeRequest): Promise<DecodeReply> {
   }
 }
 
+if (parentPort) lowerWorkerThreadPriority();
 parentPort?.on('message', (req: DecodeRequest) => {
   void handle(req).then((reply) => parentPort?.postMessage(reply));
 });

@@ -2,11 +2,13 @@
  * The worker side of src/runtime/worker-pool.ts. A worker module calls `serveWorker(init)` once:
  * `init` receives the pool's `data` and returns the handler of one request (it may load models first);
  * the worker then answers `ready` (or `failed` with init's error) and serves requests in arrival order.
+ * The thread runs at a lower priority than the main thread (thread-priority.ts).
  * A request with an id gets a `result` or an `error` reply (the error's name, message, code and
  * details cross the thread; the pool's `revive` rebuilds it); a request without id gets no reply.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PoolReply, PoolRequest, PoolStop, SerialisedError } from './worker-pool.js';
+import { lowerWorkerThreadPriority } from './thread-priority.js';
 
 function serialise(e: unknown): SerialisedError {
   if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
@@ -23,6 +25,8 @@ export function serveWorker<D, Q, R>(init: (data: D) => Promise<(request: Q) => 
   const port = parentPort;
   if (!port) throw new Error('serveWorker runs in a worker thread only');
   const reply = (m: PoolReply<R>): void => port.postMessage(m);
+  // Before init: threads init starts (onnxruntime's) inherit the lower priority.
+  lowerWorkerThreadPriority();
   void (async () => {
     let handle: (request: Q) => R | Promise<R>;
     try {
