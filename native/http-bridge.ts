@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { ReaderError } from './reader.js';
 import type { ReaderManager } from './reader-manager.js';
 
@@ -12,6 +13,12 @@ import type { ReaderManager } from './reader-manager.js';
  *                                  4xx/5xx { error: ReaderErrorCode, message } (codes: STATUS_BY_CODE)
  *   DELETE /readers/{id}/capture -> 200 { cancelled: boolean } (the running capture fails with CANCELLED)
  *   GET  /events                -> text/event-stream, one `data: <ReaderEvent JSON>` per event
+ *                                  (used by the kiosk page, renderer/src/readers.ts)
+ *   GET  /ws (WebSocket upgrade) -> one text message `<ReaderEvent JSON>` per event (attached,
+ *                                  detached, capture-started, finger-on, finger-off, captured,
+ *                                  error); the same events as /events, for headless clients. Messages
+ *                                  from the client are ignored. An upgrade with a non-loopback
+ *                                  Origin is refused with 403 (the `ws` package, RFC 6455).
  *
  * The kiosk UI finds it through `?readers=<url>` (remembered in localStorage).
  */
@@ -20,6 +27,8 @@ export interface ReaderBridge {
   close(): Promise<void>;
 }
 
+const LOOPBACK_ORIGIN = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
+
 const STATUS_BY_CODE: Record<string, number> = {
   NOT_FOUND: 404, BUSY: 409, TIMEOUT: 408, CANCELLED: 499, NO_IMAGE: 422, DISCONNECTED: 410, PERMISSION: 403, PROTOCOL: 502, RETRY: 422, IO: 500,
 };
@@ -27,12 +36,15 @@ const STATUS_BY_CODE: Record<string, number> = {
 /** Starts the bridge on `host:port` (default 127.0.0.1, ephemeral port). */
 export async function startReaderBridge(manager: ReaderManager, options: { host?: string; port?: number } = {}): Promise<ReaderBridge> {
   const clients = new Set<http.ServerResponse>();
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 });
   const unsubscribe = manager.onEvent((event) => {
-    for (const res of clients) res.write(`data: ${JSON.stringify(event)}\n\n`);
+    const json = JSON.stringify(event);
+    for (const res of clients) res.write(`data: ${json}\n\n`);
+    for (const ws of sockets.clients) if (ws.readyState === ws.OPEN) ws.send(json);
   });
   const server = http.createServer((req, res) => {
     const origin = req.headers.origin;
-    if (origin && /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(origin)) {
+    if (origin && LOOPBACK_ORIGIN.test(origin)) {
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Vary', 'Origin');
     }
@@ -75,6 +87,19 @@ export async function startReaderBridge(manager: ReaderManager, options: { host?
     send(res, 404, { error: 'NOT_FOUND', message: 'No such route' });
   }
 
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://bridge');
+    const origin = req.headers.origin;
+    if (url.pathname !== '/ws' || (origin && !LOOPBACK_ORIGIN.test(origin))) {
+      socket.end(`HTTP/1.1 ${url.pathname !== '/ws' ? '404 Not Found' : '403 Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      ws.on('error', () => ws.terminate());
+      sockets.emit('connection', ws, req);
+    });
+  });
+
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const address = server.address() as AddressInfo;
   return {
@@ -83,6 +108,8 @@ export async function startReaderBridge(manager: ReaderManager, options: { host?
       unsubscribe();
       for (const res of clients) res.end();
       clients.clear();
+      for (const ws of sockets.clients) ws.close(1001, 'bridge closing');
+      sockets.close();
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await done;
