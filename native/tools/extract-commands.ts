@@ -46,7 +46,7 @@ export function renderModule(recordingName: string, urbs: readonly RecordedUrb[]
     ' * Provenance: the OUT transfers the host sent in that recorded session, observed on the wire (byte for',
     ' * byte, including any unexplained register programs); the keys give where each was observed',
     ' * (L = line of the .ioctl file, P = packet of the .pcapng file). Regenerate with',
-    ` *   npx tsx native/tools/extract-commands.ts ${recordingName.replace(/\/[^/]+$/, '')} > <this file>`,
+    ` *   npx tsx native/tools/extract-commands.ts ../shared/datasets/${recordingName.replace(/\/[^/]+$/, '')} > native/drivers/observed/${recordingName.split('/').at(-2)}-out.ts`,
     ' */',
     '',
     'export const OUT = {',

@@ -3,7 +3,7 @@
  * Provenance: the OUT transfers the host sent in that recorded session, observed on the wire (byte for
  * byte, including any unexplained register programs); the keys give where each was observed
  * (L = line of the .ioctl file, P = packet of the .pcapng file). Regenerate with
- *   npx tsx native/tools/extract-commands.ts usb-captures/vfs301 > <this file>
+ *   npx tsx native/tools/extract-commands.ts ../shared/datasets/usb-captures/vfs301 > native/drivers/observed/vfs301-out.ts
  */
 
 export const OUT = {
