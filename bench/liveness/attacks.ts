@@ -31,7 +31,8 @@ export const FRAME = 400;
 export const ATTACK_TYPES = ['print', 'print-closeup', 'screen', 'screen-closeup', 'cutout'] as const;
 export type AttackType = (typeof ATTACK_TYPES)[number];
 export type SampleType = AttackType | 'live-camera';
-export type Split = 'tune' | 'heldout';
+/** 'fresh': the second untouched part (see generateSet). */
+export type Split = 'tune' | 'heldout' | 'fresh';
 
 export interface Raster {
   width: number;
@@ -68,13 +69,13 @@ export function fnv1a(s: string): number {
 }
 
 const personOf = (file: string): string => file.replace(/_\d{4}\.jpg$/, '');
-const splitOf = (file: string): Split => (fnv1a(personOf(file)) % 2 === 0 ? 'tune' : 'heldout');
+const splitOf = (file: string): 'tune' | 'heldout' => (fnv1a(personOf(file)) % 2 === 0 ? 'tune' : 'heldout');
 
 /** One photo per person, identity-disjoint splits, stable order. */
-export function sourcePhotos(lfwImages: string): Record<Split, string[]> {
+export function sourcePhotos(lfwImages: string): Record<'tune' | 'heldout', string[]> {
   const files = readdirSync(lfwImages).filter((f) => f.endsWith('.jpg')).sort();
   const seen = new Set<string>();
-  const out: Record<Split, string[]> = { tune: [], heldout: [] };
+  const out: Record<'tune' | 'heldout', string[]> = { tune: [], heldout: [] };
   for (const f of files) {
     const p = personOf(f);
     if (seen.has(p)) continue;
@@ -264,25 +265,58 @@ function addGlare(img: Raster, rnd: () => number): void {
   }
 }
 
-/** The camera: defocus, exposure/gamma, noise, JPEG. */
-async function camera(img: Raster, rnd: () => number, lowLight: boolean): Promise<Uint8Array> {
-  const sigma = rnd() < 0.3 ? 0 : 0.4 + rnd() * 1.2;
-  let p = sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
-  if (sigma >= 0.3) p = p.blur(sigma);
-  const data = new Uint8Array(await p.raw().toBuffer());
-  const gainE = lowLight ? 0.35 + rnd() * 0.25 : 0.85 + rnd() * 0.3;
+/** One capture's camera parameters (drawn by `drawCamera`, in this order, from the sample's generator). */
+export interface CameraRecipe {
+  lowLight: boolean;
+  /** Gaussian defocus sigma, frame px (0 = none). */
+  blurSigma: number;
+  /** Exposure gain (low light 0.35-0.6, else 0.85-1.15). */
+  gain: number;
+  gamma: number;
+  /** Sensor noise amplitude (about the std of the added noise), 0..255 units, before JPEG. */
+  noise: number;
+  noiseSeed: number;
+  /** JPEG quality. */
+  quality: number;
+}
+
+function drawCamera(rnd: () => number, lowLight: boolean): CameraRecipe {
+  const blurSigma = rnd() < 0.3 ? 0 : 0.4 + rnd() * 1.2;
+  const gain = lowLight ? 0.35 + rnd() * 0.25 : 0.85 + rnd() * 0.3;
   const gamma = 0.85 + rnd() * 0.3;
   const noise = lowLight ? 4 + rnd() * 6 : rnd() * 4;
-  const rng = mulberry32(Math.floor(rnd() * 2 ** 31));
+  const noiseSeed = Math.floor(rnd() * 2 ** 31);
+  const quality = Math.round(35 + rnd() * 55);
+  return { lowLight, blurSigma, gain, gamma, noise, noiseSeed, quality };
+}
+
+/** The camera: defocus, exposure/gamma, noise, JPEG. */
+async function camera(img: Raster, rnd: () => number, lowLight: boolean): Promise<Uint8Array> {
+  const c = drawCamera(rnd, lowLight);
+  let p = sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
+  if (c.blurSigma >= 0.3) p = p.blur(c.blurSigma);
+  const data = new Uint8Array(await p.raw().toBuffer());
+  const rng = mulberry32(c.noiseSeed);
   for (let i = 0; i < data.length; i++) {
-    const g = 255 * Math.pow(Math.min(1, (data[i] / 255) * gainE), gamma);
+    const g = 255 * Math.pow(Math.min(1, (data[i] / 255) * c.gain), c.gamma);
     // approximately Gaussian noise: sum of three uniforms
-    const n = (rng() + rng() + rng() - 1.5) * 2 * noise;
+    const n = (rng() + rng() + rng() - 1.5) * 2 * c.noise;
     data[i] = clamp8(Math.round(g + n));
   }
-  const q = Math.round(35 + rnd() * 55);
-  const jpeg = await sharp(data, { raw: { width: img.width, height: img.height, channels: 3 } }).jpeg({ quality: q }).toBuffer();
+  const jpeg = await sharp(data, { raw: { width: img.width, height: img.height, channels: 3 } }).jpeg({ quality: c.quality }).toBuffer();
   return new Uint8Array(jpeg);
+}
+
+/**
+ * The camera parameters of the 'live-camera' sample of `seed` (the same draws as makeSample: three for
+ * the frame, one for low light, then drawCamera), for the bench's breakdown of bona fide errors.
+ */
+export function liveCameraRecipe(seed: number): CameraRecipe {
+  const rnd = mulberry32(seed);
+  rnd();
+  rnd();
+  rnd();
+  return drawCamera(rnd, rnd() < 0.2);
 }
 
 /** A blurred scene from another photo (the room behind the medium). */
@@ -354,18 +388,29 @@ export async function makeSample(type: SampleType, photo: Raster, other: Raster,
 }
 
 /**
- * The bench set: for each of `perSplit` photos of each split, one bona fide capture and one sample of
+ * The bench set: for each of `perSplit` photos of each part, one bona fide capture and one sample of
  * every attack type (`types`), yielded one at a time.
+ *
+ * Parts: 'tune' and 'heldout' (the photos at i * step of each identity list, seeds from
+ * `${part}/${i}/${type}`); 'fresh': a second untouched part, added after 'heldout' had been looked at
+ * while tuning: the held-out identities' photos halfway between heldout's (i * step + step / 2: other
+ * people), seeds from `fresh/${i}/${type}`, scene and cut-out wearer from the fresh photo list too.
  */
-export async function* generateSet(lfwImages: string, perSplit: number, types: readonly SampleType[] = ['live-camera', ...ATTACK_TYPES]): AsyncGenerator<Sample> {
+export async function* generateSet(
+  lfwImages: string,
+  perSplit: number,
+  types: readonly SampleType[] = ['live-camera', ...ATTACK_TYPES],
+  parts: readonly Split[] = ['tune', 'heldout'],
+): AsyncGenerator<Sample> {
   const photos = sourcePhotos(lfwImages);
-  for (const split of ['tune', 'heldout'] as Split[]) {
-    const list = photos[split];
+  for (const split of parts) {
+    const list = photos[split === 'fresh' ? 'heldout' : split];
     const n = Math.min(perSplit, list.length);
     const step = list.length / n;
+    const at = (i: number): number => (split === 'fresh' ? Math.floor(i * step + step / 2) : Math.floor(i * step)) % list.length;
     for (let i = 0; i < n; i++) {
-      const file = list[Math.floor(i * step)];
-      const otherFile = list[(Math.floor(i * step) + Math.floor(list.length / 2)) % list.length];
+      const file = list[at(i)];
+      const otherFile = list[(at(i) + Math.floor(list.length / 2)) % list.length];
       const photo = await decode(path.join(lfwImages, file));
       const other = await decode(path.join(lfwImages, otherFile));
       for (const type of types) {

@@ -77,6 +77,19 @@ export interface LivenessGates {
   maxClipped: number;
 }
 
+/**
+ * The quality gates' verdict on one face: the gates it fails (empty = it can be judged).
+ * @param exposure faceExposure() of the 64 x 64 face sample; @param faceWidthPx the face box width, source px.
+ */
+export function gateFailures(exposure: FaceExposure, faceWidthPx: number, g: LivenessGates): LivenessQualityFailure[] {
+  const failures: LivenessQualityFailure[] = [];
+  if (faceWidthPx < g.minFaceWidthPx) failures.push('faceWidthPx');
+  if (exposure.sharpness < g.minSharpness) failures.push('sharpness');
+  if (exposure.meanLuma < g.minMeanLuma) failures.push('underexposed');
+  if (exposure.meanLuma > g.maxMeanLuma || exposure.clipped > g.maxClipped) failures.push('overexposed');
+  return failures;
+}
+
 /** A logistic model over [cnn log-odds, signals...], each standardised by (x - mean) / std. */
 export interface FusionModel {
   /** Inputs in order: 'cnn' then signal names; missing ones are left out of the sum. */
@@ -143,12 +156,7 @@ export class PassiveLivenessEngine {
   async measure(img: RgbRaster, box: FaceBox, withSignals = true): Promise<{ cnn: CnnScores | null; signals: Signals | null; exposure: FaceExposure }> {
     const face = faceSample(img, box);
     const exposure = faceExposure(face);
-    const g = this.tuning.gates;
-    const failures: LivenessQualityFailure[] = [];
-    if (box.width < g.minFaceWidthPx) failures.push('faceWidthPx');
-    if (exposure.sharpness < g.minSharpness) failures.push('sharpness');
-    if (exposure.meanLuma < g.minMeanLuma) failures.push('underexposed');
-    if (exposure.meanLuma > g.maxMeanLuma || exposure.clipped > g.maxClipped) failures.push('overexposed');
+    const failures = gateFailures(exposure, box.width, this.tuning.gates);
     if (failures.length > 0) throw new PassiveLivenessQualityError(failures, { ...exposure, faceWidthPx: box.width });
 
     const rect = silentFaceRect(box, img.width, img.height, this.tuning.cropScale);

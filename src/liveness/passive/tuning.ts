@@ -17,7 +17,7 @@
 import type { PassiveLivenessTuning } from './engine.js';
 
 export const DEFAULT_LIVENESS_TUNING: PassiveLivenessTuning = {
-  gates: { minFaceWidthPx: 48, minSharpness: 2, minMeanLuma: 35, maxMeanLuma: 225, maxClipped: 0.3 },
+  gates: { minFaceWidthPx: 48, minSharpness: 2, minMeanLuma: 60, maxMeanLuma: 225, maxClipped: 0.3 },
   // P(live) = the network's softmax "real" output: logit(p) with coefficient 1, no bias.
   fusion: { inputs: ['cnn'], mean: [0], std: [1], weights: [1], bias: 0 },
   fusionNoCnn: {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ATTACK_TYPES, FRAME, makeSample, sourcePhotos } from '../../../bench/liveness/attacks.js';
+import { ATTACK_TYPES, FRAME, fnv1a, generateSet, liveCameraRecipe, makeSample, sourcePhotos } from '../../../bench/liveness/attacks.js';
 import { HAVE_DATA, LFW_IMAGES } from './datasets.js';
 
 const raster = async (file: string) => {
@@ -35,5 +35,30 @@ describe.skipIf(!HAVE_DATA)('liveness attack-set generator', () => {
       const meta = await sharp(a).metadata();
       expect([type, meta.format, meta.width, meta.height]).toEqual([type, 'jpeg', FRAME, FRAME]);
     }
+  }, 60_000);
+
+  it('the fresh part takes other held-out people than the heldout part, with other seeds', async () => {
+    const sources = { heldout: new Set<string>(), fresh: new Set<string>() };
+    for await (const x of generateSet(LFW_IMAGES, 4, ['live-camera'], ['heldout', 'fresh'])) sources[x.split as 'heldout' | 'fresh'].add(x.source);
+    const { heldout } = sourcePhotos(LFW_IMAGES);
+    expect(sources.fresh.size).toBe(4);
+    for (const f of sources.fresh) {
+      expect(heldout).toContain(f);
+      expect(sources.heldout.has(f)).toBe(false);
+    }
+  }, 60_000);
+
+  it('liveCameraRecipe gives the camera of a live-camera sample: low light is darker', async () => {
+    const { tune } = sourcePhotos(LFW_IMAGES);
+    const photo = await raster(path.join(LFW_IMAGES, tune[0]));
+    const seeds = Array.from({ length: 40 }, (_, i) => fnv1a(`recipe/${i}`));
+    const dark = seeds.find((s) => liveCameraRecipe(s).lowLight)!;
+    const normal = seeds.find((s) => !liveCameraRecipe(s).lowLight && liveCameraRecipe(s).gain > 1)!;
+    const mean = async (seed: number) => {
+      const { data } = await sharp(await makeSample('live-camera', photo, photo, seed)).raw().toBuffer({ resolveWithObject: true });
+      return data.reduce((s, v) => s + v, 0) / data.length;
+    };
+    expect(liveCameraRecipe(dark)).toEqual(liveCameraRecipe(dark));
+    expect(await mean(dark)).toBeLessThan(0.75 * (await mean(normal)));
   }, 60_000);
 });

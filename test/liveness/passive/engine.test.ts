@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { powerSpectra2 } from '../../../src/liveness/passive/fft.js';
 import { borderStrength, spectrumStats } from '../../../src/liveness/passive/signals.js';
 import { createPassiveLivenessEngine, PassiveLivenessQualityError } from '../../../src/liveness/passive/index.js';
+import { gateFailures } from '../../../src/liveness/passive/engine.js';
+import { DEFAULT_LIVENESS_TUNING } from '../../../src/liveness/passive/tuning.js';
 import { mulberry32 } from '../../../bench/liveness/attacks.js';
 
 const N = 64;
@@ -108,7 +110,22 @@ describe('passive liveness engine', () => {
     expect(await failures(card(), BOX)).toEqual([]);
     expect(await failures(card(), { x: 150, y: 150, width: 30, height: 36 })).toContain('faceWidthPx');
     expect(await failures(card(0.12), BOX)).toContain('underexposed');
+    // a dim face (mean luma ~45 of 255: the low-light captures the network mostly calls attacks) is a quality error too
+    expect(await failures(card(0.3), BOX)).toEqual(['underexposed']);
+    expect(await failures(card(0.5), BOX)).toEqual([]);
     const flat = { width: 320, height: 320, data: new Uint8Array(320 * 320 * 3).fill(128) };
     expect(await failures(flat, BOX)).toContain('sharpness');
+  });
+});
+
+describe('quality gates as a rule', () => {
+  const g = DEFAULT_LIVENESS_TUNING.gates;
+  const ok = { meanLuma: 120, clipped: 0, sharpness: 50 };
+  it('names every gate failed, and none for a judgeable face', () => {
+    expect(gateFailures(ok, 100, g)).toEqual([]);
+    expect(gateFailures({ ...ok, meanLuma: g.minMeanLuma - 1 }, 100, g)).toEqual(['underexposed']);
+    expect(gateFailures({ ...ok, meanLuma: g.minMeanLuma }, 100, g)).toEqual([]);
+    expect(gateFailures({ ...ok, clipped: 0.5 }, 100, g)).toEqual(['overexposed']);
+    expect(gateFailures({ meanLuma: 10, clipped: 0, sharpness: 0 }, 20, g)).toEqual(['faceWidthPx', 'sharpness', 'underexposed']);
   });
 });
