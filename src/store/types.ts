@@ -163,6 +163,8 @@ export interface TenantStore {
   readonly faces: PersonRepository;
   readonly fingers: PersonRepository;
   readonly syncLog: SyncLogRepository;
+  /** Document records of the persons (src/store/documents.ts); absent in stores that keep none. */
+  readonly documents?: import('./documents.js').DocumentRepository;
 }
 
 /** Opens (and caches) each application's store. The only way below HTTP to reach data. */

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { PersonRepository, TenantStore, TenantStoreProvider } from '../types.js';
 import type { Keyring } from './keyring.js';
+import { encryptingDocuments } from '../documents.js';
 
 /**
  * Encryption at rest of biometric templates (issue #18, finding 5), as a layer over any tenant
@@ -107,6 +108,7 @@ export class EncryptingTenantStoreProvider implements TenantStoreProvider {
         const wrapped = Object.create(Object.getPrototypeOf(raw), Object.getOwnPropertyDescriptors(raw)) as TenantStore;
         Object.defineProperty(wrapped, 'faces', { value: encryptingRepository(raw.faces, applicationId, 'face', key), enumerable: true });
         Object.defineProperty(wrapped, 'fingers', { value: encryptingRepository(raw.fingers, applicationId, 'finger', key), enumerable: true });
+        if (raw.documents) Object.defineProperty(wrapped, 'documents', { value: encryptingDocuments(raw.documents, applicationId, key), enumerable: true });
         return wrapped;
       })();
       store.catch(() => this.stores.delete(applicationId));

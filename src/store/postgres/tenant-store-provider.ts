@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import type { TenantStore, TenantStoreProvider } from '../types.js';
 import { PgPersonRepository } from './person-repository.js';
 import { PgSyncLogRepository } from './sync-log-repository.js';
+import { PgDocumentRepository } from '../documents.js';
 import type { RevisionListener } from './revision-listener.js';
 import { TENANT_MIGRATIONS, migrateSchema, tenantSchema } from './schema.js';
 
@@ -32,6 +33,7 @@ export class PgTenantStoreProvider implements TenantStoreProvider {
           faces: new PgPersonRepository(this.pool, schema, 'face', this.listener),
           fingers: new PgPersonRepository(this.pool, schema, 'finger', this.listener),
           syncLog: new PgSyncLogRepository(this.pool, schema),
+          documents: new PgDocumentRepository(this.pool, schema),
         };
       })();
       store.catch(() => this.stores.delete(applicationId));

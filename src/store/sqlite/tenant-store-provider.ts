@@ -4,6 +4,7 @@ import type { TenantStore, TenantStoreProvider } from '../types.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { SqlitePersonRepository, TENANT_MIGRATIONS } from './person-repository.js';
 import { SqliteSyncLogRepository } from './sync-log-repository.js';
+import { SqliteDocumentRepository } from '../documents.js';
 
 const APPLICATION_ID = /^[0-9a-f-]{36}$/;
 
@@ -29,6 +30,7 @@ export class SqliteTenantStoreProvider implements TenantStoreProvider {
       faces: new SqlitePersonRepository(db, 'face'),
       fingers: new SqlitePersonRepository(db, 'finger'),
       syncLog: new SqliteSyncLogRepository(db),
+      documents: new SqliteDocumentRepository(db),
     };
     this.open.set(applicationId, { db, store });
     return store;
