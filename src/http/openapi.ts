@@ -36,7 +36,7 @@ export const openApiOptions: FastifyDynamicSwaggerOptions = {
     },
     tags: [
       { name: 'credentials' }, { name: 'face' }, { name: 'finger' }, { name: 'liveness' }, { name: 'ocr' },
-      { name: 'sync', description: 'Extension: station-to-station sync' }, { name: 'operations' },
+      { name: 'sync', description: 'Extension: station-to-station sync' }, { name: 'documents', description: 'Extension: the identity document confirmed at enrollment, kept with the person' }, { name: 'operations' },
     ],
   },
 };

@@ -23,6 +23,7 @@ import { fingerRoutes } from './routes/finger.js';
 import { livenessRoutes } from './routes/liveness.js';
 import { ocrRoutes } from './routes/ocr.js';
 import { syncRoutes } from './routes/sync.js';
+import { personDocumentRoutes } from './routes/person-document.js';
 import { createMetrics, operationsRoutes } from './routes/operations.js';
 
 /**
@@ -94,6 +95,7 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
   await app.register(livenessRoutes(services, authenticate));
   await app.register(ocrRoutes(services, authenticate));
   await app.register(syncRoutes(services, authenticate));
+  await app.register(personDocumentRoutes(authenticate));
   await app.register(operationsRoutes(services, metrics.registry));
   if (services.stationAdmin) await app.register(adminRoutes(services, services.stationAdmin));
 
