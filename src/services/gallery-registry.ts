@@ -1,6 +1,7 @@
 import { FaceError } from '../face/errors.js';
 import { FingerError } from '../finger/errors.js';
 import { BiostationError } from '../runtime/errors.js';
+import { unreadableTemplates } from '../runtime/unreadable-templates.js';
 
 /** A template the engine refuses to compare (another model version, or unreadable), from either engine. */
 function isRefusedTemplate(e: unknown): boolean {
@@ -43,7 +44,9 @@ interface Entry<G> {
  * version, e.g. before an engine upgrade or synced from an older station; INVALID_TEMPLATE) is left
  * out of the gallery, so the rest of the application can still be identified; verify against that
  * person still answers TEMPLATE_INCOMPATIBLE. The count is kept (`skipped`) and a process warning
- * (code BIOSTATION_GALLERY_SKIPPED) names the application once per load.
+ * (code BIOSTATION_GALLERY_SKIPPED) names the application once per load. A person with some readable
+ * templates keeps those: each refused template is left out, logged at warn with its person and counted
+ * (runtime/unreadable-templates.ts), so that one bad row does not poison the gallery (issue #18).
  */
 export class GalleryRegistry<G extends MutableGallery> {
   private readonly entries = new Map<string, Entry<G>>();
@@ -52,6 +55,7 @@ export class GalleryRegistry<G extends MutableGallery> {
   constructor(
     private readonly build: () => Promise<G>,
     private readonly source: GallerySource,
+    private readonly modality: 'face' | 'finger',
   ) {}
 
   /** The application's up-to-date gallery, (re)loading it when needed. A failed load is retried next time. */
@@ -67,7 +71,9 @@ export class GalleryRegistry<G extends MutableGallery> {
           g.upsert(person.extId, person.templates);
         } catch (e) {
           if (!isRefusedTemplate(e)) throw e;
-          skipped++;
+          const readable = this.readableTemplates(g, applicationId, person.extId, person.templates);
+          if (readable.length > 0) g.upsert(person.extId, readable);
+          else skipped++;
         }
       }
       this.skippedCounts.set(applicationId, skipped);
@@ -84,6 +90,22 @@ export class GalleryRegistry<G extends MutableGallery> {
     });
     this.entries.set(applicationId, fresh);
     return gallery;
+  }
+
+  /** The templates the gallery accepts one by one; each refused one is reported. */
+  private readableTemplates(g: G, applicationId: string, extId: string, templates: Uint8Array[]): Uint8Array[] {
+    const readable: Uint8Array[] = [];
+    for (const t of templates) {
+      try {
+        g.upsert(extId, [t]);
+        readable.push(t);
+      } catch (e) {
+        if (!isRefusedTemplate(e)) throw e;
+        unreadableTemplates.report({ applicationId, modality: this.modality, extId, stage: 'engine', reason: (e as Error).message });
+      }
+    }
+    g.remove(extId);
+    return readable;
   }
 
   /** Persons left out of the application's last loaded gallery (templates of another model), 0 if none or not loaded. */

@@ -65,7 +65,7 @@ export abstract class PersonDirectory<E extends MatchingEngine<G>, G extends Mut
     this.galleries = new GalleryRegistry(async () => (await engine.get()).createGallery(), {
       allTemplates: async (applicationId) => (await repositoryOf(applicationId)).allTemplates(),
       revision: async (applicationId) => (await repositoryOf(applicationId)).revision(),
-    });
+    }, rules.thresholdKey);
   }
 
   /** The probe template of one image (lenient extraction: the dominant face, any usable print). */

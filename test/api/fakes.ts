@@ -25,7 +25,9 @@ function similarity(a: Uint8Array, b: Uint8Array): number {
 
 class MapGallery {
   private readonly people = new Map<string, Uint8Array[]>();
+  /** Refuses an unreadable template as the real galleries do (they decode every template on upsert). */
   upsert(extId: string, templates: Uint8Array[]) {
+    for (const t of templates) similarity(t, t);
     this.people.set(extId, templates);
   }
   remove(extId: string) {

@@ -32,20 +32,22 @@ describe('GalleryRegistry', () => {
         { extId: 'old-1', templates: [Uint8Array.of(0)] },
         { extId: 'mixed', templates: [Uint8Array.of(1), Uint8Array.of(0)] },
         { extId: 'new-2', templates: [Uint8Array.of(2)] },
-      ]));
+      ]), 'face');
       const g = await registry.get('app-a');
-      expect([...g.persons.keys()]).toEqual(['new-1', 'new-2']);
-      expect(registry.skipped('app-a')).toBe(2);
+      // 'mixed' keeps its readable template (issue #18: one bad row must not take its person out).
+      expect([...g.persons.keys()].sort()).toEqual(['mixed', 'new-1', 'new-2']);
+      expect(g.persons.get('mixed')).toEqual([Uint8Array.of(1)]);
+      expect(registry.skipped('app-a')).toBe(1);
       expect(registry.skipped('app-b')).toBe(0);
       await new Promise((r) => setImmediate(r));
-      expect(warnings.some((w) => w.startsWith('BIOSTATION_GALLERY_SKIPPED: 2 person(s) of application app-a'))).toBe(true);
+      expect(warnings.some((w) => w.startsWith('BIOSTATION_GALLERY_SKIPPED: 1 person(s) of application app-a'))).toBe(true);
     } finally {
       process.off('warning', onWarning);
     }
   });
 
   it('still fails the load on any other error (and retries it next time)', async () => {
-    const registry = new GalleryRegistry(async () => new FakeGallery(), source([{ extId: 'x', templates: [Uint8Array.of(9)] }]));
+    const registry = new GalleryRegistry(async () => new FakeGallery(), source([{ extId: 'x', templates: [Uint8Array.of(9)] }]), 'face');
     await expect(registry.get('app')).rejects.toThrow('engine crashed');
     await expect(registry.get('app')).rejects.toThrow('engine crashed');
   });

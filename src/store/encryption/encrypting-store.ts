@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { PersonRepository, TenantStore, TenantStoreProvider } from '../types.js';
 import type { Keyring } from './keyring.js';
 import { encryptingDocuments } from '../documents.js';
+import { unreadableTemplates } from '../../runtime/unreadable-templates.js';
 
 /**
  * Encryption at rest of biometric templates (issue #18, finding 5), as a layer over any tenant
@@ -47,7 +48,9 @@ export function decryptTemplate(key: Buffer, aad: Buffer, stored: Uint8Array): U
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }
 
-type Transform = (extId: string, bytes: Uint8Array) => Uint8Array;
+/** A transform's answer for bytes it cannot read: the template is left out of the result. */
+const UNREADABLE = Symbol('unreadable template');
+type Transform = (extId: string, bytes: Uint8Array) => Uint8Array | typeof UNREADABLE;
 
 /** Applies `f` to the template bytes of a person-shaped value: `{ extId, templates: (Uint8Array | { data })[] }`. */
 function mapPerson(value: unknown, f: Transform): unknown {
@@ -59,19 +62,35 @@ function mapPerson(value: unknown, f: Transform): unknown {
 }
 
 function mapTemplates(extId: string, templates: unknown[], f: Transform): unknown[] {
-  return templates.map((t) => {
-    if (t instanceof Uint8Array) return f(extId, t);
-    if (t && typeof t === 'object' && (t as { data?: unknown }).data instanceof Uint8Array) {
-      return { ...(t as object), data: f(extId, (t as { data: Uint8Array }).data) };
+  return templates.flatMap((t) => {
+    if (t instanceof Uint8Array) {
+      const out = f(extId, t);
+      return out === UNREADABLE ? [] : [out];
     }
-    return t;
+    if (t && typeof t === 'object' && (t as { data?: unknown }).data instanceof Uint8Array) {
+      const out = f(extId, (t as { data: Uint8Array }).data);
+      return out === UNREADABLE ? [] : [{ ...(t as object), data: out }];
+    }
+    return [t];
   });
 }
 
-/** A person repository whose templates are encrypted on the way down and decrypted on the way up. */
-export function encryptingRepository(inner: PersonRepository, applicationId: string, modality: string, dataKey: Buffer): PersonRepository {
+/**
+ * A person repository whose templates are encrypted on the way down and decrypted on the way up.
+ * A stored template that does not decrypt (a damaged row, one moved to another person) is left out
+ * of what the read returns, logged and counted (runtime/unreadable-templates.ts), instead of failing
+ * the whole read: one bad row must not poison the application's gallery (issue #18).
+ */
+export function encryptingRepository(inner: PersonRepository, applicationId: string, modality: 'face' | 'finger', dataKey: Buffer): PersonRepository {
   const enc: Transform = (extId, b) => encryptTemplate(dataKey, aadOf(applicationId, modality, extId), b);
-  const dec: Transform = (extId, b) => decryptTemplate(dataKey, aadOf(applicationId, modality, extId), b);
+  const dec: Transform = (extId, b) => {
+    try {
+      return decryptTemplate(dataKey, aadOf(applicationId, modality, extId), b);
+    } catch (e) {
+      unreadableTemplates.report({ applicationId, modality, extId, stage: 'decrypt', reason: e instanceof Error ? e.message : String(e) });
+      return UNREADABLE;
+    }
+  };
   return new Proxy(inner, {
     get(target, prop, receiver) {
       const member = Reflect.get(target, prop, receiver);
