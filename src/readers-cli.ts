@@ -43,7 +43,10 @@ async function permissionOf(device: { open(): void; close(): void }): Promise<'o
 export async function compareRecordings(dirs: string[]) {
   const { replayRecording, encodePng, decodeGray, compareWithReference } = await import('../native/replay.js');
   const { createFingerEngine } = await import('./finger/index.js');
+  const { ridgePeriodPx, dpiFromRidgePeriod } = await import('../native/ridge-period.js');
   const engine = await createFingerEngine();
+  // Diagnostics only: the same engine without its quality gate, to show what a refused image would score.
+  const ungatedEngine = await createFingerEngine({ minImageQuality: 0 });
   const rows = [];
   for (const dir of dirs) {
     const name = path.basename(path.resolve(dir));
@@ -52,15 +55,36 @@ export async function compareRecordings(dirs: string[]) {
       const referenceBytes = await readFile(path.join(dir, 'capture.png'));
       const reference = await decodeGray(referenceBytes);
       const diff = await compareWithReference(result.image, reference);
-      // The engine's view of the two images; an image it cannot use is reported, not hidden.
-      let engineResult: { minutiae: number; quality: number; score: number } | { engineError: string };
-      try {
-        const replayed = await engine.extract(await encodePng(result.image), { dpi: result.image.dpi });
-        const ref = await engine.extract(referenceBytes, { dpi: result.image.dpi });
-        engineResult = { minutiae: replayed.minutiaCount, quality: replayed.quality, score: engine.similarity(replayed.template, ref.template) };
-      } catch (e) {
-        const err = e as { code?: string; message?: string };
-        engineResult = { engineError: `${err.code ?? 'ERROR'}: ${err.message}` };
+      const period = ridgePeriodPx(result.image);
+      const referencePeriod = ridgePeriodPx(reference);
+      // The reference is read at the driver's dpi when it has the replayed image's geometry; otherwise
+      // (another assembly) at the dpi its own ridge period implies.
+      const referenceDpi = diff.resized ? Math.round(dpiFromRidgePeriod(referencePeriod)) : result.image.dpi;
+      const replayedPng = await encodePng(result.image);
+      // The engine's view of each image, as the station would see it; a refusal is reported with its
+      // reason (code, message, measured details), not hidden.
+      type Extracted = Awaited<ReturnType<typeof engine.extract>>;
+      const tryExtract = async (e: typeof engine, bytes: Uint8Array, dpi: number): Promise<Extracted | string> => {
+        try {
+          return await e.extract(bytes, { dpi });
+        } catch (err) {
+          const fe = err as { code?: string; message?: string; details?: unknown };
+          return `${fe.code ?? 'ERROR'}: ${fe.message}${fe.details ? ` ${JSON.stringify(fe.details)}` : ''}`;
+        }
+      };
+      const replayedX = await tryExtract(engine, replayedPng, result.image.dpi);
+      const referenceX = await tryExtract(engine, referenceBytes, referenceDpi);
+      let engineResult: { minutiae: number; quality: number; score: number } | { engineError: string; ungatedScore?: number };
+      if (typeof replayedX !== 'string' && typeof referenceX !== 'string') {
+        engineResult = { minutiae: replayedX.minutiaCount, quality: replayedX.quality, score: engine.similarity(replayedX.template, referenceX.template) };
+      } else {
+        const parts = [typeof replayedX === 'string' ? `replayed: ${replayedX}` : `replayed: ${replayedX.minutiaCount} minutiae, quality ${replayedX.quality}`,
+          typeof referenceX === 'string' ? `capture.png: ${referenceX}` : `capture.png: ${referenceX.minutiaCount} minutiae, quality ${referenceX.quality}`];
+        engineResult = { engineError: parts.join('; ') };
+        // Diagnostics: when only the quality gate refused, the score without it.
+        const a = typeof replayedX === 'string' ? await tryExtract(ungatedEngine, replayedPng, result.image.dpi) : replayedX;
+        const b = typeof referenceX === 'string' ? await tryExtract(ungatedEngine, referenceBytes, referenceDpi) : referenceX;
+        if (typeof a !== 'string' && typeof b !== 'string') engineResult.ungatedScore = ungatedEngine.similarity(a.template, b.template);
       }
       rows.push({
         recording: name,
@@ -69,6 +93,12 @@ export async function compareRecordings(dirs: string[]) {
         heightPx: result.image.heightPx,
         referenceSize: `${reference.widthPx}x${reference.heightPx}`,
         dpi: result.image.dpi,
+        referenceDpi,
+        /** Ridge periods (px) and the dpi they imply (native/ridge-period.ts). */
+        ridgePeriodPx: period,
+        dpiFromRidges: Math.round(dpiFromRidgePeriod(period)),
+        referenceRidgePeriodPx: referencePeriod,
+        referenceDpiFromRidges: Math.round(dpiFromRidgePeriod(referencePeriod)),
         urbsAnswered: `${result.coverage.used}/${result.coverage.total}`,
         equalPixels: diff.equalPixels,
         totalPixels: diff.totalPixels,
@@ -149,12 +179,16 @@ export function registerReaderCommands(program: Command): void {
     .action(async (dirs: string[], opts: { json?: boolean }) => {
       try {
         const rows = await compareRecordings(dirs);
-        const header = '| recording | driver | size (capture.png) | dpi | equal pixels | mean abs diff | minutiae | score (threshold) |\n|---|---|---|---|---|---|---|---|';
+        const header =
+          '| recording | driver | size (capture.png) | dpi (capture.png) | dpi from ridges (capture.png) | equal pixels | mean abs diff | minutiae | score (threshold) |\n|---|---|---|---|---|---|---|---|---|';
         const lines = rows.map((r) =>
           'error' in r
-            ? `| ${r.recording} | error: ${r.error} | | | | | | |`
-            : `| ${r.recording} | ${r.driver} | ${r.widthPx}x${r.heightPx} (${r.referenceSize}) | ${r.dpi} | ${r.equalPixels}/${r.totalPixels} | ${r.meanAbsDiff.toFixed(3)}${r.resized ? ' (resized)' : ''} | ` +
-              ('engineError' in r ? `- | engine: ${r.engineError} |` : `${r.minutiae} | ${r.score.toFixed(1)} (${r.threshold}) |`),
+            ? `| ${r.recording} | error: ${r.error} | | | | | | | |`
+            : `| ${r.recording} | ${r.driver} | ${r.widthPx}x${r.heightPx} (${r.referenceSize}) | ${r.dpi} (${r.referenceDpi}) | ${r.dpiFromRidges} (${r.referenceDpiFromRidges}) | ` +
+              `${r.equalPixels}/${r.totalPixels} | ${r.meanAbsDiff.toFixed(3)}${r.resized ? ' (resized)' : ''} | ` +
+              ('engineError' in r
+                ? `- | engine: ${r.engineError}${r.ungatedScore !== undefined ? `; without the quality gate: ${r.ungatedScore.toFixed(1)} (${r.threshold})` : ''} |`
+                : `${r.minutiae} | ${r.score.toFixed(1)} (${r.threshold}) |`),
         );
         out(opts.json, { rows }, [header, ...lines].join('\n'));
         if (rows.some((r) => 'error' in r)) process.exitCode = 1;

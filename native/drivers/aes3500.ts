@@ -14,8 +14,8 @@
  * R. C. Gonzalez, R. E. Woods, "Digital Image Processing", 4th ed., §2.4), then the image turned by
  * 180 degrees and its grey levels inverted so ridges are dark (the orientation and polarity of the
  * recording's capture.png).
- * Resolution: the enlarged image is stated as 500 dpi, i.e. 250 dpi native (see native/README.md for
- * the ridge-period measurement behind it).
+ * Resolution: not published. The enlarged image is stated as 1100 dpi (550 native): its ridge period,
+ * 19.3 px, is what a 500 dpi print shows as 8.9 px (native/ridge-period.ts; native/README.md).
  */
 import type { UsbTransport } from '../usb/transport.js';
 import { DriverProtocolError, expectLength, type CaptureContext, type DriverDefinition, type FingerprintDriver, type GrayImage } from './driver.js';
@@ -115,6 +115,6 @@ export const aes3500: DriverDefinition = {
   sensor: 'press',
   widthPx: 2 * SIDE,
   heightPx: 2 * SIDE,
-  dpi: 500,
+  dpi: 1100,
   create: (usb) => new Aes3500Driver(usb),
 };

@@ -20,7 +20,8 @@
  * (1st..99th percentile -> 0..255, swipe-assembly.ts), frames stitched by block matching
  * (swipe-assembly.ts, stitchFrames), inverted so ridges are dark. Frames are 144 wide and 64 high, the
  * sensor's long side across the swipe; the image is turned so the swipe runs top to bottom as in the
- * recording's capture.png. Resolution: not published; nominal 500 dpi (see native/README.md).
+ * recording's capture.png. Resolution: not published; 600 dpi from the ridge period of the recorded
+ * print (10.5 px; native/ridge-period.ts, native/README.md).
  */
 import { UsbTransferError, type UsbTransport } from '../usb/transport.js';
 import { stitchFrames, stretchContrast } from './swipe-assembly.js';
@@ -174,6 +175,6 @@ export const elan: DriverDefinition = {
   sensor: 'swipe',
   widthPx: 0,
   heightPx: 0,
-  dpi: 500,
+  dpi: 600,
   create: (usb) => new ElanDriver(usb),
 };

@@ -17,7 +17,8 @@
  *   lines earlier: measured by correlation over the recording).
  * Image: assembled by swipe speed (swipe-assembly.ts, assembleTwoRowSwipe), inverted so ridges are
  * dark, the last scanned line on top (the orientation of the recording's capture.png). 200 pixels
- * wide. Resolution: not published; nominal 500 dpi (see native/README.md for what was measured).
+ * wide. Resolution: not published; 800 dpi from the ridge period of the recorded print (14.0 px;
+ * native/ridge-period.ts, native/README.md).
  */
 import { UsbTransferError, type UsbTransport } from '../usb/transport.js';
 import { assembleTwoRowSwipe } from './swipe-assembly.js';
@@ -181,6 +182,6 @@ export const vfs301: DriverDefinition = {
   sensor: 'swipe',
   widthPx: WIDTH,
   heightPx: 0,
-  dpi: 500,
+  dpi: 800,
   create: (usb) => new Vfs301Driver(usb),
 };

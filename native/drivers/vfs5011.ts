@@ -16,7 +16,8 @@
  * Image: scan lines from the first to the last with finger texture (standard deviation >= 20 grey
  * levels), assembled by swipe speed (swipe-assembly.ts, assembleTwoRowSwipe), the last scanned line
  * on top (the orientation of the recording's capture.png). 160 pixels wide, height varies.
- * Resolution: not published; 500 dpi is stated as nominal (see native/README.md for what was measured).
+ * Resolution: not published; 650 dpi from the ridge period of the recorded print (11.9 px;
+ * native/ridge-period.ts, native/README.md).
  */
 import type { UsbTransport } from '../usb/transport.js';
 import { assembleTwoRowSwipe } from './swipe-assembly.js';
@@ -151,6 +152,6 @@ export const vfs5011: DriverDefinition = {
   sensor: 'swipe',
   widthPx: WIDTH,
   heightPx: 0,
-  dpi: 500,
+  dpi: 650,
   create: (usb) => new Vfs5011Driver(usb),
 };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { distinctOuts, renderModule } from '../../native/tools/extract-commands.js';
 import { assembleTwoRowSwipe, estimateFrameShifts, stretchContrast } from '../../native/drivers/swipe-assembly.js';
 import { loadRecording } from '../../native/usb/recording.js';
+import { dpiFromRidgePeriod, ridgePeriodPx } from '../../native/ridge-period.js';
 import { captureDir, haveCaptures } from './usb-datasets.js';
 
 describe.skipIf(!haveCaptures)('observed command modules', () => {
@@ -57,5 +58,19 @@ describe('swipe assembly (synthetic)', () => {
     const v = Array.from({ length: 101 }, (_, i) => 1000 + i);
     const g = stretchContrast(v);
     expect([g[0], g[1], g[50], g[99], g[100]]).toEqual([0, 0, 128, 255, 255]);
+  });
+});
+
+describe('ridge period', () => {
+  it('finds the period of oblique ridges and converts it to dpi against the FVC median (8.9 px at 500 dpi)', () => {
+    for (const period of [7, 9, 14]) {
+      const w = 200;
+      const h = 150;
+      const pixels = new Uint8Array(w * h);
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) pixels[y * w + x] = Math.round(127 + 100 * Math.sin((2 * Math.PI * (0.8 * x + 0.6 * y)) / period));
+      expect(Math.abs(ridgePeriodPx({ widthPx: w, heightPx: h, pixels }) - period)).toBeLessThan(0.05 * period);
+    }
+    expect(dpiFromRidgePeriod(8.9)).toBe(500);
+    expect(() => ridgePeriodPx({ widthPx: 8, heightPx: 8, pixels: new Uint8Array(64) })).toThrow(RangeError);
   });
 });
