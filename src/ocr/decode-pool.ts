@@ -1,59 +1,54 @@
 /**
- * Decode pool: worker threads for the OCR input stage (decode-worker.ts). The event loop only queues
- * and waits, so `/health` and every other route stay responsive whatever the document holds.
+ * Decode pool: the worker threads of the OCR input stage (decode-worker.ts) on the station's one
+ * worker pool (src/runtime/worker-pool.ts). The event loop only queues and waits, so `/health` and
+ * every other route stay responsive whatever the document holds.
  *
  * Budgets (budget.ts) per document, not per call: a `DecodeSession` shares `timeMs` of decode time over
  * all the document's decode calls (recognition, bounded by the prepared image size, is not counted).
- * A call still running when the document's time is spent has its worker terminated (the WASM
- * loop cannot be interrupted otherwise) and fails with OcrError DOCUMENT_TOO_COMPLEX, as does a worker
- * that dies over its heap limit. A worker that keeps more than `workerRetainMb` after a call is
- * replaced, so one large page does not keep its memory. Workers start lazily and are replaced on demand.
+ * A call still running when the document's time is spent fails with OcrError DOCUMENT_TOO_COMPLEX and
+ * its worker is replaced (asked to stop, terminated after STOP_GRACE_MS: mupdf's synchronous WASM loop
+ * cannot read the stop message, and WASM may be terminated); so does a call whose worker dies over its
+ * heap limit. A worker that keeps more than `workerRetainMb` after a call is replaced, so one large
+ * page does not keep its memory.
  */
-import { Worker } from 'node:worker_threads';
 import { DEFAULT_OCR_BUDGET, TOO_COMPLEX_MESSAGE, type OcrBudget } from './budget.js';
 import { OcrError } from './engine.js';
 import type { PdfPage } from './input.js';
 import type { DecodeReply, DecodeRequest } from './decode-worker.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
+import { WorkerPool } from '../runtime/worker-pool.js';
 
-interface Job {
-  request: DecodeRequest;
-  /** Milliseconds the call may run once a worker takes it. */
-  limitMs: number;
-  resolve: (r: DecodeReply) => void;
-  /** When the worker took the call (ms, Date.now()). */
-  startedAt: number;
-  reject: (e: Error) => void;
-}
-
-interface Slot {
-  worker: Worker;
-  ready: Promise<void>;
-  job: Job | null;
-  timer: NodeJS.Timeout | null;
-}
-
-function workerUrl(): URL {
-  const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('./decode-worker-bootstrap.mjs', here) : new URL('./decode-worker.js', here);
-}
-
-/** A request without its id (distributes over the union's members). */
-type DecodeCall = DecodeRequest extends infer R ? (R extends DecodeRequest ? Omit<R, 'id'> : never) : never;
+/** How long a decode worker over its budget may take to stop by itself before it is terminated, ms. */
+const STOP_GRACE_MS = 1_000;
 
 const tooComplex = (): OcrError => new OcrError('DOCUMENT_TOO_COMPLEX', TOO_COMPLEX_MESSAGE);
+const unavailable = (): OcrError => new OcrError('UNAVAILABLE', 'OCR API unavailable');
 const asBuffer = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 
 export class DecodePool {
-  private readonly slots: Array<Slot | null>;
-  private readonly queue: Job[] = [];
-  private nextId = 0;
-  private closed = false;
-  /** Workers terminated for running over a budget or keeping too much memory (for tests and metrics). */
-  recycled = 0;
+  private readonly pool: WorkerPool<DecodeRequest, DecodeReply>;
 
+  /** Starts `size` decode workers now (each loads sharp, and mupdf on its first PDF). */
   constructor(size: number, readonly budget: OcrBudget = DEFAULT_OCR_BUDGET) {
-    this.slots = Array.from({ length: Math.max(1, size) }, () => null);
+    this.pool = new WorkerPool<DecodeRequest, DecodeReply>({
+      module: new URL('./decode-worker.js', import.meta.url),
+      size: Math.max(1, size),
+      respawn: true,
+      label: 'OCR decode worker',
+      unavailable,
+      revive: () => unavailable(), // the worker answers input faults as replies; a thrown error is the station's
+      overBudget: tooComplex,
+      // A worker that dies during a document (heap limit, crash in the decoder) refuses that document.
+      lost: tooComplex,
+      resourceLimits: { maxOldGenerationSizeMb: budget.workerHeapMb, maxYoungGenerationSizeMb: 32 },
+      recycleAboveMb: budget.workerRetainMb,
+      stopGraceMs: STOP_GRACE_MS,
+    });
+  }
+
+  /** Workers replaced for running over a budget or keeping too much memory (for tests and metrics). */
+  get recycled(): number {
+    return this.pool.recycled;
   }
 
   /** A budget for one document: its decode calls share `budget.timeMs` of running time. */
@@ -61,111 +56,24 @@ export class DecodePool {
     return new DecodeSession(this, this.budget.timeMs);
   }
 
-  /** @internal runs one request for at most `limitMs` once a worker takes it; see DecodeSession. */
-  call(request: DecodeCall, limitMs: number): Promise<{ reply: DecodeReply; ranMs: number }> {
-    if (this.closed) return Promise.reject(new OcrError('UNAVAILABLE', 'OCR API unavailable'));
-    if (limitMs <= 0) return Promise.reject(tooComplex());
-    return new Promise((resolve, reject) => {
-      const id = ++this.nextId;
-      const job: Job = {
-        request: { ...request, id } as DecodeRequest, limitMs, startedAt: 0, reject,
-        resolve: (reply) => resolve({ reply, ranMs: Date.now() - job.startedAt }),
-      };
-      this.queue.push(job);
-      this.pump();
-    });
+  /**
+   * @internal runs one request for at most `limitMs` once a worker takes it; see DecodeSession.
+   * The bytes are copied (not transferred): the caller may still need them (a retry, the route's metadata).
+   */
+  call(request: DecodeRequest, limitMs: number): Promise<{ reply: DecodeReply; ranMs: number }> {
+    return this.pool.runTimed(request, { timeMs: limitMs }).then(({ result, ranMs }) => ({ reply: result, ranMs }));
   }
 
-  /** Starts every worker now (each loads sharp and, for PDFs, mupdf lazily); resolves when they are ready. */
+  /** Resolves when every worker is ready. @throws OcrError UNAVAILABLE when they cannot start */
   async warm(): Promise<void> {
-    await Promise.all(this.slots.map((s, i) => (s ?? (this.slots[i] = this.spawn(i))).ready));
-  }
-
-  private spawn(i: number): Slot {
-    const worker = new Worker(workerUrl(), {
-      resourceLimits: { maxOldGenerationSizeMb: this.budget.workerHeapMb, maxYoungGenerationSizeMb: 32 },
+    await this.pool.ready().catch(() => {
+      throw unavailable();
     });
-    worker.unref();
-    let markReady: () => void = () => undefined;
-    let started = false;
-    const slot: Slot = { worker, job: null, timer: null, ready: new Promise((r) => { markReady = r; }) };
-    worker.on('message', (m: DecodeReply | { ready: true }) => {
-      if ('ready' in m) {
-        started = true;
-        return markReady();
-      }
-      const job = slot.job;
-      if (!job || job.request.id !== m.id) return;
-      this.finish(i, slot);
-      job.resolve(m);
-      if (m.retainedMb > this.budget.workerRetainMb) this.retire(i, slot);
-      this.pump();
-    });
-    const died = (): void => {
-      if (this.slots[i] !== slot) return;
-      const job = slot.job;
-      this.finish(i, slot);
-      this.slots[i] = null;
-      // A worker that dies during a document (heap limit, crash in the decoder) refuses that document;
-      // one that never started is the station's fault.
-      job?.reject(started ? tooComplex() : new OcrError('UNAVAILABLE', 'OCR API unavailable'));
-      this.pump();
-    };
-    worker.on('error', died);
-    worker.on('exit', died);
-    return slot;
   }
 
-  private finish(_i: number, slot: Slot): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
-    slot.job = null;
-  }
-
-  private retire(i: number, slot: Slot): void {
-    if (this.slots[i] === slot) this.slots[i] = null;
-    this.recycled++;
-    void slot.worker.terminate();
-  }
-
-  private pump(): void {
-    while (this.queue.length) {
-      let i = this.slots.findIndex((s) => s !== null && s.job === null);
-      if (i < 0) i = this.slots.findIndex((s) => s === null);
-      if (i < 0) return;
-      const job = this.queue.shift() as Job;
-      const slot = this.slots[i] ?? (this.slots[i] = this.spawn(i));
-      slot.job = job;
-      // The document's time runs from when the worker, started, takes the call: a cold start (tsx,
-      // sharp; ~0.3-2 s on a loaded machine) after a cancelled document is not charged to the next.
-      void slot.ready.then(() => {
-        if (slot.job !== job) return;
-        job.startedAt = Date.now();
-        slot.timer = setTimeout(() => {
-          if (slot.job !== job) return;
-          this.finish(i, slot);
-          this.retire(i, slot);
-          job.reject(tooComplex());
-          this.pump();
-        }, job.limitMs);
-        // The bytes are copied (not transferred): the caller may still need them (a retry, the route's metadata).
-        slot.worker.postMessage(job.request);
-      });
-    }
-  }
-
-  /** Terminates every worker; queued and running calls fail with UNAVAILABLE. */
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new OcrError('UNAVAILABLE', 'OCR API unavailable'));
-    await Promise.all(this.slots.map(async (s, i) => {
-      if (!s) return;
-      this.slots[i] = null;
-      if (s.timer) clearTimeout(s.timer);
-      s.job?.reject(new OcrError('UNAVAILABLE', 'OCR API unavailable'));
-      s.job = null;
-      await s.worker.terminate();
-    }));
+  /** Stops every worker; queued calls fail with UNAVAILABLE, running ones may finish first (the pool's close grace). */
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
 
@@ -175,7 +83,7 @@ export class DecodeSession {
   spentMs = 0;
   constructor(private readonly pool: DecodePool, readonly budgetMs: number) {}
 
-  private async run<T>(request: DecodeCall): Promise<T> {
+  private async run<T>(request: DecodeRequest): Promise<T> {
     const { reply, ranMs } = await this.pool.call(request, this.budgetMs - this.spentMs);
     this.spentMs += ranMs;
     if (!reply.ok) throw new OcrError(reply.error.kind, reply.error.message);

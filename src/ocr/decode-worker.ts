@@ -1,24 +1,25 @@
 /**
- * Decode worker (one thread of decode-pool.ts): PDF parsing/rendering (mupdf, synchronous WASM) and
- * image decoding/preparation (sharp plus the pure-JS analysis of preprocess.ts), off the event loop.
- * Messages: DecodeRequest in, DecodeReply out. Input faults come back as OcrError kinds
- * (INVALID_DOCUMENT, DOCUMENT_TOO_COMPLEX); the pool enforces time and heap by terminating the thread.
+ * Decode worker (one thread of the decode pool, decode-pool.ts, on the runtime worker pool): PDF
+ * parsing/rendering (mupdf, synchronous WASM) and image decoding/preparation (sharp plus the pure-JS
+ * analysis of preprocess.ts), off the event loop. DecodeRequest in, DecodeReply out. Input faults come
+ * back as OcrError kinds (INVALID_DOCUMENT, DOCUMENT_TOO_COMPLEX); the pool enforces time, heap and
+ * retained memory by replacing the worker.
  */
-import { parentPort } from 'node:worker_threads';
+import { isMainThread } from 'node:worker_threads';
 import sharp from 'sharp';
 import { INVALID_DOCUMENT_MESSAGE, TOO_COMPLEX_MESSAGE } from './budget.js';
 import { OcrError, type OcrErrorKind } from './engine.js';
 import { readPdf, type PdfLimits, type PdfPage } from './input.js';
 import { prepareImage, type PrepareOptions, type PreparedImage } from './preprocess.js';
-import { lowerWorkerThreadPriority } from '../runtime/thread-priority.js';
+import { serveWorker } from '../runtime/worker-serve.js';
 
 export type DecodeRequest =
-  | { id: number; task: 'pdf'; bytes: Uint8Array; limits: PdfLimits }
-  | { id: number; task: 'prepare'; bytes: Uint8Array; options: PrepareOptions; maxInputPixels: number };
+  | { task: 'pdf'; bytes: Uint8Array; limits: PdfLimits }
+  | { task: 'prepare'; bytes: Uint8Array; options: PrepareOptions; maxInputPixels: number };
 
 export type DecodeReply =
-  | { id: number; ok: true; result: PdfPage[] | PreparedImage; retainedMb: number }
-  | { id: number; ok: false; error: { kind: OcrErrorKind; message: string }; retainedMb: number };
+  | { ok: true; result: PdfPage[] | PreparedImage }
+  | { ok: false; error: { kind: OcrErrorKind; message: string } };
 
 /**
  * JPEG/PNG bytes -> prepared card image. The header's size is checked before any pixel is decoded
@@ -42,24 +43,16 @@ export async function prepareChecked(bytes: Uint8Array, options: PrepareOptions,
   }
 }
 
-/** Memory this thread keeps beyond its JS heap (buffers, WASM), MiB. */
-function retainedMb(): number {
-  const m = process.memoryUsage();
-  return Math.round((m.external + m.arrayBuffers) / 2 ** 20);
-}
-
 async function handle(req: DecodeRequest): Promise<DecodeReply> {
   try {
     const result = req.task === 'pdf' ? await readPdf(req.bytes, req.limits) : await prepareChecked(req.bytes, req.options, req.maxInputPixels);
-    return { id: req.id, ok: true, result, retainedMb: retainedMb() };
+    return { ok: true, result };
   } catch (err) {
     const error = err instanceof OcrError ? { kind: err.kind, message: err.message } : { kind: 'INVALID_DOCUMENT' as const, message: INVALID_DOCUMENT_MESSAGE };
-    return { id: req.id, ok: false, error, retainedMb: retainedMb() };
+    return { ok: false, error };
   }
 }
 
-if (parentPort) lowerWorkerThreadPriority();
-parentPort?.on('message', (req: DecodeRequest) => {
-  void handle(req).then((reply) => parentPort?.postMessage(reply));
-});
-parentPort?.postMessage({ ready: true });
+// A pooled worker (src/runtime/worker-pool.ts, which also lowers this thread's priority). Guarded so that
+// prepareChecked can be imported in the main thread.
+if (!isMainThread) serveWorker(() => handle);

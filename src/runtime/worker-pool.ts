@@ -10,9 +10,16 @@
  * `respawn` (stateless workers) it is replaced and the queue waits for the replacement; when no worker
  * is left and none can be restarted the pool fails. Without `respawn` (state would be lost) the pool
  * fails at once: every later request gets `unavailable`.
+ *
+ * Bounded work (issue #18): a `run` may carry a time budget. A worker still on the request when its
+ * budget is spent is replaced at once (the request fails with `overBudget`) and asked to stop; one
+ * that cannot read the stop message (a synchronous WASM loop such as mupdf's) is terminated after
+ * `stopGraceMs`. A worker that keeps more than `recycleAboveMb` of buffer/WASM memory after a request
+ * is replaced the same way, and `resourceLimits` bound each worker's heap (over it the worker dies and
+ * its request fails with `lost`).
  * (piscina was considered: it has no way to address one stateful worker, which the gallery needs.)
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 /** How long close() lets running requests finish before it stops their workers, in ms. */
 const CLOSE_GRACE_MS = 10_000;
@@ -25,10 +32,11 @@ const STOP_GRACE_MS = 5_000;
  * A bare terminate() of a thread that holds onnxruntime sessions can abort the whole process
  * ("terminate called after throwing an instance of 'Napi::Error'").
  */
-function stopWorker(worker: Worker): Promise<void> {
+function stopWorker(worker: Worker, graceMs = STOP_GRACE_MS): Promise<void> {
   if (worker.threadId === -1) return Promise.resolve(); // already ended (e.g. after a failed start)
+  worker.on('error', () => undefined); // a stopping worker's late error is no longer anyone's
   return new Promise((resolve) => {
-    const timer = setTimeout(() => void worker.terminate().then(() => resolve(), () => resolve()), STOP_GRACE_MS);
+    const timer = setTimeout(() => void worker.terminate().then(() => resolve(), () => resolve()), graceMs);
     worker.once('exit', () => {
       clearTimeout(timer);
       resolve();
@@ -56,12 +64,20 @@ export interface PoolStop {
   stop: true;
 }
 
-/** Worker -> pool. */
+/** Worker -> pool. `retainedMb`: the worker's buffer and WASM memory after the request (external + arrayBuffers, MiB), sent when the pool recycles on memory. */
 export type PoolReply<R> =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
-  | { type: 'result'; id: number; result: R }
-  | { type: 'error'; id: number; error: SerialisedError };
+  | { type: 'result'; id: number; result: R; retainedMb?: number }
+  | { type: 'error'; id: number; error: SerialisedError; retainedMb?: number };
+
+/** What worker-serve.ts receives as workerData. */
+export interface PoolWorkerData {
+  module: string;
+  data: unknown;
+  /** Report retainedMb with every reply. */
+  reportMemory: boolean;
+}
 
 export interface WorkerPoolOptions {
   /** The worker module (it calls serveWorker), e.g. `new URL('./extract-worker.js', import.meta.url)`. */
@@ -78,6 +94,26 @@ export interface WorkerPoolOptions {
   unavailable: (message: string) => Error;
   /** Rebuilds in this thread an error a worker threw. */
   revive: (error: SerialisedError) => Error;
+  /** The error of a `run` whose time budget ran out (default: `unavailable`). */
+  overBudget?: (limitMs: number) => Error;
+  /** The error of a request whose worker died during it (default: `unavailable`), e.g. over its heap limit. */
+  lost?: (message: string) => Error;
+  /** V8 heap limits of each worker. */
+  resourceLimits?: ResourceLimits;
+  /** Replace a worker that keeps more than this many MiB of buffer/WASM memory after a request. */
+  recycleAboveMb?: number;
+  /**
+   * How long a worker asked to stop may take before it is terminated, ms (default 5000). Keep the
+   * default for workers that run native addons synchronously (onnxruntime: terminating a thread inside
+   * it aborts the process); JavaScript and WASM work (mupdf) may be cut short.
+   */
+  stopGraceMs?: number;
+}
+
+/** Options of one `run`. */
+export interface RunOptions {
+  /** Milliseconds the request may run once a worker takes it (queueing is not counted); <= 0 fails at once with `overBudget`. */
+  timeMs?: number;
 }
 
 interface Job<R> {
@@ -85,6 +121,12 @@ interface Job<R> {
   payload: unknown;
   resolve: (r: R) => void;
   reject: (e: Error) => void;
+  timeMs?: number;
+  /** When a worker took it (Date.now()). */
+  startedAt?: number;
+  timer?: NodeJS.Timeout;
+  /** Set with the result: how long the worker ran it, ms. */
+  ranMs?: number;
 }
 
 interface Slot<R> {
@@ -112,6 +154,8 @@ export class WorkerPool<Q, R> {
   private replacing = 0;
   private failureMessage: string | null = null;
   private readonly started: Promise<void>[];
+  /** Workers replaced for running over a time budget or keeping too much memory (tests, metrics). */
+  recycled = 0;
 
   /** Starts the workers now; requests may be sent at once (`call`/`post` are buffered by the thread, `run` waits for a ready worker). */
   constructor(private readonly options: WorkerPoolOptions) {
@@ -139,14 +183,28 @@ export class WorkerPool<Q, R> {
     return this.failureMessage;
   }
 
-  /** Runs the request on the next idle ready worker. @throws the worker's revived error, or `unavailable`. */
-  run(payload: Q): Promise<R> {
+  /**
+   * Runs the request on the next idle ready worker.
+   * @throws the worker's revived error; `overBudget` past `options.timeMs`; `lost` when its worker dies; or `unavailable`.
+   */
+  async run(payload: Q, options: RunOptions = {}): Promise<R> {
+    return (await this.runTimed(payload, options)).result;
+  }
+
+  /** `run`, also giving how long the worker ran the request (ms, from when it took it; queueing not counted). */
+  runTimed(payload: Q, options: RunOptions = {}): Promise<{ result: R; ranMs: number }> {
     const refused = this.refusal();
     if (refused) return Promise.reject(refused);
+    if (options.timeMs !== undefined && options.timeMs <= 0) return Promise.reject(this.overBudgetError(options.timeMs));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, payload, resolve, reject });
+      const job: Job<R> = { id: this.nextId++, payload, reject, timeMs: options.timeMs, resolve: (result) => resolve({ result, ranMs: job.ranMs ?? 0 }) };
+      this.queue.push(job);
       this.pump();
     });
+  }
+
+  private overBudgetError(limitMs: number): Error {
+    return this.options.overBudget?.(limitMs) ?? this.options.unavailable(`A ${this.options.label} ran past its ${limitMs} ms budget`);
   }
 
   /** Sends the request to worker `index` and waits for its reply. @throws the worker's revived error, or `unavailable`. */
@@ -185,7 +243,7 @@ export class WorkerPool<Q, R> {
     this.failAll(stopped);
     const ready = this.slots.filter((s) => s.ready);
     for (const s of ready) this.drop(s);
-    await Promise.all(ready.map((s) => stopWorker(s.worker)));
+    await Promise.all(ready.map((s) => stopWorker(s.worker, this.options.stopGraceMs)));
   }
 
   /**
@@ -194,7 +252,7 @@ export class WorkerPool<Q, R> {
    */
   async crashOne(): Promise<void> {
     const slot = this.slots.find((s) => s.ready && !s.job && s.calls.size === 0) ?? this.slots.find((s) => s.ready);
-    if (slot) await stopWorker(slot.worker);
+    if (slot) await stopWorker(slot.worker, this.options.stopGraceMs);
   }
 
   private refusal(): Error | null {
@@ -206,7 +264,8 @@ export class WorkerPool<Q, R> {
   /** Starts one worker in a new slot; resolves when it is ready, rejects (and drops the slot) when it cannot start. */
   private spawn(index = this.slots.length): Promise<void> {
     const { entry, module } = entryOf(this.options.module);
-    const worker = new Worker(entry, { workerData: { module, data: this.options.data } });
+    const workerData: PoolWorkerData = { module, data: this.options.data, reportMemory: this.options.recycleAboveMb !== undefined };
+    const worker = new Worker(entry, { workerData, ...(this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {}) });
     worker.unref();
     const slot: Slot<R> = { worker, ready: false, job: null, calls: new Map() };
     this.slots.splice(index, 0, slot);
@@ -246,8 +305,29 @@ export class WorkerPool<Q, R> {
       if (!slot.ready || slot.job) continue;
       const job = this.queue.shift()!;
       slot.job = job;
+      job.startedAt = Date.now();
+      if (job.timeMs !== undefined) job.timer = setTimeout(() => this.onOverBudget(slot, job), job.timeMs);
       slot.worker.postMessage({ id: job.id, payload: job.payload as Q } satisfies PoolRequest<Q>);
     }
+  }
+
+  private onOverBudget(slot: Slot<R>, job: Job<R>): void {
+    if (slot.job !== job) return;
+    slot.job = null;
+    job.reject(this.overBudgetError(job.timeMs ?? 0));
+    this.recycle(slot);
+  }
+
+  /** Replaces a worker that is still sound but must go (over a budget, or holding too much memory): asked to stop, a new one started in its place. */
+  private recycle(slot: Slot<R>): void {
+    const index = this.slots.indexOf(slot);
+    if (!this.drop(slot)) return;
+    this.recycled++;
+    for (const job of slot.calls.values()) job.reject(this.options.unavailable(`A ${this.options.label} was replaced during the request`));
+    void stopWorker(slot.worker, this.options.stopGraceMs);
+    if (this.closed) return;
+    if (this.options.respawn) this.replace(index);
+    else this.fail(`${this.options.label} was replaced and holds state that cannot be rebuilt`);
   }
 
   private onReply(slot: Slot<R>, m: Extract<PoolReply<R>, { id: number }>): void {
@@ -260,8 +340,12 @@ export class WorkerPool<Q, R> {
       slot.calls.delete(m.id);
     }
     if (!job) return;
+    if (job.timer) clearTimeout(job.timer);
+    job.ranMs = Date.now() - (job.startedAt ?? Date.now());
     if (m.type === 'result') job.resolve(m.result); // structured clone: already this thread's own copy
     else job.reject(this.options.revive(m.error));
+    const limit = this.options.recycleAboveMb;
+    if (limit !== undefined && (m.retainedMb ?? 0) > limit && slot.job === null && slot.calls.size === 0) this.recycle(slot);
     this.pump();
   }
 
@@ -277,7 +361,9 @@ export class WorkerPool<Q, R> {
     const wasReady = slot.ready;
     const index = this.slots.indexOf(slot);
     if (!this.drop(slot)) return; // 'error' then 'exit': handled once
-    const lost = this.options.unavailable(`A ${this.options.label} stopped during the request: ${why}`);
+    const message = `A ${this.options.label} stopped during the request: ${why}`;
+    const lost = this.options.lost?.(message) ?? this.options.unavailable(message);
+    if (slot.job?.timer) clearTimeout(slot.job.timer);
     slot.job?.reject(lost);
     for (const job of slot.calls.values()) job.reject(lost);
     if (this.closed) return;
@@ -286,6 +372,11 @@ export class WorkerPool<Q, R> {
       return;
     }
     if (!wasReady) return; // a replacement that could not start: counted below
+    this.replace(index);
+  }
+
+  /** Starts a worker in slot `index` in place of one that is gone; the pool fails when none is left and none can start. */
+  private replace(index: number): void {
     this.replacing++;
     this.spawn(index).then(
       () => {
@@ -307,6 +398,7 @@ export class WorkerPool<Q, R> {
     const error = (): Error => this.options.unavailable(message);
     for (const job of this.queue.splice(0)) job.reject(error());
     for (const slot of this.slots) {
+      if (slot.job?.timer) clearTimeout(slot.job.timer);
       slot.job?.reject(error());
       slot.job = null;
       for (const job of slot.calls.values()) job.reject(error());

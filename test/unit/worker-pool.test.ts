@@ -1,6 +1,6 @@
 /** The one worker pool (src/runtime/worker-pool.ts): dispatch, errors across threads, crash handling. */
 import { describe, expect, it } from 'vitest';
-import { WorkerPool, type SerialisedError } from '../../src/runtime/worker-pool.js';
+import { WorkerPool, type SerialisedError, type WorkerPoolOptions } from '../../src/runtime/worker-pool.js';
 import type { EchoRequest } from './fixtures/echo-worker.js';
 
 class Unavailable extends Error {}
@@ -10,8 +10,12 @@ class Revived extends Error {
   }
 }
 
-const pool = (respawn: boolean, size = 2) =>
+class OverBudget extends Error {}
+class Lost extends Error {}
+
+const pool = (respawn: boolean, size = 2, extra: Partial<WorkerPoolOptions> = {}) =>
   new WorkerPool<EchoRequest, unknown>({
+    ...extra,
     module: new URL('./fixtures/echo-worker.js', import.meta.url),
     size,
     data: { tag: 't' },
@@ -56,6 +60,37 @@ describe('worker pool', () => {
     await expect(p.call(1, { kind: 'crash' })).rejects.toBeInstanceOf(Unavailable);
     expect(p.failure).toMatch(/test worker failed/);
     await expect(p.call(0, { kind: 'recall' })).rejects.toBeInstanceOf(Unavailable);
+    await p.close();
+  }, 60_000);
+
+  it('fails a run over its time budget at once and replaces the worker (stop message, then terminate for a busy one); the next run is served', async () => {
+    const p = pool(true, 1, { overBudget: (ms) => new OverBudget(`over ${ms} ms`), stopGraceMs: 300 });
+    await p.ready();
+    const first = (await p.run({ kind: 'echo', value: 1 })) as { threadId: number };
+    const t0 = Date.now();
+    await expect(p.run({ kind: 'spin', ms: 20_000 }, { timeMs: 200 })).rejects.toThrow(OverBudget);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(p.recycled).toBe(1);
+    const next = (await p.run({ kind: 'echo', value: 2 })) as { threadId: number; value: number };
+    expect(next.value).toBe(4);
+    expect(next.threadId).not.toBe(first.threadId);
+    await expect(p.run({ kind: 'echo', value: 1 }, { timeMs: 0 })).rejects.toThrow(OverBudget);
+    const timed = await p.runTimed({ kind: 'spin', ms: 50 }, { timeMs: 5_000 });
+    expect(timed.ranMs).toBeGreaterThanOrEqual(50);
+    await p.close();
+  }, 60_000);
+
+  it('replaces a worker that keeps more memory than recycleAboveMb after a request, and reports a worker lost mid-request with `lost`', async () => {
+    const p = pool(true, 1, { recycleAboveMb: 32, lost: (m) => new Lost(m) });
+    await p.ready();
+    const a = (await p.run({ kind: 'hold', mb: 8 })) as { threadId: number };
+    expect(p.recycled).toBe(0);
+    const b = (await p.run({ kind: 'hold', mb: 40 })) as { threadId: number };
+    expect(b.threadId).toBe(a.threadId); // answered by the same worker, which is then replaced
+    expect(p.recycled).toBe(1);
+    const c = (await p.run({ kind: 'echo', value: 1 })) as { threadId: number };
+    expect(c.threadId).not.toBe(a.threadId);
+    await expect(p.run({ kind: 'crash' })).rejects.toThrow(Lost);
     await p.close();
   }, 60_000);
 });
