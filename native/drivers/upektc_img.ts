@@ -2,15 +2,17 @@
  * UPEK TouchChip fingerprint coprocessor (147e:2016 bcdDevice 2, 147e:2020 bcdDevice 1), swipe
  * sensor; the coprocessor assembles the swipe itself and sends a 144x384 8-bit grey image in frames.
  * Protocol: ../shared/datasets/usb-captures/PROTOCOLS.md §2.2 (verified) and the recording
- * usb-captures/upektc_img/capture.pcapng: the command templates below are the host's frames as
- * observed there (payload bytes; the sequence nibble and CRC are recomputed per frame and the replay
- * test checks every sent frame against the recorded one byte for byte). Frames: `Ciao`, type, `seq<<4 | len>>8`, `len & FF`,
+ * usb-captures/upektc_img/capture.pcapng: the command templates are the host's frames observed there
+ * (extracted by native/tools/extract-commands.ts into observed/upektc_img-out.ts; the sequence nibble
+ * and CRC are recomputed per frame, and the replay checks every sent frame against the recorded one
+ * byte for byte). Frames: `Ciao`, type, `seq<<4 | len>>8`, `len & FF`,
  * payload (byte 7 = inner command), CRC-16/XMODEM over bytes 4..end-2, little-endian.
  * Every reply's CRC is checked, so a corrupted reply fails with DriverProtocolError.
  * Resolution: 508 dpi, UPEK's published TouchStrip resolution (not derivable from the recording).
  */
 import type { UsbTransport } from '../usb/transport.js';
 import { CaptureRetryError, DriverProtocolError, type CaptureContext, type DriverDefinition, type FingerprintDriver, type GrayImage } from './driver.js';
+import { OUT } from './observed/upektc_img-out.js';
 
 const EP_OUT = 0x02;
 const EP_IN = 0x81;
@@ -20,17 +22,21 @@ const HEIGHT = 384;
 const SHORT_RESPONSE = 64;
 const MAX_RESPONSE = 2052;
 
-const ciao = (...rest: number[]) => Uint8Array.from([0x43, 0x69, 0x61, 0x6f, ...rest]);
-// Templates; the sequence nibble (byte 5, high) and the CRC are filled in before sending.
-const INIT_1 = ciao(0x04, 0x00, 0x0d, 0x01, 0x00, 0x46, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00, 0, 0);
-const INIT_2 = ciao(0x07, 0x00, 0x01, 0x01, 0, 0);
-const INIT_3 = ciao(0x04, 0x00, 0x0d, 0x01, 0x00, 0xbc, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00, 0, 0);
-const INIT_4 = ciao(0x00, 0x00, 0x07, 0x28, 0x04, 0x00, 0x00, 0x00, 0x06, 0x04, 0, 0);
-/** Inner 0x28, subcommand 0x0E: capture, timeout 0xFFFFFFFE (infinite), wait for an acceptable finger. */
-const INIT_CAPTURE = ciao(0x00, 0x00, 0x0e, 0x28, 0x0b, 0x00, 0x00, 0x00, 0x0e, 0x02, 0xfe, 0xff, 0xff, 0xff, 0x02, 0x00, 0x02, 0, 0);
-const ACK_00_28 = ciao(0x00, 0x00, 0x08, 0x28, 0x05, 0x00, 0x00, 0x00, 0x00, 0x30, 0x01, 0, 0);
-const ACK_08 = ciao(0x09, 0x00, 0x00, 0, 0);
-const ACK_FRAME = ciao(0x00, 0x00, 0x01, 0x30, 0, 0);
+// Templates: host frames observed in capture.pcapng (observed/upektc_img-out.ts, keyed by packet);
+// the sequence nibble (byte 5, high) and the CRC are recomputed before sending (upekFrame).
+const observed = (key: keyof typeof OUT) => new Uint8Array(Buffer.from(OUT[key], 'hex'));
+const INIT_1 = observed('P65');
+const INIT_2 = observed('P69');
+const INIT_3 = observed('P77');
+const INIT_4 = observed('P81');
+/** Inner 0x28, subcommand 0x0E: start capture (observed; PROTOCOLS.md §2.2). */
+const INIT_CAPTURE = observed('P85');
+/** Inner 0x28 acknowledgement (finger / no finger replies). */
+const ACK_00_28 = observed('P89');
+/** Type-9 acknowledgement of a type-8 device event. */
+const ACK_08 = observed('P93');
+/** Inner 0x30: frame acknowledgement. */
+const ACK_FRAME = observed('P103');
 const CONTROL_SETUP = { requestType: 0x40, request: 0x0c, value: 0x0100, index: 0x0400 };
 
 /** CRC-16/XMODEM (poly 0x1021, init 0; PROTOCOLS.md §2.2), bitwise. */

@@ -7,7 +7,7 @@ import { dpiFromRidgePeriod, ridgePeriodPx } from '../../native/ridge-period.js'
 import { captureDir, haveCaptures } from './usb-datasets.js';
 
 describe.skipIf(!haveCaptures)('observed command modules', () => {
-  for (const dev of ['vfs301', 'vfs5011', 'aes3500']) {
+  for (const dev of ['vfs301', 'vfs5011', 'aes3500', 'upektc_img']) {
     it(`drivers/observed/${dev}-out.ts is what tools/extract-commands.ts prints for the recording`, async () => {
       const rec = await loadRecording(captureDir(dev));
       const expected = renderModule(`usb-captures/${dev}/${rec.file}`, distinctOuts(rec.urbs));

@@ -64,9 +64,11 @@ describe('protocol helpers', () => {
 
   it('UPEK frames carry the sequence nibble and a CRC-16/XMODEM the device accepted', () => {
     expect(crc16Xmodem(new TextEncoder().encode('123456789'))).toBe(0x31c3); // the CRC's check value
-    // init_1 as recorded (PROTOCOLS.md §2.2): ...DA C1
+    // init_1 as recorded (PROTOCOLS.md §2.2): ...DA C1; the capture start with seq 1: ...2F 8A
     const init1 = upekFrame(Uint8Array.from([0x43, 0x69, 0x61, 0x6f, 0x04, 0x00, 0x0d, 0x01, 0x00, 0x46, 0, 0, 0, 0, 0, 0x01, 0x01, 0, 0, 0, 0, 0]), 0);
     expect(Buffer.from(init1.subarray(-2)).toString('hex')).toBe('dac1');
+    const start = new Uint8Array(Buffer.from('4369616f00000e280b0000000e02feffffff0200020000', 'hex'));
+    expect(Buffer.from(upekFrame(start, 1)).toString('hex')).toBe('4369616f00100e280b0000000e02feffffff0200022f8a');
   });
 
   it('AuthenTec register writes are (register, value) pairs; strips unpack column-major, low nibble first', () => {
