@@ -8,7 +8,10 @@ import { defineConfig, type Plugin } from 'vite';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const faceApiModels = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
-const MODEL_FILES = ['tiny_face_detector_model-weights_manifest.json', 'tiny_face_detector_model.bin'];
+const MODEL_FILES = [
+  'tiny_face_detector_model-weights_manifest.json', 'tiny_face_detector_model.bin',
+  'face_landmark_68_model-weights_manifest.json', 'face_landmark_68_model.bin',
+];
 /** TF.js's WebAssembly backend binaries (the version face-api bundles, 4.22.0), served under /models too. */
 const wasmDir = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
 const WASM_FILES = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'];

@@ -1,16 +1,26 @@
 /** Real-time face guidance: detection, the feedback rules of the oval and automatic capture. */
 import { grabFrame, meanLuma, type Frame } from './camera.js';
+import { eyeAspectRatio, faceSharpness, yawDeg, type Point } from './face-measures.js';
 
-/** A detected face box in video pixels. */
+/**
+ * A detected face box in video pixels, with what the guide measured on it when the detector gave
+ * landmarks (face-measures.ts): yaw (degrees), eye aspect ratio (unitless) and sharpness (Laplacian
+ * variance of the face crop at 96 px, grey levels squared).
+ */
 export interface FaceBox {
   x: number;
   y: number;
   width: number;
   height: number;
   score: number;
+  landmarks?: Point[];
+  yawDeg?: number;
+  eyeAspect?: number;
+  sharpness?: number;
 }
 
-export type Feedback = 'noFace' | 'manyFaces' | 'tooFar' | 'tooClose' | 'offCentre' | 'tooDark' | 'good' | 'manual';
+export type Feedback =
+  | 'noFace' | 'manyFaces' | 'tooFar' | 'tooClose' | 'offCentre' | 'tooDark' | 'headTurned' | 'eyesClosed' | 'blurry' | 'good' | 'manual';
 
 /**
  * Tunables of the guide. The oval drawn on the video and the acceptance rule use the same numbers:
@@ -29,6 +39,23 @@ export const GUIDE = {
   minFill: 0.8,
   maxFill: 1.35,
   maxOffset: 0.35,
+  /**
+   * Head turned past this yaw (degrees, face-measures.ts `yawDeg`). The station's enrollment gate
+   * allows 60 (src/face/tuning.ts); the kiosk asks for a frontal face well inside it. On 3,811
+   * lfw-dev photos as fake-camera frames (`npx tsx bench/kiosk-face-hints.ts --photos 3811`):
+   * |yaw| median 11, p95 34.
+   */
+  maxYawDeg: 25,
+  /**
+   * Eyes closed under this eye aspect ratio (the more open eye). lfw-dev: p1 0.23, median 0.30;
+   * under 0.215 only shut, squinting or hidden eyes (Rubens_Barrichello_0012, shut: 0.184).
+   */
+  minEyeAspect: 0.215,
+  /**
+   * Blurred under this Laplacian variance of the 96 px face crop. lfw-dev: p5 26, median 84; the
+   * same photos blurred 3 px: median 9, p95 20.
+   */
+  minSharpness: 30,
   /** The face must stay good this long (ms) before the automatic capture; a countdown shows it. */
   holdMs: 1200,
 };
@@ -40,7 +67,8 @@ export function ovalOf(frame: { widthPx: number; heightPx: number }): { cx: numb
 
 /**
  * The clerk-facing verdict for one frame: light first, then count, size and centring of the face
- * against the on-screen oval (GUIDE: the same geometry the oval is drawn with).
+ * against the on-screen oval (GUIDE: the same geometry the oval is drawn with), then, when the face
+ * was measured (`measureFace`), head turned, eyes closed and blur, in that order.
  */
 export function assessFace(faces: FaceBox[], frame: { widthPx: number; heightPx: number }, luma: number): Feedback {
   if (luma < GUIDE.minLuma) return 'tooDark';
@@ -55,15 +83,31 @@ export function assessFace(faces: FaceBox[], frame: { widthPx: number; heightPx:
   const dx = Math.abs(face.x + face.width / 2 - oval.cx) / oval.rx;
   const dy = Math.abs(face.y + face.height / 2 - oval.cy) / oval.ry;
   if (dx > GUIDE.maxOffset || dy > GUIDE.maxOffset) return 'offCentre';
+  if (face.yawDeg !== undefined && Math.abs(face.yawDeg) > GUIDE.maxYawDeg) return 'headTurned';
+  if (face.eyeAspect !== undefined && face.eyeAspect < GUIDE.minEyeAspect) return 'eyesClosed';
+  if (face.sharpness !== undefined && face.sharpness < GUIDE.minSharpness) return 'blurry';
   return 'good';
 }
 
 /** What a detector can look at. */
 export type DetectorInput = HTMLVideoElement | HTMLCanvasElement | HTMLImageElement;
 
-/** Detects faces in a video frame. */
+/** Detects faces in a video frame; with `landmarks`, each face carries its 68 landmarks (source px). */
 export interface FaceDetector {
-  detect(source: DetectorInput): Promise<FaceBox[]>;
+  detect(source: DetectorInput, options?: { landmarks?: boolean }): Promise<FaceBox[]>;
+}
+
+/**
+ * Fills in yaw, eye aspect ratio and sharpness of the largest face, when it has landmarks (the
+ * other faces only count for 'manyFaces'). Returns the same array.
+ */
+export function measureFace(source: DetectorInput, faces: FaceBox[]): FaceBox[] {
+  const face = [...faces].sort((a, b) => b.width * b.height - a.width * a.height)[0];
+  if (!face?.landmarks || face.landmarks.length < 68) return faces;
+  face.yawDeg = yawDeg(face.landmarks);
+  face.eyeAspect = eyeAspectRatio(face.landmarks);
+  face.sharpness = faceSharpness(source, face);
+  return faces;
 }
 
 function sizeOf(source: DetectorInput): { widthPx: number; heightPx: number } {
@@ -80,8 +124,8 @@ let zoomCanvas: HTMLCanvasElement | null = null;
  * face". Boxes are returned in the source's pixels (they may reach past its edges).
  */
 export async function detectWithZoomOut(detector: FaceDetector, source: DetectorInput): Promise<FaceBox[]> {
-  const found = await detector.detect(source);
-  if (found.length > 0) return found;
+  const found = await detector.detect(source, { landmarks: true });
+  if (found.length > 0) return measureFace(source, found);
   const { widthPx: w, heightPx: h } = sizeOf(source);
   if (!w || !h) return found;
   zoomCanvas ??= document.createElement('canvas');
@@ -109,8 +153,8 @@ function hardwareWebGl(): boolean {
 }
 
 /**
- * Loads face-api's tiny face detector (weights shipped in @vladmandic/face-api, served by the
- * station under `modelUrl`) on the fastest TF.js backend the browser offers: WebGL on a real GPU,
+ * Loads face-api's tiny face detector and its 68-point landmark net (weights shipped in
+ * @vladmandic/face-api, served by the station under `modelUrl`) on the fastest TF.js backend the browser offers: WebGL on a real GPU,
  * else WebAssembly (SIMD; binaries from @tensorflow/tfjs-backend-wasm, served beside the weights),
  * else plain JavaScript. `backend` names the one in use.
  * @throws when the models cannot be loaded (the guide then falls back to manual capture).
@@ -126,12 +170,20 @@ export async function createFaceDetector(modelUrl = './models', options: { backe
   }
   await tf.ready();
   await faceapi.nets.tinyFaceDetector.loadFromUri(modelUrl);
+  await faceapi.nets.faceLandmark68Net.loadFromUri(modelUrl);
   const tiny = new faceapi.TinyFaceDetectorOptions({ inputSize: 224, scoreThreshold: 0.5 });
   return {
     backend: tf.getBackend(),
-    async detect(source) {
-      const found = await faceapi.detectAllFaces(source, tiny);
-      return found.map((d) => ({ x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score }));
+    async detect(source, opts = {}) {
+      if (!opts.landmarks) {
+        const found = await faceapi.detectAllFaces(source, tiny);
+        return found.map((d) => ({ x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score }));
+      }
+      const found = await faceapi.detectAllFaces(source, tiny).withFaceLandmarks();
+      return found.map(({ detection: d, landmarks }) => ({
+        x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score,
+        landmarks: landmarks.positions.map((p) => ({ x: p.x, y: p.y })),
+      }));
     },
   };
 }
@@ -187,7 +239,7 @@ export function runFaceGuide(options: FaceGuideOptions): () => void {
         return;
       }
     }
-    setTimeout(() => void tick(), 60);
+    setTimeout(() => void tick(), 25);
   };
   void tick();
   return () => {

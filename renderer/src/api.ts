@@ -2,6 +2,7 @@
  * The station's HTTP API as the kiosk uses it (paths and bodies from the interface spec). Same
  * origin as the page; the bearer token lives in sessionStorage for the tab's life.
  */
+import type { PersonDocument } from './document-record.js';
 
 const TOKEN_KEY = 'biostation.token';
 const APP_KEY = 'biostation.appKey';
@@ -105,7 +106,11 @@ export interface SyncRecord {
   pulled: number;
   created: number;
   updated: number;
+  /** Persons deleted by the peer's tombstones (absent in records written before deletions synced). */
+  deleted?: number;
   skipped: number;
+  /** Persons refused: their templates belong to another model version. */
+  refused?: number;
   error: string | null;
 }
 
@@ -277,6 +282,9 @@ export function fingerDpi(dpi: number | undefined): string {
 
 /** Every API call of the kiosk. Images are base64 without a data: prefix. */
 export const api = {
+  /** Keeps the confirmed document with the person (extension, docs/enrollment-extensions.md). */
+  saveDocument: async (extId: string, doc: PersonDocument) =>
+    (await call<{ document: PersonDocument & { updatedAt: string } }>('PUT', `/api/v1/persons/${encodeURIComponent(extId)}/document`, doc)).document,
   syncStatus: () => call<SyncStatus>('GET', '/api/v1/sync/status'),
   /** Pulls from (or pushes to) a peer configured for this application, by name. */
   syncRun: async (direction: 'pull' | 'push', peer: string) => (await call<{ sync: SyncRecord }>('POST', `/api/v1/sync/${direction}`, { peer })).sync,

@@ -237,11 +237,59 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       await good.getByTestId('enroll-face-countdown').waitFor({ timeout: 60_000 });
       await shot(good, 'trust-07-face-countdown');
       await good.getByTestId('enroll-face-captured').waitFor({ timeout: 30_000 });
+      expect(await good.getByTestId('enroll-face-warning').count()).toBe(0);
+      // The auto-captured face passes the station's quality gate: it enrolls.
+      await good.getByTestId('enroll-next').click();
+      await good.getByTestId('enroll-skip').click();
+      await good.getByTestId('enroll-skip').click();
+      await expect.poll(() => good.getByTestId('enroll-confirm').isEnabled(), { timeout: 60_000 }).toBe(true);
+      await good.getByTestId('enroll-confirm').click();
+      await good.getByTestId('enroll-result').waitFor({ timeout: 60_000 });
+      expect(await visibleText(good, '[data-testid="enroll-result"]')).toContain('Pessoa cadastrada');
+    }, 300_000);
+
+    /**
+     * Opens the enroll face step on a camera playing `segments`, waits for the hint `feedback`
+     * (its Portuguese text `text`), checks over `watchMs` that nothing is auto-captured, then
+     * captures by hand: the photo is kept with a warning naming the problem.
+     */
+    async function hint(segments: Segment[], extId: string, feedback: string, text: RegExp, name: string, watchMs = 5000) {
+      const page = await kiosk(segments);
+      await page.getByTestId('tile-enroll').click();
+      await page.getByTestId('enroll-extid').fill(extId);
+      await page.getByTestId('enroll-next').click();
+      await page.locator('[data-testid="enroll-face-start"][data-detector="ready"]').waitFor({ timeout: 60_000 });
+      await page.getByTestId('enroll-face-start').click();
+      const fb = page.getByTestId('enroll-face-feedback');
+      await page.locator(`[data-testid="enroll-face-feedback"][data-feedback="${feedback}"]`).waitFor({ timeout: 60_000 });
+      expect(await fb.innerText()).toMatch(text);
+      await shot(page, name);
+      await page.waitForTimeout(watchMs);
+      expect(await page.getByTestId('enroll-face-captured').count()).toBe(0);
+      expect(await fb.getAttribute('data-feedback')).toBe(feedback);
+      await page.getByTestId('enroll-face-capture').click();
+      await page.getByTestId('enroll-face-captured').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('enroll-face-warning').getAttribute('data-feedback')).toBe(feedback);
+      expect(await visibleText(page, '[data-testid="enroll-face-warning"]')).toMatch(/Atenção, a foto pode ser recusada/);
+      return page;
+    }
+
+    it('says "Olhe de frente" for a genuinely turned head (lfw-dev photo, about 55° of yaw by the landmark estimate) and does not capture it', async () => {
+      await hint([{ photo: lfw('Michael_Linscott', 1), frames: 10 }], 'turned-head', 'headTurned', /Olhe de frente para a câmera/, 'trust-27-face-head-turned');
+    }, 240_000);
+
+    it('says the image is blurred for an out-of-focus face (the good face blurred, sigma 4 px) and does not capture it', async () => {
+      await hint([{ photo: FACE, frames: 10, blur: 4 }], 'blurred-face', 'blurry', /Imagem borrada/, 'trust-28-face-blurred');
+    }, 240_000);
+
+    it('says "Abra bem os olhos" for eyes shut (a genuine lfw-dev photo, eyes squeezed shut) and does not capture it', async () => {
+      await hint([{ photo: lfw('Rubens_Barrichello', 12), frames: 10 }], 'eyes-shut', 'eyesClosed', /Abra bem os olhos/, 'trust-29-face-eyes-closed');
     }, 240_000);
   });
 
   describe('4-5. the document step and session expiry (one enrollment)', () => {
     let page: Page;
+    let cpf = '';
     it('keeps the CNH with the enrollment and shows the card image beside the fields', async () => {
       page = await kiosk([{ photo: FACE, frames: 10 }]);
       await page.getByTestId('tile-enroll').click();
@@ -256,7 +304,7 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       const image = await page.getByTestId('cnh-image').boundingBox();
       const table = await page.getByTestId('cnh-fields').boundingBox();
       expect(image && table && image.x + image.width <= table.x + 1).toBe(true);
-      const cpf = await page.locator('#cnh-input-cpf').inputValue();
+      cpf = await page.locator('#cnh-input-cpf').inputValue();
       expect(cpf.length).toBeGreaterThan(5);
       // Selfie <-> CNH photo: the face captured at step 2 is the card holder's (another photo of him).
       expect(await page.getByTestId('cnh-photo').getAttribute('data-photo')).toBe('match');
@@ -287,6 +335,14 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       expect(await visibleText(page, '[data-testid="enroll-result"]')).toContain('Pessoa cadastrada');
       expect(await page.getByTestId('summary-extid').textContent()).toBe('cnh-person');
       expect((await apiGet('/api/v1/services/face/templates/count/cnh-person')).count).toBeGreaterThan(0);
+      // Finding 7: the confirmed CNH is kept with the person (fields and photo check, no image).
+      expect(await visibleText(page, '[data-testid="enroll-result"]')).toMatch(/Documento: dados do documento guardados com o cadastro/);
+      const { document } = await apiGet('/api/v1/persons/cnh-person/document');
+      expect(document.kind).toBe('CNH');
+      expect(document.fields.cpf).toBe(cpf);
+      expect(document.fields.nome_completo?.length).toBeGreaterThan(3);
+      expect(document.photoCheck).toMatchObject({ found: true, matched: true });
+      expect(JSON.stringify(document)).not.toMatch(/base64|data:image/);
     }, 180_000);
   });
 
@@ -429,9 +485,11 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
     await shot(page, 'trust-19-identify-candidates');
   }, 240_000);
 
-  it('10. Admin: needs the station-admin secret (not the application one); lists, creates, rotates, sets de-duplication and disables applications', async () => {
+  it('10. Admin: needs the station-admin secret (not the application one); lists, creates, rotates, sets de-duplication and disables applications; the last sync\'s counts', async () => {
     const page = await kiosk([{ photo: FACE, frames: 10 }]);
     page.on('dialog', (d) => void d.accept());
+    const record = { peerUrl: 'http://10.0.0.2:8080', direction: 'pull', startedAt: '2026-11-24T10:00:00.000Z', finishedAt: '2026-11-24T10:00:05.000Z', pulled: 11, created: 3, updated: 1, deleted: 2, skipped: 4, refused: 1, error: null };
+    await page.route('**/api/v1/sync/status', (route) => route.fulfill({ json: { peers: [], lastSync: record, history: [record] } }));
     await page.getByTestId('tile-admin').click();
     await page.getByTestId('admin-unlock').waitFor();
     expect(await page.getByTestId('admin-faces').count()).toBe(0);
@@ -444,6 +502,9 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
     await page.getByTestId('admin-unlock-submit').click();
     await page.getByTestId('admin-apps-table').waitFor({ timeout: 15_000 });
     expect(await visibleText(page, '[data-testid="admin-apps-table"]')).toContain('demo');
+    // The last sync's counts, deleted and refused included: the record as GET /api/v1/sync/status
+    // gives it (src/http/routes/sync.ts SyncRecordSchema), served by a route stub (one station, no peer here).
+    expect(await visibleText(page, '[data-testid="admin-sync-counts"]')).toBe('3 novos, 1 atualizados, 2 apagados, 4 sem mudança, 1 recusados (outra versão do modelo)');
 
     await page.getByTestId('admin-app-name').fill('balcao-2');
     await page.getByTestId('admin-app-create').click();

@@ -10,6 +10,10 @@ export interface Segment {
   kind?: 'face' | 'empty' | 'dark';
   /** Size of the photo as a fraction of the frame height (default 1: 480 px); above 1 it is cropped to the frame (a face too close). */
   scale?: number;
+  /** Gaussian blur (sigma, frame pixels) of the placed photo: an out-of-focus or moving face. */
+  blur?: number;
+  /** Mirror the photo left-right (a head turned one way becomes turned the other). */
+  mirror?: boolean;
 }
 
 /**
@@ -22,12 +26,12 @@ export async function writeY4m(file: string, segments: Segment[]): Promise<void>
   const W = 640;
   const H = 480;
   const chunks: Buffer[] = [Buffer.from(`YUV4MPEG2 W${W} H${H} F10:1 Ip A1:1 C420jpeg\n`, 'ascii')];
-  for (const { photo, frames, kind = 'face', scale = 1 } of segments) {
+  for (const { photo, frames, kind = 'face', scale = 1, blur, mirror } of segments) {
     const background = kind === 'empty'
       ? await sharp({ create: { width: W, height: H, channels: 3, background: { r: 150, g: 146, b: 140 } } }).png().toBuffer()
       : await sharp(photo).resize(W, H, { fit: 'cover' }).blur(20).toBuffer();
     let image = sharp(background);
-    if (kind !== 'empty') image = image.composite([await placed(photo, scale, W, H)]);
+    if (kind !== 'empty') image = image.composite([await placed(photo, scale, W, H, blur, mirror)]);
     let rgb = await image.removeAlpha().raw().toBuffer();
     if (kind === 'dark') rgb = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).linear(0.15, 0).raw().toBuffer();
     const frame = rgbToI420(rgb, W, H);
@@ -36,10 +40,13 @@ export async function writeY4m(file: string, segments: Segment[]): Promise<void>
   await writeFile(file, Buffer.concat(chunks));
 }
 
-/** The photo resized to `scale` x the frame height, centred; cropped to the frame when larger. */
-async function placed(photo: string, scale: number, W: number, H: number): Promise<{ input: Buffer; left: number; top: number }> {
+/** The photo resized to `scale` x the frame height, centred; cropped to the frame when larger; blurred / mirrored when asked. */
+async function placed(photo: string, scale: number, W: number, H: number, blur?: number, mirror?: boolean): Promise<{ input: Buffer; left: number; top: number }> {
   const side = Math.round(H * scale);
-  const img = await sharp(photo).resize(side, side).toBuffer();
+  let pipeline = sharp(photo).resize(side, side);
+  if (mirror) pipeline = pipeline.flop();
+  if (blur) pipeline = pipeline.blur(blur);
+  const img = await pipeline.toBuffer();
   if (side <= H) return { input: img, left: Math.round((W - side) / 2), top: Math.round((H - side) / 2) };
   const w = Math.min(side, W);
   const cropped = await sharp(img).extract({ left: Math.round((side - w) / 2), top: Math.round((side - H) / 2), width: w, height: H }).toBuffer();

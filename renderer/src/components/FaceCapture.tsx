@@ -6,10 +6,11 @@ import {
 import { useI18n, type MessageKey } from '../i18n/index.js';
 import { CameraProblem } from './CameraProblem.js';
 
-/** A captured face image. */
+/** A captured face image; `warning`: what the guide still saw wrong when the clerk captured by hand. */
 export interface FaceImage {
   base64: string;
   dataUrl: string;
+  warning?: Feedback;
 }
 
 let detectorPromise: Promise<FaceDetector | null> | null = null;
@@ -24,10 +25,12 @@ export function loadDetector(): Promise<FaceDetector | null> {
 
 /** Feedbacks for which a manual capture is refused (nothing usable in the frame). */
 const REFUSE_MANUAL: Feedback[] = ['noFace', 'manyFaces', 'tooDark'];
+/** Feedbacks a manual capture keeps, with a warning beside the photo (the station may still refuse it, and says why). */
+const WARN_MANUAL: Feedback[] = ['tooFar', 'tooClose', 'offCentre', 'headTurned', 'eyesClosed', 'blurry'];
 
 /**
  * Guided face capture: live camera with a face oval and real-time feedback (no face, too far, too
- * close, off-centre, too dark), a countdown and automatic capture once the face has held still in
+ * close, off-centre, too dark, head turned, eyes closed, blurred), a countdown and automatic capture once the face has held still in
  * the oval, a manual capture button (refused when the frame holds no usable face), and photo upload
  * when there is no camera. The oval is drawn from GUIDE, the same numbers the acceptance rule uses.
  */
@@ -97,7 +100,7 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
       return;
     }
     setRefused(null);
-    onChange({ base64: frame.base64, dataUrl: frame.dataUrl });
+    onChange({ base64: frame.base64, dataUrl: frame.dataUrl, ...(WARN_MANUAL.includes(verdict) ? { warning: verdict } : {}) });
   };
   const upload = async (file: File | undefined) => {
     if (!file) return;
@@ -112,6 +115,7 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
         <img className="capture-preview" src={value.dataUrl} alt={t('face.captured')} />
         <div className="capture-controls">
           <p className="ok-text">✓ {t('face.captured')}</p>
+          {value.warning && <p className="bad-text" data-testid={`${testId}-warning`} data-feedback={value.warning}>{t('face.warning', { why: t(`feedback.${value.warning}` as MessageKey) })}</p>}
           <button type="button" className="btn" onClick={() => { onChange(null); setLive(true); }}>
             {t('face.retake')}
           </button>

@@ -1,6 +1,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { ApiError, type Decision } from '../api.js';
 import { useI18n } from '../i18n/index.js';
+import { qualityFailuresOf } from '../quality.js';
 
 /** A spinner with a label; announced to screen readers. */
 export function Busy({ label }: { label?: string }) {
@@ -23,13 +24,15 @@ export function Notice({ kind, title, children, testId }: { kind: 'error' | 'suc
   );
 }
 
-/** Turns any failure into the clerk-facing text of its stable code. */
+/** Turns any failure into the clerk-facing text of its stable code (a refused face says which limit it failed). */
 export function useErrorText(): (e: unknown) => string {
   const { t, errorText } = useI18n();
   return useCallback(
     (e: unknown) => {
       if (e instanceof ApiError) {
         if (e.status === 0) return t('error.network');
+        const why = e.code === 'FACE_QUALITY_TOO_LOW' ? qualityFailuresOf(e.message) : [];
+        if (why.length) return t('quality.why', { why: why.map((w) => t(`quality.${w}`)).join(', ') });
         return errorText(e.code) ?? (e.message || t('error.generic'));
       }
       return e instanceof Error && e.message ? e.message : t('error.generic');

@@ -88,7 +88,7 @@ function AdminPanel({ onBack, onLocked }: { onBack: () => void; onLocked: () => 
           </p>
           {last && (
             <p className="muted" data-testid="admin-sync-counts">
-              {last.error ?? t('admin.syncCounts', { created: last.created, updated: last.updated, skipped: last.skipped })}
+              {last.error ?? t('admin.syncCounts', { created: last.created, updated: last.updated, deleted: last.deleted ?? 0, skipped: last.skipped, refused: last.refused ?? 0 })}
             </p>
           )}
           {sync && (sync.peers ?? []).length === 0 && <p className="muted" data-testid="admin-sync-nopeer">{t('admin.syncNoPeer')}</p>}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, ApiError, isValidExtId, type Duplicate } from '../api.js';
 import { DuplicateList, mergeDuplicates } from '../components/Duplicates.js';
 import { CnhReader, PhotoCheck, type CnhRead } from '../components/CnhReader.js';
+import { documentRecordOf } from '../document-record.js';
 import { GATE_OFF, livenessGateBlock, type LivenessGate } from '../advanced-liveness.js';
 import { AdvancedLivenessOption, LivenessBlock } from '../components/AdvancedLiveness.js';
 import { FaceCapture, type FaceImage } from '../components/FaceCapture.js';
@@ -92,6 +93,14 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
         } catch (e) {
           results.push({ part: `${t('modality.finger')} ${i + 1}`, ok: false, text: failed(e) });
         }
+      }
+      // The confirmed document is kept with the person once something of the person was enrolled.
+      const record = doc && documentRecordOf(doc.values, doc.result.face, doc.selfie, face?.base64 ?? null);
+      if (record && results.some((r) => r.ok)) {
+        await api.saveDocument(extId, record).then(
+          () => results.push({ part: t('enroll.document'), ok: true, text: t('enroll.docSaved') }),
+          (e: unknown) => results.push({ part: t('enroll.document'), ok: false, text: errorText(e) }),
+        );
       }
     } finally {
       setReported(mergeDuplicates(seen, extId));
