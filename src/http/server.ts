@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyBodyParser, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -74,6 +74,14 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
     reply.header('x-request-id', request.id);
     lingerOnEarlyReply(request.raw, reply);
   });
+
+  // JSON bodies are collected as one Buffer rather than as a UTF-8 string built chunk by chunk: a 3 MB
+  // base64 image body then costs the main thread one flat string, not ~50 chunk strings and a rope to
+  // flatten, so less garbage to collect while other requests wait (issue #18: /health under large
+  // PNG bodies). Same parser otherwise (secure-json-parse, prototype poisoning refused).
+  app.removeContentTypeParser('application/json');
+  const parseJson = app.getDefaultJsonParser('error', 'error') as unknown as FastifyBodyParser<Buffer>; // it takes a Buffer as well (secure-json-parse)
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJson);
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {

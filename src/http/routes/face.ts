@@ -30,6 +30,7 @@ async function imagesOf(body: Pick<FaceBodyT, 'Images'>): Promise<Uint8Array[]> 
       throw new BiostationError('INVALID_IMAGE_TYPE', `Images[${i}].imageType must be "frontal"`);
     }
     images.push(await imageField(item.imageData, `Images[${i}].imageData`, 'face'));
+    item.imageData = ''; // the bytes are what the request needs now (see sampleOf in finger.ts)
   }
   return images;
 }
