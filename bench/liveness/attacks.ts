@@ -7,25 +7,31 @@
  * from a mulberry32 generator seeded by (split, index, type).
  *
  * Frames are 400 x 400 "camera" captures; every sample goes through the same camera model: defocus
- * (Gaussian blur), sensor noise, exposure/gamma, JPEG. What is simulated:
+ * (Gaussian blur), exposure/gamma, a Bayer mosaic with sensor noise, demosaicing, JPEG. Media are drawn
+ * at their physical scale and integrated over each frame pixel (media.ts: the scales and their sources).
+ * What is simulated:
  * - bona fide 'live-camera': the photo itself as the scene (zoom 1.6-2.0x, random crop), camera model
  *   drawn as for the attacks, plus a low-light share (dark, noisy);
- * - 'print': the photo printed (CMYK halftone screen of period 2-3.5 px of a 3x (cut-out: 2x) enlargement at 15/75/0/45 degrees, ink gamut,
- *   paper texture, white margin), held in front of a blurred scene with perspective (+-8 deg
- *   rotation, keystone), the paper edge in view, sometimes glare;
- * - 'print-closeup': the same print filling the frame, no edge in view;
- * - 'screen': the photo on an LCD (RGB stripe subpixels, 3-6 device px per photo px, pixel gaps,
- *   emissive brightness and a blue white point), black bezel in view, perspective, moiré from
- *   resampling at the camera, glare stripe;
- * - 'screen-closeup': the same screen filling the frame, no bezel in view;
+ * - 'print': the photo laser-printed 8-13 cm wide (CMYK AM halftone of 150-200 lpi at 15/75/0/45
+ *   degrees, ink gamut, paper white and 0.5 mm paper mottle, white margin), held in front of a blurred
+ *   scene with perspective (+-8 deg rotation, keystone), the paper edge in view, sometimes glare: the
+ *   halftone period is about 0.45-0.7 frame px, i.e. not resolved, seen as aliasing;
+ * - 'print-closeup': the same print filling the frame, no edge in view (period about 0.65-1.0 frame px);
+ * - 'screen': the photo on a phone, a tablet or a monitor (RGB stripe subpixels, row gaps, emissive
+ *   brightness and a blue white point; pixel pitch from the device's density), black bezel in view,
+ *   perspective, glare stripe; moiré from the pitch beating with the camera's pixels;
+ * - 'screen-closeup': the same screen filling the frame, no bezel in view (a monitor close up: the
+ *   pitch reaches 1-2.4 frame px and the stripes start to be resolved);
  * - 'cutout': a printed face cut out as an ellipse (paper mask) pasted over another person's face in a
  *   bona fide frame (halftone, flat, no border).
- * What it cannot show: real paper and ink optics, real screen emission and moiré with a real lens and
- * sensor (demosaicing), 3-D masks, or attacks built to defeat these very signals. See README.md.
+ * What it cannot show: real paper and ink optics (inkjet prints use finer stochastic screens, not
+ * modelled), real screen emission, angle-dependent contrast and refresh, a real lens's aberrations and
+ * a real sensor's noise, 3-D masks, or attacks built to defeat these very signals. See README.md.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { composite, printMedium, screenMedium, type Medium } from './media.js';
 
 export const FRAME = 400;
 export const ATTACK_TYPES = ['print', 'print-closeup', 'screen', 'screen-closeup', 'cutout'] as const;
@@ -99,154 +105,6 @@ async function resize(img: Raster, w: number, h: number, blur = 0): Promise<Rast
 
 const clamp8 = (v: number): number => (v < 0 ? 0 : v > 255 ? 255 : v);
 
-function bilinear(img: Raster, x: number, y: number, out: number[]): boolean {
-  if (x < 0 || y < 0 || x > img.width - 1 || y > img.height - 1) return false;
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const x1 = Math.min(x0 + 1, img.width - 1);
-  const y1 = Math.min(y0 + 1, img.height - 1);
-  const fx = x - x0;
-  const fy = y - y0;
-  for (let c = 0; c < 3; c++) {
-    const a = img.data[(y0 * img.width + x0) * 3 + c];
-    const b = img.data[(y0 * img.width + x1) * 3 + c];
-    const d = img.data[(y1 * img.width + x0) * 3 + c];
-    const e = img.data[(y1 * img.width + x1) * 3 + c];
-    out[c] = (a + (b - a) * fx) * (1 - fy) + (d + (e - d) * fx) * fy;
-  }
-  return true;
-}
-
-/** Homography (3x3, row-major) taking the 4 points `from` to `to` (direct linear solve). */
-function homography(from: number[][], to: number[][]): number[] {
-  const A: number[][] = [];
-  for (let i = 0; i < 4; i++) {
-    const [x, y] = from[i];
-    const [u, v] = to[i];
-    A.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
-    A.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
-  }
-  for (let c = 0; c < 8; c++) {
-    let piv = c;
-    for (let r = c + 1; r < 8; r++) if (Math.abs(A[r][c]) > Math.abs(A[piv][c])) piv = r;
-    [A[c], A[piv]] = [A[piv], A[c]];
-    for (let r = 0; r < 8; r++) {
-      if (r === c) continue;
-      const f = A[r][c] / A[c][c];
-      for (let k = c; k < 9; k++) A[r][k] -= f * A[c][k];
-    }
-  }
-  return [...Array.from({ length: 8 }, (_, i) => A[i][8] / A[i][i]), 1];
-}
-
-/**
- * Places `medium` (its full extent) into `scene` at the quad `corners` (frame px, clockwise from
- * top-left); supersampled 2x2 to mimic a lens integrating the medium's fine structure.
- */
-function composite(scene: Raster, medium: Raster, corners: number[][], mask?: (u: number, v: number) => number): Raster {
-  const Hm = homography(corners, [[0, 0], [medium.width - 1, 0], [medium.width - 1, medium.height - 1], [0, medium.height - 1]]);
-  const out = new Uint8Array(scene.data);
-  const px = [0, 0, 0];
-  for (let y = 0; y < scene.height; y++) {
-    for (let x = 0; x < scene.width; x++) {
-      let r = 0, g = 0, b = 0, w = 0;
-      for (const [ox, oy] of [[-0.25, -0.25], [0.25, -0.25], [-0.25, 0.25], [0.25, 0.25]]) {
-        const X = x + ox, Y = y + oy;
-        const d = Hm[6] * X + Hm[7] * Y + Hm[8];
-        const u = (Hm[0] * X + Hm[1] * Y + Hm[2]) / d;
-        const v = (Hm[3] * X + Hm[4] * Y + Hm[5]) / d;
-        if (!bilinear(medium, u, v, px)) continue;
-        const a = mask ? mask(u / medium.width, v / medium.height) : 1;
-        if (a <= 0) continue;
-        r += px[0] * a; g += px[1] * a; b += px[2] * a; w += a;
-      }
-      if (w === 0) continue;
-      const o = (y * scene.width + x) * 3;
-      const k = w / 4;
-      out[o] = clamp8(out[o] * (1 - k) + r / 4);
-      out[o + 1] = clamp8(out[o + 1] * (1 - k) + g / 4);
-      out[o + 2] = clamp8(out[o + 2] * (1 - k) + b / 4);
-    }
-  }
-  return { width: scene.width, height: scene.height, data: out };
-}
-
-/** CMYK amplitude-modulated halftone of `img` (period in px), ink gamut and paper texture, white margin. */
-function printMedium(img: Raster, period: number, margin: number, rnd: () => number): Raster {
-  const m = Math.round(img.width * margin);
-  const W = img.width + 2 * m;
-  const H = img.height + 2 * m;
-  const out = new Uint8Array(W * H * 3);
-  const angles = [15, 75, 0, 45].map((a) => ((a + rnd() * 4) * Math.PI) / 180);
-  const paper = [245 + rnd() * 8, 243 + rnd() * 8, 235 + rnd() * 10];
-  const ink = [[0, 160, 230], [220, 0, 130], [255, 230, 0], [25, 25, 30]]; // C, M, Y, K as RGB absorption targets
-  const ca = angles.map(Math.cos);
-  const sa = angles.map(Math.sin);
-  const COS_N = 4096;
-  const cosTable = new Float32Array(COS_N);
-  for (let i = 0; i < COS_N; i++) cosTable[i] = Math.cos((2 * Math.PI * i) / COS_N);
-  const cos2pi = (t: number): number => cosTable[((Math.floor(t * COS_N) % COS_N) + COS_N) % COS_N];
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      const o = (y * W + x) * 3;
-      const grain = (rnd() - 0.5) * 10;
-      const ix = x - m, iy = y - m;
-      if (ix < 0 || iy < 0 || ix >= img.width || iy >= img.height) {
-        for (let c = 0; c < 3; c++) out[o + c] = clamp8(paper[c] + grain);
-        continue;
-      }
-      const s = (iy * img.width + ix) * 3;
-      const R = img.data[s] / 255, G = img.data[s + 1] / 255, B = img.data[s + 2] / 255;
-      const K = 1 - Math.max(R, G, B);
-      const den = 1 - K + 1e-6;
-      const cov = [(1 - R - K) / den, (1 - G - K) / den, (1 - B - K) / den, K];
-      let r = paper[0], g = paper[1], b = paper[2];
-      for (let k = 0; k < 4; k++) {
-        const u = (x * ca[k] + y * sa[k]) / period;
-        const v = (-x * sa[k] + y * ca[k]) / period;
-        // dot function in -1..1; inked where it is below the coverage threshold
-        const spot = (cos2pi(u) + cos2pi(v)) / 2;
-        if (spot < 1 - 2 * Math.min(1, cov[k] * 1.05)) continue;
-        const t = ink[k];
-        r *= (t[0] + 25) / 280; g *= (t[1] + 25) / 280; b *= (t[2] + 25) / 280;
-      }
-      out[o] = clamp8(r + grain);
-      out[o + 1] = clamp8(g + grain);
-      out[o + 2] = clamp8(b + grain);
-    }
-  }
-  return { width: W, height: H, data: out };
-}
-
-/** LCD rendering: each photo pixel k x k device px as R|G|B stripes with dark gaps; bezel around. */
-function screenMedium(img: Raster, k: number, bezel: number, rnd: () => number): Raster {
-  const b = Math.round(img.width * k * bezel);
-  const W = img.width * k + 2 * b;
-  const H = img.height * k + 2 * b;
-  const out = new Uint8Array(W * H * 3);
-  const gain = 1.05 + rnd() * 0.2;
-  const white = [0.92, 0.97, 1.0];
-  const bezelGrey = 10 + rnd() * 25;
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      const o = (y * W + x) * 3;
-      const ix = x - b, iy = y - b;
-      if (ix < 0 || iy < 0 || ix >= img.width * k || iy >= img.height * k) {
-        out[o] = out[o + 1] = out[o + 2] = bezelGrey;
-        continue;
-      }
-      const s = (Math.floor(iy / k) * img.width + Math.floor(ix / k)) * 3;
-      const sub = Math.floor(((ix % k) * 3) / k); // which stripe
-      const gapY = iy % k === k - 1 ? 0.55 : 1;
-      for (let c = 0; c < 3; c++) {
-        const lit = c === sub ? 1 : 0.12;
-        out[o + c] = clamp8(img.data[s + c] * 2.2 * lit * gapY * gain * white[c] + 6);
-      }
-    }
-  }
-  return { width: W, height: H, data: out };
-}
-
 /** Glare: an additive soft ellipse or stripe of near-white light. */
 function addGlare(img: Raster, rnd: () => number): void {
   const cx = rnd() * img.width, cy = rnd() * img.height;
@@ -290,20 +148,50 @@ function drawCamera(rnd: () => number, lowLight: boolean): CameraRecipe {
   return { lowLight, blurSigma, gain, gamma, noise, noiseSeed, quality };
 }
 
-/** The camera: defocus, exposure/gamma, noise, JPEG. */
+/** Bayer RGGB: the colour a sensor pixel records (0 R, 1 G, 2 B). */
+const bayer = (x: number, y: number): number => ((y & 1) === 0 ? ((x & 1) === 0 ? 0 : 1) : (x & 1) === 0 ? 1 : 2);
+
+/**
+ * The camera: defocus (Gaussian blur), exposure/gamma, a Bayer RGGB mosaic with sensor noise on it,
+ * bilinear demosaicing (each missing colour the mean of the 3 x 3 neighbours that recorded it), JPEG.
+ */
 async function camera(img: Raster, rnd: () => number, lowLight: boolean): Promise<Uint8Array> {
   const c = drawCamera(rnd, lowLight);
   let p = sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
   if (c.blurSigma >= 0.3) p = p.blur(c.blurSigma);
   const data = new Uint8Array(await p.raw().toBuffer());
+  const W = img.width, H = img.height;
   const rng = mulberry32(c.noiseSeed);
-  for (let i = 0; i < data.length; i++) {
-    const g = 255 * Math.pow(Math.min(1, (data[i] / 255) * c.gain), c.gamma);
-    // approximately Gaussian noise: sum of three uniforms
-    const n = (rng() + rng() + rng() - 1.5) * 2 * c.noise;
-    data[i] = clamp8(Math.round(g + n));
+  const mosaic = new Float32Array(W * H);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const v = data[(y * W + x) * 3 + bayer(x, y)];
+      // approximately Gaussian noise: sum of three uniforms (std = c.noise)
+      mosaic[y * W + x] = 255 * Math.pow(Math.min(1, (v / 255) * c.gain), c.gamma) + (rng() + rng() + rng() - 1.5) * 2 * c.noise;
+    }
   }
-  const jpeg = await sharp(data, { raw: { width: img.width, height: img.height, channels: 3 } }).jpeg({ quality: c.quality }).toBuffer();
+  const out = new Uint8Array(W * H * 3);
+  const sum = [0, 0, 0], n = [0, 0, 0];
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      sum[0] = sum[1] = sum[2] = n[0] = n[1] = n[2] = 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= H) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= W) continue;
+          const k = bayer(xx, yy);
+          sum[k] += mosaic[yy * W + xx];
+          n[k]++;
+        }
+      }
+      const own = bayer(x, y);
+      const o = (y * W + x) * 3;
+      for (let k = 0; k < 3; k++) out[o + k] = clamp8(Math.round(k === own ? mosaic[y * W + x] : sum[k] / n[k]));
+    }
+  }
+  const jpeg = await sharp(out, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: c.quality }).toBuffer();
   return new Uint8Array(jpeg);
 }
 
@@ -333,7 +221,7 @@ async function liveFrame(photo: Raster, rnd: () => number): Promise<Raster> {
   return { width: FRAME, height: FRAME, data: out };
 }
 
-/** Quad of a medium of aspect w/h whose photo part spans `side` px, centred near (cx, cy), with perspective. */
+/** Quad of a medium of aspect w/h whose full width spans `side` frame px, centred near (cx, cy), with perspective. */
 function quad(w: number, h: number, side: number, cx: number, cy: number, rnd: () => number): number[][] {
   const rot = ((rnd() - 0.5) * 16 * Math.PI) / 180;
   const kx = (rnd() - 0.5) * 0.16, ky = (rnd() - 0.5) * 0.16; // keystone
@@ -345,41 +233,56 @@ function quad(w: number, h: number, side: number, cx: number, cy: number, rnd: (
   return pts;
 }
 
+/** The cut-out: an ellipse around the face of an LFW photo (u, v: 0..1 across the print). */
+const ELLIPSE = (u: number, v: number): number => (((u - 0.5) / 0.21) ** 2 + ((v - 0.52) / 0.27) ** 2 <= 1 ? 1 : 0);
+
+/**
+ * A printed photo framed so that its photo part spans `photoSide` frame px: an AM halftone of
+ * 150-200 lpi, the photo printed 8-13 cm wide, paper mottle of 0.5 mm (scales: media.ts).
+ */
+function printAt(photo: Raster, photoSide: number, margin: number, rnd: () => number): Medium {
+  const lpi = 150 + rnd() * 50;
+  const widthMm = 80 + rnd() * 50;
+  const pxPerMm = photo.width / widthMm; // photo px per mm of paper
+  return printMedium(photo, (25.4 / lpi) * pxPerMm, margin, 0.5 * pxPerMm, rnd);
+}
+
 /**
  * One sample of `type` from `photo` (the attacker's source), `other` (another photo: the scene, or
- * the wearer for 'cutout'), fully determined by `seed`.
+ * the wearer for 'cutout'), fully determined by `seed`. Media at their physical scale (media.ts).
  */
 export async function makeSample(type: SampleType, photo: Raster, other: Raster, seed: number): Promise<Uint8Array> {
   const rnd = mulberry32(seed);
   if (type === 'live-camera') return camera(await liveFrame(photo, rnd), rnd, rnd() < 0.2);
   if (type === 'cutout') {
     const wearer = await liveFrame(other, rnd);
-    const up = await resize(photo, photo.width * 2, photo.height * 2, 0.4);
-    const print = printMedium(up, 2 + rnd() * 1.5, 0, rnd);
     // LFW faces sit at the centre of the 250 px photo, about 0.28-0.72 of its width
     const side = FRAME * (0.9 + rnd() * 0.3);
+    const print = printAt(photo, side, 0, rnd);
     const c = quad(print.width, print.height, side, FRAME / 2 + (rnd() - 0.5) * 30, FRAME / 2 + (rnd() - 0.5) * 30, rnd);
-    const ell = (u: number, v: number): number => {
-      const d = ((u - 0.5) / 0.21) ** 2 + ((v - 0.52) / 0.27) ** 2;
-      return d <= 1 ? 1 : 0;
-    };
-    const img = composite(wearer, print, c, ell);
+    const img = composite(wearer, print, c, ELLIPSE);
     if (rnd() < 0.3) addGlare(img, rnd);
     return camera(img, rnd, rnd() < 0.1);
   }
   const closeup = type.endsWith('closeup');
   const scene = await sceneFrom(other, rnd);
-  let medium: Raster;
+  // photo part 1.25-1.5x the frame for close-ups (no edge in view), 0.8-1.05x otherwise (edge partly in view)
+  const photoSide = FRAME * (closeup ? 1.25 + rnd() * 0.25 : 0.8 + rnd() * 0.25);
+  let medium: Medium;
+  let photoWidth: number;
   if (type.startsWith('print')) {
-    const up = await resize(photo, photo.width * 3, photo.height * 3, 0.5);
-    medium = printMedium(up, 2 + rnd() * 1.5, closeup ? 0.02 : 0.06 + rnd() * 0.1, rnd);
+    const margin = closeup ? 0.02 : 0.06 + rnd() * 0.1;
+    medium = printAt(photo, photoSide, margin, rnd);
+    photoWidth = photo.width;
   } else {
-    const k = 3 + Math.floor(rnd() * 4);
-    const src = await resize(photo, Math.round(photo.width * (1 + rnd() * 0.5)), Math.round(photo.height * (1 + rnd() * 0.5)), 0);
-    medium = screenMedium(src, k, closeup ? 0.01 : 0.04 + rnd() * 0.08, rnd);
+    // a phone (400-460 ppi, photo 5-7 cm wide), a tablet (220-265 ppi, 10-16 cm) or a monitor showing the
+    // 250 px photo at 100-200 % (90-110 ppi): device px across the photo
+    const device = Math.floor(rnd() * 3);
+    const deviceWidth = device === 0 ? ((50 + rnd() * 20) * (400 + rnd() * 60)) / 25.4 : device === 1 ? ((100 + rnd() * 60) * (220 + rnd() * 45)) / 25.4 : photo.width * (1 + rnd());
+    medium = screenMedium(photo, deviceWidth, deviceWidth * (closeup ? 0.01 : 0.04 + rnd() * 0.08), rnd);
+    photoWidth = deviceWidth;
   }
-  // photo part 1.25-1.5x the frame for close-ups (no edge in view), 0.75-1.0x otherwise (edge partly in view)
-  const side = FRAME * (closeup ? 1.25 + rnd() * 0.25 : 0.8 + rnd() * 0.25);
+  const side = (photoSide * medium.width) / photoWidth;
   const offset = closeup ? 20 : 60;
   const c = quad(medium.width, medium.height, side, FRAME / 2 + (rnd() - 0.5) * offset, FRAME / 2 + (rnd() - 0.5) * offset, rnd);
   const img = composite(scene, medium, c);

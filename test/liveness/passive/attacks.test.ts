@@ -35,7 +35,7 @@ describe.skipIf(!HAVE_DATA)('liveness attack-set generator', () => {
       const meta = await sharp(a).metadata();
       expect([type, meta.format, meta.width, meta.height]).toEqual([type, 'jpeg', FRAME, FRAME]);
     }
-  }, 60_000);
+  }, 300_000); // 18 samples at the media's physical scale (about 1 s per print on one idle core)
 
   it('the fresh part takes other held-out people than the heldout part, with other seeds', async () => {
     const sources = { heldout: new Set<string>(), fresh: new Set<string>() };
