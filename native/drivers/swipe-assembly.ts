@@ -12,15 +12,21 @@
  *    seam as in R. Szeliski, "Image Alignment and Stitching: A Tutorial", 2006, §6.1), which
  *    keeps ridges sharp where a blend would blur small misalignments.
  *
- * 2. `assembleTwoRowSwipe`: a two-row swipe sensor reports, per scan line, a full primary row and a
- *    short window of a second row a fixed distance D downstream (seen in the VFS5011 and VFS301
- *    recordings: the window correlates negatively with the primary row of an earlier line, at a
- *    lag that varies with the swipe speed). The lag m_i (in scan lines) at which the window of line
- *    i best matches (Pearson correlation) an earlier primary row is the time the finger took to
- *    travel D, so the finger advanced D / m_i pixels during line i. Lags are median-filtered (window
- *    `medianWindow`), positions integrated, and output rows resampled at unit spacing by linear
- *    interpolation between the two scan lines around each position (the time-to-space mapping of
+ * 2. `assembleSwipeLines`: a line-scan swipe sensor (VFS301, VFS5011) streams rows much faster than
+ *    the finger moves, so consecutive rows repeat the same skin at a varying, unknown speed. The
+ *    speed per row comes from brightness constancy (B. K. P. Horn, B. G. Schunck, "Determining
+ *    optical flow", Artificial Intelligence 17, 1981: I_t = -v I_y): v = |I_t| / |I_y|, with the mean
+ *    absolute row-to-row difference as |I_t| (less the sensor's noise floor: its `noiseQuantile`
+ *    quantile over the swipe, the rows where the finger rests) and, since one row has no vertical
+ *    gradient, the mean absolute horizontal gradient as |I_y| (ridges run in all directions, so the
+ *    two are alike on average). The speeds are averaged over `smoothingLines` rows on each side,
+ *    scaled by `speedGain` (the constant relating this estimate to pixels, measured per sensor family:
+ *    native/README.md), integrated into positions, and output rows are resampled at unit spacing by
+ *    linear interpolation between the two rows around each position (the time-to-space mapping of
  *    swipe sensors, e.g. D. Maltoni et al., "Handbook of Fingerprint Recognition", 2nd ed., §2.4).
+ *    (The sensors also send a 64-pixel window of a second row; matching it against earlier rows to
+ *    time the finger was tried and dropped: with near-parallel ridges a sideways offset and a delay
+ *    are interchangeable, so the correlation has no single peak.)
  *
  * Both functions are pure: grey images in (8-bit, row-major), a grey image out.
  */
@@ -110,85 +116,59 @@ export function stitchFrames(frames: readonly Uint8Array[], w: number, h: number
   return { widthPx: width, heightPx: height, pixels, shifts };
 }
 
-export interface TwoRowOptions {
-  /** Pixels in a primary row. */
+export interface SwipeLineOptions {
+  /** Pixels per row. */
   widthPx: number;
-  /** Primary-row pixel under the first pixel of the second-row window. */
-  windowOffsetPx: number;
-  /** The second row's polarity is opposite to the primary row's (true on both recorded sensors). */
-  windowInverted: boolean;
-  /** Largest lag searched (scan lines). */
-  maxLag: number;
-  /** Distance between the rows, in output pixels (sets the vertical scale). */
-  rowDistancePx: number;
-  /** Median filter width over the lags (scan lines, odd). */
-  medianWindow: number;
-  /** Lags whose best correlation is below this are not trusted and filled from their neighbours. */
-  minCorrelation: number;
+  /** Quantile (0..1) of the row-to-row differences taken as the noise floor (rows at rest). */
+  noiseQuantile: number;
+  /** Rows averaged on each side when smoothing the speed. */
+  smoothingLines: number;
+  /** Output pixels per unit of the raw speed estimate (sets the vertical scale). */
+  speedGain: number;
 }
 
-function pearson(a: Uint8Array, b: Uint8Array, bOffset: number): number {
-  const n = a.length;
-  let ma = 0;
-  let mb = 0;
-  for (let i = 0; i < n; i++) {
-    ma += a[i]!;
-    mb += b[bOffset + i]!;
+/**
+ * Per row, the finger's advance since the previous row in output pixels (see the file comment).
+ * `rows` hold `widthPx` grey pixels each.
+ */
+export function swipeSpeeds(rows: readonly Uint8Array[], opts: SwipeLineOptions): number[] {
+  const w = opts.widthPx;
+  const change = [0];
+  const gradient: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    let g = 0;
+    for (let x = 1; x < w - 1; x++) g += Math.abs(r[x + 1]! - r[x - 1]!) / 2;
+    gradient.push(g / (w - 2));
+    if (i === 0) continue;
+    const prev = rows[i - 1]!;
+    let d = 0;
+    for (let x = 0; x < w; x++) d += Math.abs(r[x]! - prev[x]!);
+    change.push(d / w);
   }
-  ma /= n;
-  mb /= n;
-  let sab = 0;
-  let saa = 0;
-  let sbb = 0;
-  for (let i = 0; i < n; i++) {
-    const x = a[i]! - ma;
-    const y = b[bOffset + i]! - mb;
-    sab += x * y;
-    saa += x * x;
-    sbb += y * y;
-  }
-  return saa === 0 || sbb === 0 ? 0 : sab / Math.sqrt(saa * sbb);
-}
-
-/** Per scan line, the lag (scan lines) to the earlier primary row its window matches; NaN where unknown. */
-export function estimateLags(primary: readonly Uint8Array[], windows: readonly Uint8Array[], opts: TwoRowOptions): number[] {
-  const sign = opts.windowInverted ? -1 : 1;
-  return windows.map((win, i) => {
-    let best = opts.minCorrelation;
-    let lag = Number.NaN;
-    for (let m = 1; m <= Math.min(opts.maxLag, i); m++) {
-      const c = sign * pearson(win, primary[i - m]!, opts.windowOffsetPx);
-      if (c > best) {
-        best = c;
-        lag = m;
-      }
-    }
-    return lag;
-  });
-}
-
-function medianFilter(values: number[], window: number): number[] {
-  const half = Math.floor(window / 2);
-  return values.map((_, i) => {
-    const part = values.slice(Math.max(0, i - half), i + half + 1).filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
-    return part.length ? part[Math.floor(part.length / 2)]! : Number.NaN;
+  const sorted = change.slice(1).sort((a, b) => a - b);
+  const noise = sorted.length ? sorted[Math.floor(opts.noiseQuantile * (sorted.length - 1))]! : 0;
+  const raw = change.map((d, i) => (i === 0 ? 0 : (Math.max(0, d - noise) / Math.max(1, gradient[i]!)) * opts.speedGain));
+  const k = opts.smoothingLines;
+  const prefix = [0];
+  for (const v of raw) prefix.push(prefix[prefix.length - 1]! + v);
+  return raw.map((_, i) => {
+    const lo = Math.max(0, i - k);
+    const hi = Math.min(raw.length, i + k + 1);
+    return (prefix[hi]! - prefix[lo]!) / (hi - lo);
   });
 }
 
 /**
- * Assembles a two-row swipe (see the file comment). `primary[i]` is scan line i's full row,
- * `windows[i]` its second-row window. Returns rows in scan order (the first scanned line on top).
- * Throws RangeError when no lag can be estimated (no finger texture).
+ * Assembles a line-scan swipe (see the file comment): rows in scan order in, an image with the
+ * first scanned row on top out, its height set by the estimated finger travel. Throws RangeError
+ * for fewer than 2 rows.
  */
-export function assembleTwoRowSwipe(primary: readonly Uint8Array[], windows: readonly Uint8Array[], opts: TwoRowOptions): { widthPx: number; heightPx: number; pixels: Uint8Array; lags: number[] } {
-  let lags = medianFilter(estimateLags(primary, windows, opts), opts.medianWindow);
-  const known = lags.filter((v) => !Number.isNaN(v));
-  if (known.length === 0) throw new RangeError('assembleTwoRowSwipe: no line matched its second row');
-  // Lines before the first estimate take it; gaps take the previous estimate.
-  let last = known[0]!;
-  lags = lags.map((v) => (Number.isNaN(v) ? last : (last = v)));
+export function assembleSwipeLines(rows: readonly Uint8Array[], opts: SwipeLineOptions): { widthPx: number; heightPx: number; pixels: Uint8Array; speeds: number[] } {
+  if (rows.length < 2) throw new RangeError('assembleSwipeLines: fewer than 2 rows');
+  const speeds = swipeSpeeds(rows, opts);
   const pos = [0];
-  for (let i = 1; i < primary.length; i++) pos.push(pos[i - 1]! + opts.rowDistancePx / lags[i]!);
+  for (let i = 1; i < rows.length; i++) pos.push(pos[i - 1]! + speeds[i]!);
   const heightPx = Math.floor(pos[pos.length - 1]!) + 1;
   const w = opts.widthPx;
   const pixels = new Uint8Array(heightPx * w);
@@ -197,11 +177,11 @@ export function assembleTwoRowSwipe(primary: readonly Uint8Array[], windows: rea
     while (i + 1 < pos.length - 1 && pos[i + 1]! < y) i++;
     const span = pos[i + 1]! - pos[i]!;
     const t = span > 0 ? Math.min(1, Math.max(0, (y - pos[i]!) / span)) : 0;
-    const a = primary[i]!;
-    const b = primary[Math.min(i + 1, primary.length - 1)]!;
+    const a = rows[i]!;
+    const b = rows[Math.min(i + 1, rows.length - 1)]!;
     for (let x = 0; x < w; x++) pixels[y * w + x] = Math.round(a[x]! * (1 - t) + b[x]! * t);
   }
-  return { widthPx: w, heightPx, pixels, lags };
+  return { widthPx: w, heightPx, pixels, speeds };
 }
 
 /** Linear contrast stretch: the `low` and `high` quantiles (0..1) of `values` map to 0 and 255. */

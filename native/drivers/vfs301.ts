@@ -11,17 +11,17 @@
  *   all zero = no finger, `00 00 02 00 00 00 00` = finger), then reads 64 bytes and blocks of 84032
  *   and 84096 bytes from 0x82 until a short block ends the swipe, then stops (04) and reads the
  *   replies (recorded: some of them time out, so a timeout there is expected).
- * - Data: scan lines of 288 bytes starting `01 FE`; 200 primary-row pixels at bytes 8..207 (the
- *   first data block starts mid-line: lines are found by their `01 FE` start), 64 pixels of a second
- *   row at bytes 208..271 (inverted polarity, matching primary pixels 69..132 of a line about 21
- *   lines earlier: measured by correlation over the recording).
- * Image: assembled by swipe speed (swipe-assembly.ts, assembleTwoRowSwipe), inverted so ridges are
- * dark, the last scanned line on top (the orientation of the recording's capture.png). 200 pixels
- * wide. Resolution: not published; 800 dpi from the ridge period of the recorded print (14.0 px;
+ * - Data: scan lines of 288 bytes starting `01 FE`; 200 row pixels at bytes 8..207 (the first data
+ *   block starts mid-line: lines are found by their `01 FE` start), 64 pixels of a second row at
+ *   bytes 208..271 (inverted polarity; not used, see swipe-assembly.ts).
+ * Image: scan lines from the first to the last with finger texture (standard deviation >= 20 grey
+ * levels), resampled by the estimated swipe speed (swipe-assembly.ts, assembleSwipeLines), inverted,
+ * the last scanned line on top (the orientation and polarity of the recording's capture.png). 200
+ * pixels wide. Resolution: not published; 800 dpi from the ridge period of the recorded print (14.0 px;
  * native/ridge-period.ts, native/README.md).
  */
 import { UsbTransferError, type UsbTransport } from '../usb/transport.js';
-import { assembleTwoRowSwipe } from './swipe-assembly.js';
+import { assembleSwipeLines, type SwipeLineOptions } from './swipe-assembly.js';
 import { CaptureRetryError, DriverProtocolError, expectLength, sleep, type CaptureContext, type DriverDefinition, type FingerprintDriver, type GrayImage } from './driver.js';
 import { OUT } from './observed/vfs301-out.js';
 
@@ -33,8 +33,6 @@ const DATA_TIMEOUT_MS = 2000;
 const POLL_MS = 200;
 const WIDTH = 200;
 const LINE_BYTES = 288;
-const WINDOW_AT = 208;
-const WINDOW_PX = 64;
 const FIRST_BLOCK = 84032;
 const NEXT_BLOCK = 84096;
 const MIN_LINES = 50;
@@ -94,12 +92,8 @@ class Vfs301Driver implements FingerprintDriver {
     await this.run(STOP, signal);
     const lines = trimTextureless(splitLines(Buffer.concat(blocks)));
     if (lines.length < MIN_LINES) throw new CaptureRetryError('vfs301', 'TOO_SHORT', `swipe too short: ${lines.length} scan lines, need ${MIN_LINES}`);
-    const image = assembleTwoRowSwipe(
-      lines.map((l) => l.subarray(8, 8 + WIDTH)),
-      lines.map((l) => l.subarray(WINDOW_AT, WINDOW_AT + WINDOW_PX)),
-      VFS301_ASSEMBLY,
-    );
-    // Inverted (ridges dark), last scanned line on top.
+    const image = assembleSwipeLines(lines.map((l) => l.subarray(8, 8 + WIDTH)), VFS301_ASSEMBLY);
+    // Inverted, last scanned line on top.
     const h = image.heightPx;
     const pixels = new Uint8Array(WIDTH * h);
     for (let y = 0; y < h; y++) for (let x = 0; x < WIDTH; x++) pixels[y * WIDTH + x] = 255 - image.pixels[(h - 1 - y) * WIDTH + x]!;
@@ -161,16 +155,8 @@ function trimTextureless(lines: Uint8Array[]): Uint8Array[] {
   return first < 0 ? [] : lines.slice(first, textured.lastIndexOf(true) + 1);
 }
 
-/** Two-row assembly parameters (see swipe-assembly.ts); rowDistancePx is discussed in native/README.md. */
-export const VFS301_ASSEMBLY = {
-  widthPx: WIDTH,
-  windowOffsetPx: 69,
-  windowInverted: true,
-  maxLag: 60,
-  rowDistancePx: 8,
-  medianWindow: 15,
-  minCorrelation: 0.3,
-};
+/** Swipe assembly parameters (see swipe-assembly.ts); speedGain is discussed in native/README.md. */
+export const VFS301_ASSEMBLY: SwipeLineOptions = { widthPx: WIDTH, noiseQuantile: 0.05, smoothingLines: 15, speedGain: 3.2 };
 
 export const vfs301: DriverDefinition = {
   id: 'vfs301',

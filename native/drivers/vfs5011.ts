@@ -10,17 +10,16 @@
  * - `open` sends the init flow below (the order that replays against the recording); `capture`
  *   sends the capture flow, then reads 61440-byte chunks (256 scan lines of 240 bytes) from 0x82
  *   with no timeout of its own until the finger has come and gone.
- * - A scan line (240 bytes): 8 header bytes, 160 primary-row pixels (bytes 8..167), 64 pixels of a
- *   second row (bytes 168..231, inverted polarity; it sees what primary pixels 46..109 saw some
- *   lines earlier: measured by correlation over the recording), 8 trailing bytes.
+ * - A scan line (240 bytes): 8 header bytes, 160 row pixels (bytes 8..167), 64 pixels of a second
+ *   row (bytes 168..231, inverted polarity; not used, see swipe-assembly.ts), 8 trailing bytes.
  * Image: scan lines from the first to the last with finger texture (standard deviation >= 20 grey
- * levels), assembled by swipe speed (swipe-assembly.ts, assembleTwoRowSwipe), the last scanned line
- * on top (the orientation of the recording's capture.png). 160 pixels wide, height varies.
+ * levels), resampled by the estimated swipe speed (swipe-assembly.ts, assembleSwipeLines), the last
+ * scanned line on top (the orientation of the recording's capture.png). 160 pixels wide.
  * Resolution: not published; 650 dpi from the ridge period of the recorded print (11.9 px;
  * native/ridge-period.ts, native/README.md).
  */
 import type { UsbTransport } from '../usb/transport.js';
-import { assembleTwoRowSwipe } from './swipe-assembly.js';
+import { assembleSwipeLines, type SwipeLineOptions } from './swipe-assembly.js';
 import { CaptureRetryError, DriverProtocolError, type CaptureContext, type DriverDefinition, type FingerprintDriver, type GrayImage } from './driver.js';
 import { OUT } from './observed/vfs5011-out.js';
 
@@ -30,8 +29,6 @@ const EP_DATA = 0x82;
 const TIMEOUT_MS = 3000;
 const LINE_BYTES = 240;
 const WIDTH = 160;
-const WINDOW_AT = 168;
-const WINDOW_PX = 64;
 const CHUNK_LINES = 256;
 /** A scan line with less contrast than this (standard deviation, grey levels) shows no finger. */
 const TEXTURE_MIN_STD = 20;
@@ -104,11 +101,7 @@ class Vfs5011Driver implements FingerprintDriver {
     ctx.fingerOff?.();
     const used = lines.slice(0, lines.length - quiet);
     if (used.length < MIN_LINES) throw new CaptureRetryError('vfs5011', 'TOO_SHORT', `swipe too short: ${used.length} scan lines, need ${MIN_LINES}`);
-    const image = assembleTwoRowSwipe(
-      used.map((l) => l.subarray(8, 8 + WIDTH)),
-      used.map((l) => l.subarray(WINDOW_AT, WINDOW_AT + WINDOW_PX)),
-      VFS5011_ASSEMBLY,
-    );
+    const image = assembleSwipeLines(used.map((l) => l.subarray(8, 8 + WIDTH)), VFS5011_ASSEMBLY);
     // Last scanned line on top.
     const pixels = new Uint8Array(image.pixels.length);
     for (let y = 0; y < image.heightPx; y++) pixels.set(image.pixels.subarray((image.heightPx - 1 - y) * WIDTH, (image.heightPx - y) * WIDTH), y * WIDTH);
@@ -134,16 +127,8 @@ class Vfs5011Driver implements FingerprintDriver {
   }
 }
 
-/** Two-row assembly parameters (see swipe-assembly.ts); rowDistancePx is discussed in native/README.md. */
-export const VFS5011_ASSEMBLY = {
-  widthPx: WIDTH,
-  windowOffsetPx: 46,
-  windowInverted: true,
-  maxLag: 60,
-  rowDistancePx: 1.9,
-  medianWindow: 15,
-  minCorrelation: 0.3,
-};
+/** Swipe assembly parameters (see swipe-assembly.ts); speedGain is discussed in native/README.md. */
+export const VFS5011_ASSEMBLY: SwipeLineOptions = { widthPx: WIDTH, noiseQuantile: 0.05, smoothingLines: 15, speedGain: 3.2 };
 
 export const vfs5011: DriverDefinition = {
   id: 'vfs5011',

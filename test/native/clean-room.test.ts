@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { distinctOuts, renderModule } from '../../native/tools/extract-commands.js';
-import { assembleTwoRowSwipe, estimateFrameShifts, stretchContrast } from '../../native/drivers/swipe-assembly.js';
+import { assembleSwipeLines, estimateFrameShifts, stretchContrast, swipeSpeeds } from '../../native/drivers/swipe-assembly.js';
 import { loadRecording } from '../../native/usb/recording.js';
 import { dpiFromRidgePeriod, ridgePeriodPx } from '../../native/ridge-period.js';
 import { captureDir, haveCaptures } from './usb-datasets.js';
@@ -36,22 +36,27 @@ describe('swipe assembly (synthetic)', () => {
     expect(shifts.map(({ dx, dy }) => [dx, dy])).toEqual([[2, 7], [-1, 6]]);
   });
 
-  it('two-row assembly: a second row 3 px downstream at 1/4 px per line gives lag 12 and 1 output row per 4 lines', () => {
+  it('line-scan assembly: speeds follow the finger (twice as fast -> twice the advance, resting -> none)', () => {
     const w = 40;
-    const src = texture(w, 200);
-    // Line i sees source row i/4 (primary) and row i/4 - 3 (second row, inverted, pixels 10..25).
+    const src = texture(w, 400);
     const row = (y: number) => {
       const y0 = Math.floor(y);
       const t = y - y0;
       return Uint8Array.from({ length: w }, (_, x) => Math.round(src[y0 * w + x]! * (1 - t) + src[(y0 + 1) * w + x]! * t));
     };
-    const primary = Array.from({ length: 400 }, (_, i) => row(20 + i / 4));
-    const windows = Array.from({ length: 400 }, (_, i) => row(20 + i / 4 - 3).subarray(10, 26).map((v) => 255 - v));
-    const out = assembleTwoRowSwipe(primary, windows, { widthPx: w, windowOffsetPx: 10, windowInverted: true, maxLag: 30, rowDistancePx: 3, medianWindow: 5, minCorrelation: 0.3 });
-    expect(out.lags.slice(20)).toEqual(new Array(380).fill(12));
-    // 399 steps of 1/4 px = 100 rows; the first 12 lines cannot see a lag of 12 yet and move a little faster.
-    expect(out.heightPx).toBeGreaterThanOrEqual(100);
-    expect(out.heightPx).toBeLessThanOrEqual(105);
+    // 200 rows at 0.2 px per row, 100 rows resting, 200 rows at 0.4 px per row.
+    const ys = [...Array.from({ length: 200 }, (_, i) => 10 + 0.2 * i), ...new Array(100).fill(50), ...Array.from({ length: 200 }, (_, i) => 50 + 0.4 * i)];
+    const opts = { widthPx: w, noiseQuantile: 0, smoothingLines: 3, speedGain: 1 };
+    const v = swipeSpeeds(ys.map(row), opts);
+    const median = (a: number[]) => a.slice().sort((p, q) => p - q)[a.length >> 1]!;
+    const slow = median(v.slice(20, 180));
+    const fast = median(v.slice(320, 480));
+    expect(fast / slow).toBeGreaterThan(1.7);
+    expect(fast / slow).toBeLessThan(2.3);
+    expect(median(v.slice(210, 290))).toBe(0);
+    const image = assembleSwipeLines(ys.map(row), opts);
+    expect(image.widthPx).toBe(w);
+    expect(image.heightPx).toBe(Math.floor(v.reduce((a, b) => a + b, 0)) + 1);
   });
 
   it('the contrast stretch maps the 1st..99th percentile to 0..255', () => {

@@ -23,8 +23,8 @@ const DEVICES: Array<{ dev: string; width: number; height: number; dpi: number; 
   { dev: 'nb1010', width: 256, height: 180, dpi: 500, maxMeanAbsDiff: 0, sameSize: true },
   { dev: 'aes3500', width: 256, height: 256, dpi: 1100, maxMeanAbsDiff: 0.8, sameSize: true },
   { dev: 'elan', width: 168, height: 330, dpi: 600, maxMeanAbsDiff: 54, sameSize: false },
-  { dev: 'vfs301', width: 200, height: 198, dpi: 800, maxMeanAbsDiff: 39, sameSize: false },
-  { dev: 'vfs5011', width: 160, height: 341, dpi: 650, maxMeanAbsDiff: 83, sameSize: false },
+  { dev: 'vfs301', width: 200, height: 245, dpi: 800, maxMeanAbsDiff: 39, sameSize: false },
+  { dev: 'vfs5011', width: 160, height: 325, dpi: 650, maxMeanAbsDiff: 75, sameSize: false },
   { dev: 'upektc_img', width: 144, height: 384, dpi: 508, maxMeanAbsDiff: 0, sameSize: true },
 ];
 
