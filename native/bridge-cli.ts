@@ -1,8 +1,8 @@
 /**
  * Headless reader bridge: `node --import tsx native/bridge-cli.ts [--dir <folder>] [--replay <recording-dir>]... [--no-usb] [--port 8766]`.
  * Serves the USB readers on the bus (unless --no-usb), replayed recordings (--replay, repeatable)
- * and the virtual readers found in <folder> (see virtualReaderProvider) over loopback HTTP with
- * Server-Sent Events, and prints `READER_BRIDGE_URL=<url>` once listening. Stops on SIGINT/SIGTERM.
+ * and the virtual readers found in <folder> (see virtualReaderProvider) over loopback HTTP, with the
+ * reader events on a WebSocket (`/ws`) and as Server-Sent Events (`/events`), and prints `READER_BRIDGE_URL=<url>` once listening. Stops on SIGINT/SIGTERM.
  * The environment works too (native/providers-from-env.ts).
  */
 import path from 'node:path';
