@@ -3,12 +3,13 @@ import type { StationConfig } from './runtime/config.js';
 import { ConfigError } from './runtime/config.js';
 import { openStore } from './store/index.js';
 import { stationPaths } from './station.js';
+import { encryptPlainTemplates } from './store/encryption/migrate-plain.js';
 import {
   discardNextMasterKey, loadMasterKeys, parseMasterKey, promoteNextMasterKey, stageNextMasterKey, type MasterKey,
 } from './store/encryption/master-key.js';
 
 /**
- * `biostation keys rotate` and `biostation audit` (issue #18, finding 5), registered on the main
+ * `biostation keys rotate`, `biostation keys migrate` and `biostation audit` (issue #18, finding 5), registered on the main
  * command line by src/cli.ts. Both work on the data directory (or PostgreSQL registry) of the
  * configuration, beside a running station.
  */
@@ -51,6 +52,30 @@ export function addSecurityCommands(program: Command, config: () => StationConfi
       } catch (e) {
         if (!provided) discardNextMasterKey(file);
         throw e;
+      } finally {
+        await store.close();
+      }
+    });
+
+  keys
+    .command('migrate')
+    .description(
+      'encrypt the template rows stored in clear before encryption at rest existed, online (a running station keeps serving), ' +
+        'in batches, each one transaction; idempotent (a second run encrypts nothing). Stores that had rows in clear are then compacted ' +
+        '(SQLite: VACUUM, so no freed page keeps the old bytes).',
+    )
+    .option('--batch <n>', 'rows per transaction', '500')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { batch: string; json?: boolean }) => {
+      const c = config();
+      const batch = Number(opts.batch);
+      if (!Number.isInteger(batch) || batch < 1) throw new ConfigError('--batch must be a positive integer');
+      const file = c.masterKeyFile ?? stationPaths(c.dataDir).masterKey;
+      const provided = c.masterKey ? parseMasterKey(c.masterKey, 'BIOSTATION_MASTER_KEY') : undefined;
+      const store = await openStore({ kind: c.store, dataDir: c.dataDir, databaseUrl: c.databaseUrl, encryption: { file, provided } });
+      try {
+        const result = await encryptPlainTemplates(store, { batch });
+        process.stdout.write(`${opts.json ? JSON.stringify(result) : `encrypted ${result.encrypted} of ${result.scanned} template row(s) in ${result.applications} application(s)${result.raced ? ` (${result.raced} changed meanwhile, left to that write)` : ''}`}\n`);
       } finally {
         await store.close();
       }

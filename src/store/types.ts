@@ -90,6 +90,19 @@ export interface PersonRepository {
   page(offset: number, limit: number): Promise<PersonRecord[]>;
   /** Every person's templates, for loading a 1:N gallery. */
   allTemplates(): Promise<Array<{ extId: string; templates: Uint8Array[] }>>;
+
+  // Maintenance (`biostation keys migrate`): template rows as stored, and in-place rewrites that are
+  // not changes of the person (no revision, version or change-feed entry: the content is the same).
+
+  /** Template rows with an id above `afterId`, in id order, at most `limit`, bytes exactly as stored. */
+  storedTemplateRows(afterId: number, limit: number): Promise<StoredTemplateRow[]>;
+  /**
+   * Replaces the stored bytes of each row that still holds `expected` (compare-and-set: a write made
+   * meanwhile wins), in one transaction; returns how many rows were rewritten.
+   */
+  rewriteTemplateRows(rows: Array<{ id: number; expected: Uint8Array; data: Uint8Array }>): Promise<number>;
+  /** Makes space freed by deletes and rewrites unreadable on disk (SQLite: VACUUM, WAL truncated; PostgreSQL: VACUUM of the templates table). */
+  compact(): Promise<void>;
   /**
    * A counter every successful write of this modality raises by exactly one. A 1:N gallery held in
    * memory compares it with the writes it has seen, to notice writes made elsewhere (another API
@@ -115,6 +128,13 @@ export interface PersonRepository {
   purgeTombstones(before: string): Promise<number>;
   /** The version this store holds for an ext_id (the person's, else its tombstone's); undefined when neither. */
   versionOf(extId: string): Promise<string | undefined>;
+}
+
+/** One template row as stored (storedTemplateRows). */
+export interface StoredTemplateRow {
+  id: number;
+  extId: string;
+  data: Uint8Array;
 }
 
 /** A person's latest state or its tombstone, as the change feed gives it. */

@@ -1,8 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptTemplate, encryptTemplate, TEMPLATE_MAGIC } from '../../src/store/encryption/encrypting-store.js';
 import { startTestStation, type TestStation } from './harness.js';
+import { openStore } from '../../src/store/index.js';
 import { fakeFaceEngine, fakeFingerEngine } from './fakes.js';
 
 /** Every file under `dir`, recursively. */
@@ -89,4 +93,73 @@ describe('template cipher', () => {
   it('reads rows written before encryption (no magic) as they are', () => {
     expect(Buffer.from(decryptTemplate(key, aad, Buffer.from('FMR\0legacy'))).toString()).toBe('FMR\0legacy');
   });
+});
+
+const cli = (dataDir: string, ...args: string[]) =>
+  promisify(execFile)('node', ['src/bin/biostation.mjs', ...args], { env: { ...process.env, BIOSTATION_DATA_DIR: dataDir, BIOSTATION_LOG_LEVEL: 'silent' } });
+
+/** Files of `dir` holding any of `markers`, as relative paths. */
+function filesHolding(dir: string, markers: Buffer[]): string[] {
+  return filesUnder(dir).filter((f) => {
+    const bytes = readFileSync(f);
+    return markers.some((m) => bytes.includes(m));
+  }).map((f) => path.relative(dir, f));
+}
+
+/**
+ * A data directory that started before encryption at rest: rows in clear stay readable, and
+ * `biostation keys migrate` encrypts them online (the station keeps running), idempotently, after
+ * which no file of the data directory holds a template in clear.
+ */
+describe('templates stored in clear before encryption (keys migrate, issue #18)', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'biostation-plain-'));
+  const plainFaces = Array.from({ length: 30 }, (_, i) => `zq8oldface${i}plainrowmarker`);
+  const plainFingers = Array.from({ length: 30 }, (_, i) => `zq8oldfinger${i}plainrowmarker`);
+  const markers = [...plainFaces, ...plainFingers].map((n) => Buffer.from(`T:${n}`));
+  let t: TestStation;
+  let token: string;
+  afterAll(async () => {
+    await t?.station.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('reads the old rows, and keys migrate encrypts every one of them while the station runs', async () => {
+    // A station creates the application (and one encrypted enrolment), then stops.
+    const first = await startTestStation({ faceEngine: fakeFaceEngine, fingerEngine: fakeFingerEngine, config: { dataDir } });
+    const app = await first.application('legacy');
+    expect((await first.request('POST', '/api/v1/services/face/enroll/new1', { token: app.token, json: { Images: [{ imageData: image('zq8newface') }] } })).status).toBe(200);
+    await first.station.close();
+    // Rows written as a station before encryption did: the plain repositories, templates in clear (one replaced: a freed old row too).
+    const raw = await openStore({ kind: 'sqlite', dataDir });
+    const tenant = await raw.tenants.forApplication(app.id);
+    const now = new Date().toISOString();
+    for (const [i, n] of plainFaces.entries()) expect(await tenant.faces.create(`old${i}`, [{ data: Buffer.from(`T:${n}`) }], now)).toBe(true);
+    for (const [i, n] of plainFingers.entries()) await tenant.fingers.appendTemplates(`oldf${i}`, [{ data: Buffer.from(`T:${n}`), position: 'UNKNOWN' }], now);
+    await tenant.faces.replaceTemplates('old0', [{ data: Buffer.from(`T:${plainFaces[0]}`) }], now);
+    await raw.close();
+    expect(filesHolding(dataDir, markers).length).toBeGreaterThan(0); // the test starts from clear bytes on disk
+
+    t = await startTestStation({ faceEngine: fakeFaceEngine, fingerEngine: fakeFingerEngine, config: { dataDir } });
+    token = (await t.request('POST', '/api/v1/app-credentials/token', { json: { key: app.key, secret: app.secret } })).body.token;
+    const before = await t.request('POST', '/api/v1/services/face/identify', { token, json: { Images: [{ imageData: image(plainFaces[7]) }] } });
+    expect(before.body.ExternalID).toBe('old7');
+
+    // Online: the station keeps answering while the CLI migrates in batches of 7 rows.
+    const migrating = cli(dataDir, 'keys', 'migrate', '--batch', '7', '--json');
+    const during = await t.request('POST', '/api/v1/services/finger/identify', { token, json: { imageData: image(plainFingers[3]) } });
+    expect(during.body.ExternalID).toBe('oldf3');
+    const result = JSON.parse((await migrating).stdout);
+    expect(result).toMatchObject({ applications: 1, encrypted: 60, raced: 0 });
+    expect(result.scanned).toBe(61);
+
+    expect(filesHolding(dataDir, markers)).toEqual([]);
+    expect(filesHolding(dataDir, [Buffer.from('plainrowmarker')])).toEqual([]);
+    // The same templates come back, and persons are still recognised (a rewrite is not a change: same revision).
+    const rec = await t.request('GET', '/api/v1/services/face/templates/old5', { token });
+    expect(Buffer.from(rec.body.Templates[0].Data, 'base64').toString()).toBe(`T:${plainFaces[5]}`);
+    const after = await t.request('POST', '/api/v1/services/finger/identify', { token, json: { imageData: image(plainFingers[29]) } });
+    expect(after.body.ExternalID).toBe('oldf29');
+    // Idempotent.
+    expect(JSON.parse((await cli(dataDir, 'keys', 'migrate', '--json')).stdout)).toMatchObject({ encrypted: 0, scanned: 61 });
+  }, 120_000);
 });

@@ -26,8 +26,8 @@ export const TEMPLATE_MAGIC = Buffer.from([0xb5, 0x5e, 0xc1, 0x01]);
 const IV = 12;
 const TAG = 16;
 
-const isEncrypted = (b: Uint8Array) => b.length >= TEMPLATE_MAGIC.length + IV + TAG && TEMPLATE_MAGIC.every((m, i) => b[i] === m);
-const aadOf = (applicationId: string, modality: string, extId: string) => Buffer.from(`${applicationId}\0${modality}\0${extId}`, 'utf8');
+export const isEncrypted = (b: Uint8Array) => b.length >= TEMPLATE_MAGIC.length + IV + TAG && TEMPLATE_MAGIC.every((m, i) => b[i] === m);
+export const aadOf = (applicationId: string, modality: string, extId: string) => Buffer.from(`${applicationId}\0${modality}\0${extId}`, 'utf8');
 
 export function encryptTemplate(key: Buffer, aad: Buffer, plain: Uint8Array): Uint8Array {
   const iv = randomBytes(IV);

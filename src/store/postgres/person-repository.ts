@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { toBytes, type PersonRow, type TemplateRow } from '../rows.js';
-import type { ApplyOutcome, IncomingChange, NewTemplate, PersonChange, PersonRecord, PersonRepository, PersonSummary, StoredTemplate } from '../types.js';
+import type { ApplyOutcome, IncomingChange, NewTemplate, PersonChange, PersonRecord, PersonRepository, PersonSummary, StoredTemplate, StoredTemplateRow } from '../types.js';
 import type { Modality } from '../sqlite/person-repository.js';
 import { clockPast, nextStamp, type Stamp } from './change-feed.js';
 import { REVISION_CHANNEL, type RevisionListener } from './revision-listener.js';
@@ -132,6 +132,30 @@ export class PgPersonRepository implements PersonRepository {
       list.push(toBytes(r.data));
     }
     return [...byPerson].map(([extId, templates]) => ({ extId, templates }));
+  }
+
+  async storedTemplateRows(afterId: number, limit: number): Promise<StoredTemplateRow[]> {
+    const { rows } = await this.pool.query<{ id: string; ext_id: string; data: Buffer }>(
+      `SELECT id, ext_id, data FROM ${this.templates} WHERE modality = $1 AND id > $2 ORDER BY id LIMIT $3`,
+      [this.modality, afterId, limit],
+    );
+    return rows.map((r) => ({ id: Number(r.id), extId: r.ext_id, data: toBytes(r.data) }));
+  }
+
+  async rewriteTemplateRows(rows: Array<{ id: number; expected: Uint8Array; data: Uint8Array }>): Promise<number> {
+    return inTransaction(this.pool, async (c) => {
+      let n = 0;
+      for (const r of rows) {
+        const res = await c.query(`UPDATE ${this.templates} SET data = $1 WHERE id = $2 AND modality = $3 AND data = $4`, [Buffer.from(r.data), r.id, this.modality, Buffer.from(r.expected)]);
+        n += res.rowCount ?? 0;
+      }
+      return n;
+    });
+  }
+
+  /** Plain VACUUM marks the dead row versions' space reusable; their bytes stay on the server's disk until overwritten (VACUUM FULL rewrites the table, under an exclusive lock: the operator's choice). */
+  async compact(): Promise<void> {
+    await this.pool.query(`VACUUM ${this.templates}`);
   }
 
   async revision(): Promise<number> {

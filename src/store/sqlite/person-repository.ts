@@ -1,5 +1,5 @@
 import { toBytes, type PersonRow, type TemplateRow } from '../rows.js';
-import type { ApplyOutcome, IncomingChange, NewTemplate, PersonChange, PersonRecord, PersonRepository, PersonSummary, StoredTemplate } from '../types.js';
+import type { ApplyOutcome, IncomingChange, NewTemplate, PersonChange, PersonRecord, PersonRepository, PersonSummary, StoredTemplate, StoredTemplateRow } from '../types.js';
 import type { Migration, SqliteDatabase } from './database.js';
 import { SYNC_MIGRATION, clockPast, nextStamp, type Stamp } from './change-feed.js';
 
@@ -176,6 +176,28 @@ export class SqlitePersonRepository implements PersonRepository {
       list.push(toBytes(r.data));
     }
     return [...byPerson].map(([extId, templates]) => ({ extId, templates }));
+  }
+
+  async storedTemplateRows(afterId: number, limit: number): Promise<StoredTemplateRow[]> {
+    const rows = this.db
+      .prepare('SELECT id, ext_id, data FROM templates WHERE modality = ? AND id > ? ORDER BY id LIMIT ?')
+      .all(this.modality, afterId, limit) as Array<{ id: number; ext_id: string; data: Buffer }>;
+    return rows.map((r) => ({ id: r.id, extId: r.ext_id, data: toBytes(r.data) }));
+  }
+
+  async rewriteTemplateRows(rows: Array<{ id: number; expected: Uint8Array; data: Uint8Array }>): Promise<number> {
+    const update = this.db.prepare('UPDATE templates SET data = ? WHERE id = ? AND modality = ? AND data = ?');
+    return this.db.transaction(() => {
+      let n = 0;
+      for (const r of rows) n += update.run(Buffer.from(r.data), r.id, this.modality, Buffer.from(r.expected)).changes;
+      return n;
+    }).immediate();
+  }
+
+  /** VACUUM rewrites the file from its live rows (freed pages go), then the WAL is checkpointed and truncated. */
+  async compact(): Promise<void> {
+    this.db.exec('VACUUM');
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   async changes(afterSeq: number, limit: number): Promise<PersonChange[]> {
