@@ -7,7 +7,7 @@ import { openApplications, startStation, stationPaths } from './station.js';
 import { registerSyncCommands } from './sync/cli.js';
 import { addSecurityCommands } from './security-cli.js';
 import { registerLivenessCommands } from './liveness/advanced/cli.js';
-import { registerReaderCommands } from './readers-cli.js';
+import { registerReaderCommands } from './cli/readers.js';
 
 /**
  * `biostation` command line: `serve` starts the station; `apps create|list|disable|rotate-secret`
