@@ -44,3 +44,17 @@ export function documentRecordOf(values: Record<string, string>, face: CardFace 
   }
   return record;
 }
+
+/**
+ * Whether a CNH validity date ("dd/mm/yyyy", as the OCR gives it) is past on `today` (the card is
+ * valid through its last day); false for text that is not such a date.
+ */
+export function isExpired(validity: string | undefined, today: Date = new Date()): boolean {
+  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec((validity ?? '').trim());
+  if (!m) return false;
+  const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const end = new Date(y, mo - 1, d);
+  if (end.getFullYear() !== y || end.getMonth() !== mo - 1 || end.getDate() !== d) return false;
+  const startOfToday = new Date(today.getFullYear(), today.getMonth(), today.getDate());
+  return end < startOfToday;
+}

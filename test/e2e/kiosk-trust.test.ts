@@ -78,7 +78,7 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
   const b64 = async (file: string) => (await import('node:fs/promises')).readFile(file).then((b) => b.toString('base64'));
 
   /** A logged-in kiosk page in a fresh Chromium (own fake camera, or none, or a camera the user refused). */
-  async function kiosk(camera: 'none' | 'denied' | Segment[], opts: { readers?: string; viewport?: { width: number; height: number } } = {}): Promise<Page> {
+  async function kiosk(camera: 'none' | 'denied' | Segment[], opts: { readers?: string; viewport?: { width: number; height: number }; atLogin?: (page: Page) => Promise<void> } = {}): Promise<Page> {
     let browser: Browser;
     if (camera === 'none' || camera === 'denied') {
       const args = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
@@ -97,6 +97,8 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
     const page = await context.newPage();
     page.on('pageerror', (e) => console.warn('[page error]', e.message));
     await page.goto(`${station.url}/${opts.readers ? `?readers=${encodeURIComponent(opts.readers)}` : ''}`);
+    await page.getByLabel('Chave (key)').waitFor();
+    await opts.atLogin?.(page);
     await page.getByLabel('Chave (key)').fill(station.demo.key);
     await page.getByLabel('Segredo (secret)').fill(station.demo.secret);
     await page.keyboard.press('Enter');
@@ -282,6 +284,10 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       await hint([{ photo: FACE, frames: 10, blur: 4 }], 'blurred-face', 'blurry', /Imagem borrada/, 'trust-28-face-blurred');
     }, 240_000);
 
+    it('says "Centralize o rosto" for a face of the right size beside the oval, and does not capture it', async () => {
+      await hint([{ photo: FACE, frames: 10, scale: 0.9, shiftX: 90 }], 'off-centre', 'offCentre', /Centralize o rosto no oval/, 'trust-31-face-off-centre');
+    }, 240_000);
+
     it('says "Abra bem os olhos" for eyes shut (a genuine lfw-dev photo, eyes squeezed shut) and does not capture it', async () => {
       await hint([{ photo: lfw('Rubens_Barrichello', 12), frames: 10 }], 'eyes-shut', 'eyesClosed', /Abra bem os olhos/, 'trust-29-face-eyes-closed');
     }, 240_000);
@@ -310,8 +316,13 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       expect(await page.getByTestId('cnh-photo').getAttribute('data-photo')).toBe('match');
       expect(await visibleText(page, '[data-testid="cnh-photo"]')).toMatch(/confere com o rosto capturado/);
       await shot(page, 'trust-08-enroll-document');
+      const validity = await page.locator('#cnh-input-data_validade').inputValue();
       await page.getByTestId('enroll-next').click();
       expect(await visibleText(page, '[data-testid="summary-document"]')).toContain(cpf);
+      // A card past its validity is flagged in the summary (the synthetic card of seed 11 expired in 2023).
+      const [d, m, y] = validity.split('/').map(Number);
+      const expired = !!y && new Date(y, m! - 1, d! + 1) <= new Date();
+      expect(await page.getByTestId('summary-expired').count()).toBe(expired ? 1 : 0);
       expect(await page.locator('[data-testid="summary-photo"] [data-testid="cnh-photo"]').getAttribute('data-photo')).toBe('match');
       // Back to the document step: the read is still there.
       await page.getByTestId('step-document').click();
@@ -343,6 +354,7 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       expect(document.fields.nome_completo?.length).toBeGreaterThan(3);
       expect(document.photoCheck).toMatchObject({ found: true, matched: true });
       expect(JSON.stringify(document)).not.toMatch(/base64|data:image/);
+      await shot(page, 'trust-30-enroll-document-kept');
     }, 180_000);
   });
 
@@ -568,13 +580,14 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
 
   it('12. every screen at 1920x1080 and 1280x800: no sideways scroll, screenshots', async () => {
     for (const viewport of [{ width: 1920, height: 1080 }, { width: 1280, height: 800 }]) {
-      const page = await kiosk([{ photo: FACE, frames: 10 }], { viewport, readers: bridge.url });
       const tag = `${viewport.width}x${viewport.height}`;
-      const check = async (name: string) => {
-        const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+      const checkOn = async (p: Page, name: string) => {
+        const { scroll, width } = await p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
         expect(scroll, name).toBeLessThanOrEqual(width);
-        await shot(page, `screen-${tag}-${name}`);
+        await shot(p, `screen-${tag}-${name}`);
       };
+      const page = await kiosk([{ photo: FACE, frames: 10 }], { viewport, readers: bridge.url, atLogin: (p) => checkOn(p, 'login') });
+      const check = (name: string) => checkOn(page, name);
       await check('home');
       await page.getByTestId('tile-enroll').click();
       await page.getByTestId('enroll-extid').fill('screens-1');
@@ -592,6 +605,8 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       await check('enroll-document');
       await page.getByTestId('enroll-skip').click();
       await page.getByTestId('enroll-confirm').waitFor();
+      // The screen as the clerk decides on it: the search for similar enrollments has finished.
+      await expect.poll(() => page.getByTestId('enroll-confirm').isEnabled(), { timeout: 60_000 }).toBe(true);
       await check('enroll-confirm');
       for (const tile of ['verify', 'identify', 'compare', 'document', 'admin']) {
         await page.keyboard.press('Escape');
@@ -599,6 +614,15 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
         await page.getByRole('heading', { level: 1 }).waitFor();
         await check(tile);
       }
+      // Admin unlocked (the locked screen is the 'admin' shot above).
+      await page.getByTestId('admin-secret').fill(station.adminSecret);
+      await page.getByTestId('admin-unlock-submit').click();
+      await page.getByTestId('admin-apps-table').waitFor({ timeout: 15_000 });
+      await expect.poll(() => page.getByTestId('admin-fingers').textContent(), { timeout: 15_000 }).not.toBe('—');
+      await page.getByTestId('admin-sync-nopeer').waitFor({ timeout: 15_000 });
+      await check('admin-unlocked');
+      await page.getByTestId('admin-lock').click();
+      await page.getByTestId('admin-unlock').waitFor();
       // Large text and high contrast: bigger type, still no sideways scroll.
       await page.keyboard.press('Escape');
       const before = await page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize));

@@ -14,6 +14,8 @@ export interface Segment {
   blur?: number;
   /** Mirror the photo left-right (a head turned one way becomes turned the other). */
   mirror?: boolean;
+  /** Horizontal shift of the photo from the centre, frame pixels (a face off the oval); it must stay inside the frame. */
+  shiftX?: number;
 }
 
 /**
@@ -26,12 +28,15 @@ export async function writeY4m(file: string, segments: Segment[]): Promise<void>
   const W = 640;
   const H = 480;
   const chunks: Buffer[] = [Buffer.from(`YUV4MPEG2 W${W} H${H} F10:1 Ip A1:1 C420jpeg\n`, 'ascii')];
-  for (const { photo, frames, kind = 'face', scale = 1, blur, mirror } of segments) {
+  for (const { photo, frames, kind = 'face', scale = 1, blur, mirror, shiftX = 0 } of segments) {
     const background = kind === 'empty'
       ? await sharp({ create: { width: W, height: H, channels: 3, background: { r: 150, g: 146, b: 140 } } }).png().toBuffer()
       : await sharp(photo).resize(W, H, { fit: 'cover' }).blur(20).toBuffer();
     let image = sharp(background);
-    if (kind !== 'empty') image = image.composite([await placed(photo, scale, W, H, blur, mirror)]);
+    if (kind !== 'empty') {
+      const layer = await placed(photo, scale, W, H, blur, mirror);
+      image = image.composite([{ ...layer, left: layer.left + shiftX }]);
+    }
     let rgb = await image.removeAlpha().raw().toBuffer();
     if (kind === 'dark') rgb = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).linear(0.15, 0).raw().toBuffer();
     const frame = rgbToI420(rgb, W, H);

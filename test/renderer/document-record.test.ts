@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentRecordOf } from '../../renderer/src/document-record.js';
+import { documentRecordOf, isExpired } from '../../renderer/src/document-record.js';
 
 describe('kiosk: the document record kept with an enrollment', () => {
   const face = { found: true, comparison: { matched: true, score: 0.93, threshold: 0.85 } };
@@ -16,5 +16,15 @@ describe('kiosk: the document record kept with an enrollment', () => {
   });
   it('keeps nothing when no field is filled', () => {
     expect(documentRecordOf({ cpf: '  ', nome_completo: '' }, face, 'S', 'S')).toBeNull();
+  });
+  it('says a CNH is expired after its last valid day, not on it; other text is not a date', () => {
+    const today = new Date(2026, 10, 24);
+    expect(isExpired('08/04/2023', today)).toBe(true);
+    expect(isExpired('23/11/2026', today)).toBe(true);
+    expect(isExpired('24/11/2026', today)).toBe(false);
+    expect(isExpired('01/01/2030', today)).toBe(false);
+    expect(isExpired('31/02/2020', today)).toBe(false);
+    expect(isExpired('2020-01-01', today)).toBe(false);
+    expect(isExpired(undefined, today)).toBe(false);
   });
 });

@@ -239,6 +239,7 @@ export const en: Record<MessageKey, string> = {
   'face.warning': 'Careful, the photo may be refused: {why}',
   'face.refused': 'No photo taken: {why}',
   'enroll.docSaved': 'document data kept with the enrollment (not the image)',
+  'enroll.docExpired': 'LICENCE EXPIRED',
   'enroll.docValid': 'valid until',
   'enroll.idLabel': 'Identifier',
   'enroll.fingerOk': 'fingerprint added',

@@ -237,6 +237,7 @@ export const ptBR = {
   'face.warning': 'Atenção, a foto pode ser recusada: {why}',
   'face.refused': 'Foto não tirada: {why}',
   'enroll.docSaved': 'dados do documento guardados com o cadastro (sem a imagem)',
+  'enroll.docExpired': 'CNH VENCIDA',
   'enroll.docValid': 'validade',
   'enroll.idLabel': 'Identificador',
   'enroll.fingerOk': 'digital adicionada',

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, ApiError, isValidExtId, type Duplicate } from '../api.js';
 import { DuplicateList, mergeDuplicates } from '../components/Duplicates.js';
 import { CnhReader, PhotoCheck, type CnhRead } from '../components/CnhReader.js';
-import { documentRecordOf } from '../document-record.js';
+import { documentRecordOf, isExpired } from '../document-record.js';
 import { GATE_OFF, livenessGateBlock, type LivenessGate } from '../advanced-liveness.js';
 import { AdvancedLivenessOption, LivenessBlock } from '../components/AdvancedLiveness.js';
 import { FaceCapture, type FaceImage } from '../components/FaceCapture.js';
@@ -185,6 +185,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
                     {doc.values.data_nascimento ? ` · ${doc.values.data_nascimento}` : ''}
                     {doc.values.numero_cnh ? ` · CNH ${doc.values.numero_cnh}` : ''}
                     {doc.values.data_validade ? ` · ${t('enroll.docValid')} ${doc.values.data_validade}` : ''}
+                    {isExpired(doc.values.data_validade) && <b className="bad-text" data-testid="summary-expired"> · {t('enroll.docExpired')}</b>}
                   </span>
                 </dd>
                 <dt>{t('doc.photo')}</dt>
