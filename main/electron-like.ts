@@ -3,6 +3,7 @@
  * fake. Typed with Electron's own types so the real module is checked against it at compile time.
  */
 import type { App, BrowserWindow, BrowserWindowConstructorOptions, IpcMain, Menu, Session, WebContents } from 'electron';
+import type { SafeStorageLike } from './master-key.js';
 
 export type KioskWindow = Pick<
   BrowserWindow,
@@ -22,6 +23,8 @@ export interface ElectronLike {
   ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>;
   Menu: Pick<typeof Menu, 'setApplicationMenu'>;
   session: { defaultSession: KioskSession };
+  /** Seals the station master key (master-key.ts); absent in fakes that do not test it (the station then keeps its key file). */
+  safeStorage?: SafeStorageLike;
 }
 
 export type KioskSession = {

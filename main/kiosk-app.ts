@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { installSessionPolicy } from './csp.js';
+import { kioskMasterKey } from './master-key.js';
 import type { ElectronLike, KioskWindow } from './electron-like.js';
 import { forwardEvents, registerIpc, type ReaderSource } from './ipc.js';
 import { StationSupervisor, type SupervisorOptions } from './station-supervisor.js';
@@ -56,6 +57,10 @@ export async function runKiosk(deps: KioskDeps): Promise<Kiosk | null> {
   app.on('window-all-closed', () => app.quit());
 
   await app.whenReady();
+  const dataDir = deps.env.BIOSTATION_DATA_DIR ?? path.join(app.getPath('userData'), 'data');
+  // After ready: safeStorage answers only then. A sealed key that does not open stops the start here.
+  const masterKey = kioskMasterKey({ safeStorage: deps.electron.safeStorage, dataDir, env: deps.env });
+  log(masterKey.note);
   // Loaded on the first start attempt, so a failure to load is retried and shown like any start failure.
   let loading: Promise<StartStation> | null = null;
   const supervisor = new StationSupervisor({
@@ -69,9 +74,10 @@ export async function runKiosk(deps: KioskDeps): Promise<Kiosk | null> {
       return (await loading)(config);
     },
     config: {
-      dataDir: deps.env.BIOSTATION_DATA_DIR ?? path.join(app.getPath('userData'), 'data'),
+      dataDir,
       host: '127.0.0.1',
       port: Number(deps.env.BIOSTATION_PORT ?? 0),
+      ...(masterKey.masterKey ? { masterKey: masterKey.masterKey } : {}),
     },
   });
 

@@ -14,6 +14,8 @@ export interface StationConfig {
   host: string;
   /** Listen port; 0 picks a free one. */
   port: number;
+  /** Station master key (base64 of 32 bytes) supplied by the kiosk (safeStorage, master-key.ts); absent = the station's own source. */
+  masterKey?: string;
 }
 
 /** A running station service, as returned by `startStation` (src/station.ts). */
