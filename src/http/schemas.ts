@@ -83,17 +83,22 @@ export const FaceRecord = Type.Object({
   UpdatedAt: Timestamp,
 });
 
+/** Scan resolution of a fingerprint image, as the spec's enroll body has it (a string) or a number. */
+const Dpi = Type.Optional(
+  Type.Union([Type.String({ pattern: '^[0-9]{3,4}$' }), Type.Integer({ minimum: 100, maximum: 2000 })], {
+    description: 'Scan resolution in dots per inch (default "500"); the engine resamples the image to its own resolution',
+  }),
+);
+
 export const FingerImageBody = Type.Object({
   position: Type.Optional(FingerPosition),
-  dpi: Type.Optional(
-    Type.Union([Type.String({ pattern: '^[0-9]{3,4}$' }), Type.Integer({ minimum: 100, maximum: 2000 })], {
-      description: 'Scan resolution in dots per inch (default "500")',
-    }),
-  ),
+  dpi: Dpi,
   imageData: Base64Image('Base64 PNG, JPEG, BMP or TIFF'),
 });
 
+/** Probe body of verify, identify and image match. `dpi` is our extension (the enroll body's field). */
 export const FingerProbeBody = Type.Object({
+  dpi: Dpi,
   imageData: Base64Image(),
 });
 

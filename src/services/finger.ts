@@ -9,11 +9,15 @@ import { PersonDirectory, type Decision, type GalleryHit, type Identification } 
 export type FingerDecision = Decision;
 export type FingerIdentification = Identification;
 
-export interface FingerSample {
+/** A fingerprint image with its scan resolution in dots per inch (the engine resamples to its own). */
+export interface FingerProbe {
   image: Uint8Array;
+  dpi: number;
+}
+
+export interface FingerSample extends FingerProbe {
   /** Finger position as sent (e.g. "UNKNOWN", "RIGHT_INDEX"). */
   position: string;
-  dpi: number;
 }
 
 /** Most templates one fingerprint person holds: ten fingers, two impressions each. */
@@ -26,7 +30,7 @@ export const MAX_FINGER_TEMPLATES = 20;
  * the one given. Verify is 1:1 against the best template, identify 1:N over the application (same
  * threshold as 1:1).
  */
-export class FingerService extends PersonDirectory<FingerEngine, FingerGallery> {
+export class FingerService extends PersonDirectory<FingerEngine, FingerGallery, FingerProbe> {
   constructor(engine: EngineSlot<FingerEngine>, stores: TenantStoreProvider) {
     super(engine, (store) => store.fingers, stores, { thresholdKey: 'finger', lowestScore: 0, scoreDecimals: 4 });
   }
@@ -58,10 +62,11 @@ export class FingerService extends PersonDirectory<FingerEngine, FingerGallery> 
     await this.galleries.applyUpsert(tenant.applicationId, extId, [data]);
   }
 
-  async matchImages(tenant: Tenant, a: Uint8Array, b: Uint8Array): Promise<FingerDecision> {
+  /** Two images, each at its own resolution. @throws the engine's input errors */
+  async matchImages(tenant: Tenant, a: FingerProbe, b: FingerProbe): Promise<FingerDecision> {
     const engine = await this.engine.get();
-    const [ta, tb] = await Promise.all([engine.extract(a), engine.extract(b)]);
-    return this.decide(tenant, engine.similarity(ta.template, tb.template), engine.defaultThreshold);
+    const [ta, tb] = await Promise.all([this.probe(engine, a), this.probe(engine, b)]);
+    return this.decide(tenant, engine.similarity(ta, tb), engine.defaultThreshold);
   }
 
   /** Two ISO/ANSI records. @throws INVALID_TEMPLATE */
@@ -70,8 +75,8 @@ export class FingerService extends PersonDirectory<FingerEngine, FingerGallery> 
     return this.decide(tenant, engine.similarityOfInterchange(a, b), engine.defaultThreshold);
   }
 
-  protected async probe(engine: FingerEngine, image: Uint8Array): Promise<Uint8Array> {
-    return (await engine.extract(image)).template;
+  protected async probe(engine: FingerEngine, sample: FingerProbe): Promise<Uint8Array> {
+    return (await engine.extract(sample.image, { dpi: sample.dpi })).template;
   }
 
   protected search(gallery: FingerGallery, probe: Uint8Array, topK: number): Promise<GalleryHit[]> {

@@ -52,7 +52,7 @@ export interface ModalityRules {
  * application's gallery), with the per-application 1:N galleries kept in step with the store. Face
  * and fingerprint services extend it with their engine's extraction and their write rules.
  */
-export abstract class PersonDirectory<E extends MatchingEngine<G>, G extends MutableGallery> {
+export abstract class PersonDirectory<E extends MatchingEngine<G>, G extends MutableGallery, S = Uint8Array> {
   protected readonly galleries: GalleryRegistry<G>;
 
   protected constructor(
@@ -68,8 +68,12 @@ export abstract class PersonDirectory<E extends MatchingEngine<G>, G extends Mut
     }, rules.thresholdKey);
   }
 
-  /** The probe template of one image (lenient extraction: the dominant face, any usable print). */
-  protected abstract probe(engine: E, image: Uint8Array): Promise<Uint8Array>;
+  /**
+   * The probe template of one sample (lenient extraction: the dominant face, any usable print). A
+   * sample is the modality's probe input: the image bytes for faces, the image with its scan
+   * resolution for fingerprints.
+   */
+  protected abstract probe(engine: E, sample: S): Promise<Uint8Array>;
 
   /** Best `topK` persons of the gallery for the probe, best first. */
   protected abstract search(gallery: G, probe: Uint8Array, topK: number): Promise<GalleryHit[]>;
@@ -116,20 +120,20 @@ export abstract class PersonDirectory<E extends MatchingEngine<G>, G extends Mut
   }
 
   /** 1:1: the probe against the best of the person's templates. @throws PERSON_NOT_FOUND, the engine's input errors */
-  async verify(tenant: Tenant, extId: string, image: Uint8Array): Promise<Decision> {
+  async verify(tenant: Tenant, extId: string, sample: S): Promise<Decision> {
     const person = await this.repository(tenant).find(extId);
     if (!person) throw new BiostationError('PERSON_NOT_FOUND');
     const engine = await this.engine.get();
-    const probe = await this.probe(engine, image);
+    const probe = await this.probe(engine, sample);
     let score = -Infinity;
     for (const t of person.templates) score = Math.max(score, engine.similarity(probe, t.data));
     return this.decide(tenant, score, engine.defaultThreshold);
   }
 
   /** 1:N over every template of the application; a person's score is its best template's. */
-  async identify(tenant: Tenant, image: Uint8Array): Promise<Identification> {
+  async identify(tenant: Tenant, sample: S): Promise<Identification> {
     const engine = await this.engine.get();
-    const probe = await this.probe(engine, image);
+    const probe = await this.probe(engine, sample);
     const gallery = await this.galleries.get(tenant.applicationId);
     const hits = await this.search(gallery, probe, IDENTIFY_TOP_K);
     const best = hits[0];

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFingerEngine } from '../../src/finger/index.js';
@@ -37,6 +38,22 @@ describe.skipIf(!haveData)('fingerprint API on real images', () => {
     expect((await post('/identify', { imageData: image('108_2.png') })).body).toMatchObject({ ExternalID: null, result: { code: 1009 } });
     const same = await post('/images/match', [{ imageData: image('102_1.png') }, { imageData: image('102_4.png') }]);
     expect(same.body).toMatchObject({ code: 1010, message: 'MATCH_IMAGES_SUCCESSFULLY' });
+  });
+
+  it('verify, identify and match read the probe at the dpi it was sent with', async () => {
+    // The same impression scanned at 300 dpi: 60 % of the FVC 500 dpi size.
+    const png = readFileSync(path.join(fvc, '103_2.png'));
+    const meta = await sharp(png).metadata();
+    const at300 = (await sharp(png).resize(Math.round(meta.width! * 0.6), Math.round(meta.height! * 0.6)).png().toBuffer()).toString('base64');
+    await post('/enroll/f103dpi', { position: 'UNKNOWN', dpi: '500', imageData: image('103_1.png') });
+    const told = await post('/f103dpi/verify', { dpi: '300', imageData: at300 });
+    const untold = await post('/f103dpi/verify', { imageData: at300 });
+    expect(told.body.result.code, JSON.stringify(told.body)).toBe(1002);
+    expect(told.body.score).toBeGreaterThan(untold.body.score);
+    expect((await post('/identify', { dpi: 300, imageData: at300 })).body).toMatchObject({ result: { code: 1008 } });
+    const pair = await post('/images/match', [{ imageData: image('103_1.png') }, { dpi: '300', imageData: at300 }]);
+    expect(pair.body, JSON.stringify(pair.body)).toMatchObject({ code: 1010 });
+    expect((await post('/f103dpi/verify', { dpi: '50', imageData: at300 })).status).toBe(400);
   });
 
   it('templates/match reads ISO 19794-2:2005 and ANSI 378-2004 records', async () => {

@@ -17,6 +17,16 @@ const security = [{ bearerAuth: [] }];
 
 type Params = Static<typeof ExtIdParams>;
 type ImageBody = Static<typeof FingerImageBody>;
+type ProbeBody = Static<typeof FingerProbeBody>;
+
+const dpiOf = (dpi: string | number | undefined): number => (dpi === undefined ? 500 : Number(dpi));
+
+/** The probe image of verify, identify or match, with the resolution it was scanned at. */
+async function probeOf(body: ProbeBody, field = 'imageData') {
+  const image = await imageField(body.imageData, field, 'finger');
+  body.imageData = '';
+  return { image, dpi: dpiOf(body.dpi) };
+}
 
 const ok = (code: number, message: string) => ({ code, message });
 const DecisionResponse = Type.Object({ result: Result, ...DecisionFields });
@@ -26,7 +36,7 @@ async function sampleOf(body: ImageBody) {
   // The decoded bytes are all the request needs from here on; a megabytes-long base64 string kept by
   // the body for the seconds extraction takes would outlive the young generation and need a full GC.
   body.imageData = '';
-  return { image, position: body.position ?? 'UNKNOWN', dpi: body.dpi === undefined ? 500 : Number(body.dpi) };
+  return { image, position: body.position ?? 'UNKNOWN', dpi: dpiOf(body.dpi) };
 }
 
 /** Routes of the fingerprint group (spec: Fingerprint). Note the spec's camelCase list items. */
@@ -117,8 +127,7 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
         params: ExtIdParams, body: FingerProbeBody, response: { 200: DecisionResponse, ...resultErrors(400, 404, 503) },
       },
     }, async (request) => {
-      const image = await imageField((request.body as { imageData: string }).imageData, 'imageData', 'finger');
-      const d = await finger.verify(tenantOf(request), (request.params as Params).ext_id, image);
+      const d = await finger.verify(tenantOf(request), (request.params as Params).ext_id, await probeOf(request.body as ProbeBody));
       return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold };
     });
 
@@ -130,8 +139,7 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
         response: { 200: Type.Object({ ExternalID: Type.Union([Type.String(), Type.Null()]), result: Result, ...DecisionFields, candidates: Candidates }), ...resultErrors(400, 503) },
       },
     }, async (request) => {
-      const image = await imageField((request.body as { imageData: string }).imageData, 'imageData', 'finger');
-      const d = await finger.identify(tenantOf(request), image);
+      const d = await finger.identify(tenantOf(request), await probeOf(request.body as ProbeBody));
       return {
         ExternalID: d.extId, result: d.extId ? ok(1008, 'IDENTIFIED_SUCCESSFULLY') : ok(1009, 'NOT_IDENTIFIED'), score: d.score, threshold: d.threshold,
         ...candidatesField(d.candidates),
@@ -145,9 +153,9 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
         body: FingerImagePairBody, response: { 200: CompareResponse, ...resultErrors(400, 503) },
       },
     }, async (request) => {
-      const [x, y] = request.body as Array<{ imageData: string }>;
-      const a = await imageField(x.imageData, '[0].imageData', 'finger');
-      const b = await imageField(y.imageData, '[1].imageData', 'finger');
+      const [x, y] = request.body as ProbeBody[];
+      const a = await probeOf(x, '[0].imageData');
+      const b = await probeOf(y, '[1].imageData');
       const d = await finger.matchImages(tenantOf(request), a, b);
       return { ...(d.matched ? ok(1010, 'MATCH_IMAGES_SUCCESSFULLY') : ok(1011, 'NOT_MATCHED')), score: d.score, threshold: d.threshold };
     });
