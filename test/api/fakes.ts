@@ -1,6 +1,7 @@
 import type { FaceEngine, FaceGallery } from '../../src/face/engine.js';
 import type { FingerEngine, FingerGallery } from '../../src/finger/engine.js';
-import { BiostationError } from '../../src/runtime/errors.js';
+import { FaceError } from '../../src/face/errors.js';
+import { FingerError } from '../../src/finger/errors.js';
 
 /**
  * Stand-in engines for the HTTP contract tests: an "image" is the text `PERSON:<name>`, its
@@ -10,24 +11,30 @@ import { BiostationError } from '../../src/runtime/errors.js';
  */
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 
-function templateOf(image: Uint8Array, noneCode: 'NO_FACE' | 'NO_FINGERPRINT'): Uint8Array {
+/** The typed errors each fake engine throws, as its real engine does (FaceError / FingerError). */
+type Modality = 'face' | 'finger';
+const engineError = (modality: Modality, code: 'INVALID_IMAGE' | 'INVALID_TEMPLATE' | 'NONE'): Error =>
+  modality === 'face' ? new FaceError(code === 'NONE' ? 'NO_FACE' : code) : new FingerError(code === 'NONE' ? 'NO_FINGERPRINT' : code);
+
+function templateOf(image: Uint8Array, modality: Modality): Uint8Array {
   const s = text(image);
-  if (s === 'NONE') throw new BiostationError(noneCode);
-  if (!s.startsWith('PERSON:')) throw new BiostationError('INVALID_IMAGE');
+  if (s === 'NONE') throw engineError(modality, 'NONE');
+  if (!s.startsWith('PERSON:')) throw engineError(modality, 'INVALID_IMAGE');
   return new Uint8Array(Buffer.from(`T:${s.slice(7)}`));
 }
 
-function similarity(a: Uint8Array, b: Uint8Array): number {
+const similarityOf = (modality: Modality) => (a: Uint8Array, b: Uint8Array): number => {
   const [sa, sb] = [text(a), text(b)];
-  if (!sa.startsWith('T:') || !sb.startsWith('T:')) throw new BiostationError('INVALID_TEMPLATE');
+  if (!sa.startsWith('T:') || !sb.startsWith('T:')) throw engineError(modality, 'INVALID_TEMPLATE');
   return sa === sb ? 1 : 0;
-}
+};
 
 class MapGallery {
   private readonly people = new Map<string, Uint8Array[]>();
+  constructor(private readonly similarity: (a: Uint8Array, b: Uint8Array) => number) {}
   /** Refuses an unreadable template as the real galleries do (they decode every template on upsert). */
   upsert(extId: string, templates: Uint8Array[]) {
-    for (const t of templates) similarity(t, t);
+    for (const t of templates) this.similarity(t, t);
     this.people.set(extId, templates);
   }
   remove(extId: string) {
@@ -38,11 +45,14 @@ class MapGallery {
   }
   searchSync(probe: Uint8Array, topK: number) {
     return [...this.people]
-      .map(([extId, ts]) => ({ extId, score: Math.max(...ts.map((t) => similarity(probe, t))) }))
+      .map(([extId, ts]) => ({ extId, score: Math.max(...ts.map((t) => this.similarity(probe, t))) }))
       .sort((x, y) => y.score - x.score)
       .slice(0, topK);
   }
 }
+
+const faceSimilarity = similarityOf('face');
+const fingerSimilarity = similarityOf('finger');
 
 export const fakeFaceEngine = async (): Promise<FaceEngine> => ({
   modelId: 'fake@1',
@@ -50,17 +60,17 @@ export const fakeFaceEngine = async (): Promise<FaceEngine> => ({
   identifyThreshold: 0.6,
   async extract(image) {
     return {
-      template: templateOf(image, 'NO_FACE'),
+      template: templateOf(image, 'face'),
       box: { x: 0, y: 0, width: 100, height: 100 },
       quality: { interOcularPx: 40, faceWidthPx: 100, sharpness: 100, yawDeg: 0, pitchDeg: 0, rollDeg: 0, meanLuma: 120, detectionScore: 0.99 },
     };
   },
-  similarity,
+  similarity: faceSimilarity,
   assertCompatible(t) {
-    similarity(t, t);
+    faceSimilarity(t, t);
   },
   createGallery(): FaceGallery {
-    const g = new MapGallery();
+    const g = new MapGallery(faceSimilarity);
     return {
       upsert: (e, t) => g.upsert(e, t),
       remove: (e) => g.remove(e),
@@ -74,12 +84,12 @@ export const fakeFaceEngine = async (): Promise<FaceEngine> => ({
 export const fakeFingerEngine = async (): Promise<FingerEngine> => ({
   defaultThreshold: 0.5,
   async extract(image) {
-    return { template: templateOf(image, 'NO_FINGERPRINT'), quality: 80, minutiaCount: 40 };
+    return { template: templateOf(image, 'finger'), quality: 80, minutiaCount: 40 };
   },
-  similarity,
-  similarityOfInterchange: similarity,
+  similarity: fingerSimilarity,
+  similarityOfInterchange: fingerSimilarity,
   createGallery(): FingerGallery {
-    const g = new MapGallery();
+    const g = new MapGallery(fingerSimilarity);
     return { upsert: (e, t) => g.upsert(e, t), remove: (e) => g.remove(e), get size() { return g.size; }, search: async (p, k) => g.searchSync(p, k) };
   },
 });
