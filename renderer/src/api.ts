@@ -325,13 +325,15 @@ export const api = {
   fingerTemplateCount: async (extId: string) => (await call<{ count: number }>('GET', `${FINGER}/templates/count/${encodeURIComponent(extId)}`)).count,
   verifyFace: async (extId: string, image: string, liveness: boolean) =>
     decision(await call('POST', `${FACE}/${encodeURIComponent(extId)}/verify`, faceBody([image], liveness)), 1002, liveness),
-  verifyFinger: async (extId: string, image: string) =>
-    decision(await call('POST', `${FINGER}/${encodeURIComponent(extId)}/verify`, { imageData: image }), 1002),
+  /** `dpi`: as in enrollFinger; the station resamples the probe to the engine's resolution. */
+  verifyFinger: async (extId: string, image: string, dpi?: number) =>
+    decision(await call('POST', `${FINGER}/${encodeURIComponent(extId)}/verify`, { dpi: fingerDpi(dpi), imageData: image }), 1002),
   identifyFace: async (image: string, liveness: boolean) => decision(await call('POST', `${FACE}/identify`, faceBody([image], liveness)), 1008, liveness),
-  identifyFinger: async (image: string) => decision(await call('POST', `${FINGER}/identify`, { imageData: image }), 1008),
+  identifyFinger: async (image: string, dpi?: number) =>
+    decision(await call('POST', `${FINGER}/identify`, { dpi: fingerDpi(dpi), imageData: image }), 1008),
   compareFaces: async (a: string, b: string, liveness: boolean) => decision(await call('POST', `${FACE}/match`, faceBody([a, b], liveness)), 1002, liveness),
-  compareFingers: async (a: string, b: string) =>
-    decision(await call('POST', `${FINGER}/images/match`, [{ imageData: a }, { imageData: b }]), 1010),
+  compareFingers: async (a: string, b: string, dpiA?: number, dpiB?: number) =>
+    decision(await call('POST', `${FINGER}/images/match`, [{ dpi: fingerDpi(dpiA), imageData: a }, { dpi: fingerDpi(dpiB), imageData: b }]), 1010),
   /** Reads a CNH; with `selfieBase64` (JPEG) the card photo is also compared with that face. */
   async readCnh(file: Blob, name: string, selfieBase64?: string): Promise<OcrResult> {
     const form = new FormData();

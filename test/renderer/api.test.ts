@@ -108,6 +108,16 @@ describe('kiosk API client', () => {
     expect(fingerDpi(508)).toBe('508');
   });
 
+  it("sends the reader's dpi with verify, identify and compare probes too", async () => {
+    const calls = answer(200, { result: { code: 1002, message: 'VERIFIED_SUCCESSFULLY' }, score: 40, threshold: 17 });
+    // One canned answer for the three: only the request bodies matter here.
+    await api.verifyFinger('p-4', 'AAAA', 600);
+    await api.identifyFinger('BBBB', 1100).catch(() => undefined);
+    await api.compareFingers('CCCC', 'DDDD', 650).catch(() => undefined);
+    const bodies = calls.map((c) => JSON.parse(String(c.init.body)));
+    expect([bodies[0].dpi, bodies[1].dpi, bodies[2][0].dpi, bodies[2][1].dpi]).toEqual(['600', '1100', '650', '500']);
+  });
+
   it('reports a network failure as NETWORK', async () => {
     vi.stubGlobal('fetch', async () => {
       throw new TypeError('fetch failed');

@@ -29,7 +29,7 @@ export function Verify({ onBack }: { onBack: () => void }) {
     const mine = ++generation.current;
     const image = sampleImage(sample, modality)!;
     const asked = extId;
-    const decision = modality === 'face' ? await api.verifyFace(asked, image, liveness) : await api.verifyFinger(asked, image);
+    const decision = modality === 'face' ? await api.verifyFace(asked, image, liveness) : await api.verifyFinger(asked, image, sample.finger[0]?.dpi);
     if (mine === generation.current) setResult({ ...decision, extId: asked });
   });
   const ready = isValidExtId(extId) && sampleImage(sample, modality) !== null;
@@ -86,7 +86,7 @@ export function Identify({ onBack }: { onBack: () => void }) {
     setResult(null);
     const image = sampleImage(sample, modality)!;
     const mine = ++generation.current;
-    const decision = modality === 'face' ? await api.identifyFace(image, liveness) : await api.identifyFinger(image);
+    const decision = modality === 'face' ? await api.identifyFace(image, liveness) : await api.identifyFinger(image, sample.finger[0]?.dpi);
     if (mine === generation.current) setResult(decision);
   });
   const clear = () => {
@@ -143,7 +143,7 @@ export function Compare({ onBack }: { onBack: () => void }) {
     setResult(null);
     const ia = sampleImage(a, modality)!;
     const ib = sampleImage(b, modality)!;
-    setResult(modality === 'face' ? await api.compareFaces(ia, ib, false) : await api.compareFingers(ia, ib));
+    setResult(modality === 'face' ? await api.compareFaces(ia, ib, false) : await api.compareFingers(ia, ib, a.finger[0]?.dpi, b.finger[0]?.dpi));
   });
   const ready = sampleImage(a, modality) !== null && sampleImage(b, modality) !== null;
   return (

@@ -59,7 +59,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
       const asCandidates = (modality: 'face' | 'finger', d: { candidates?: Array<{ extId: string; score: number }> }) =>
         (d.candidates ?? []).map((c) => ({ ...c, modality }));
       if (face) lists.push(await api.identifyFace(face.base64, false).then((d) => asCandidates('face', d), () => []));
-      for (const f of fingers) lists.push(await api.identifyFinger(f.base64).then((d) => asCandidates('finger', d), () => []));
+      for (const f of fingers) lists.push(await api.identifyFinger(f.base64, f.dpi).then((d) => asCandidates('finger', d), () => []));
       if (alive) setPrecheck({ busy: false, found: mergeDuplicates(lists, extId) });
     })();
     return () => {
