@@ -9,7 +9,8 @@
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2).
  * Prints, per part: exact match per field (and CER), per card model, per condition, documents fully
  * right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
- * image-only PDFs, text PDFs), read one at a time through `createCnhReader` (latency, not throughput).
+ * image-only PDFs, text PDFs), read one at a time through `createCnhReader` (latency, not throughput),
+ * and CPU seconds per document (all the process's threads: a figure load on other cores barely moves).
  * Headline figures also go to bench/out/ocr.summary.json for `npm run bench`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -30,7 +31,8 @@ if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldou
 const n = Number(arg('--n') ?? 44);
 const poolSize = Number(arg('--pool') ?? 1);
 
-interface Outcome { doc: WidenedCnh; res: CnhReadResult | null; seconds: number; error?: string }
+/** seconds: wall time of the read; cpu: CPU seconds of the whole process meanwhile (recogniser and decode threads included). */
+interface Outcome { doc: WidenedCnh; res: CnhReadResult | null; seconds: number; cpu: number; error?: string }
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -118,6 +120,8 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
     ['median (p95) s per image', `${median(images.map((o) => o.seconds)).toFixed(2)} (${p95(images.map((o) => o.seconds)).toFixed(2)})`],
     ['median (p95) s per image-only PDF', `${median(pdfImage.map((o) => o.seconds)).toFixed(2)} (${p95(pdfImage.map((o) => o.seconds)).toFixed(2)})`],
     ['median s per text-layer PDF', median(pdfText.map((o) => o.seconds)).toFixed(2)],
+    ['median (p95) CPU s per image', `${median(images.map((o) => o.cpu)).toFixed(2)} (${p95(images.map((o) => o.cpu)).toFixed(2)})`],
+    ['median (p95) CPU s per image-only PDF', `${median(pdfImage.map((o) => o.cpu)).toFixed(2)} (${p95(pdfImage.map((o) => o.cpu)).toFixed(2)})`],
     ['errors', String(outs.filter((o) => o.error).length)],
   ]));
   for (const o of outs) if (o.error) console.log(`error: ${o.doc.part} #${o.doc.index} ${o.doc.condition}: ${o.error}`);
@@ -147,10 +151,13 @@ async function main(): Promise<void> {
     for (let i = 0; i < n; i++) {
       const doc = await generateWidened(part, i);
       const t = performance.now();
+      const c = process.cpuUsage();
+      const cpu = (): number => { const u = process.cpuUsage(c); return (u.user + u.system) / 1e6; };
       try {
-        outs.push({ doc, res: await reader.read(doc.bytes), seconds: (performance.now() - t) / 1000 });
+        const res = await reader.read(doc.bytes);
+        outs.push({ doc, res, seconds: (performance.now() - t) / 1000, cpu: cpu() });
       } catch (err) {
-        outs.push({ doc, res: null, seconds: (performance.now() - t) / 1000, error: String(err) });
+        outs.push({ doc, res: null, seconds: (performance.now() - t) / 1000, cpu: cpu(), error: String(err) });
       }
     }
     for (const [metric, value] of Object.entries(report(part, outs))) summary.push({ metric, value });

@@ -4,7 +4,7 @@
  * confidence.
  */
 import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
-import { detectModel, findLabels, labelHeight, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
+import { detectModel, findLabels, labelCapHeight, labelHeight, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
   allDates, CATEGORY_SET, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
 } from './normalize.js';
@@ -55,9 +55,10 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
   const model = detectModel(labels, fullText);
   const labelH = labelHeight(labels);
+  const capH = labelCapHeight(labels);
   const below = (id: LabelId, lines = 1): Phrase[] => {
     const l: FoundLabel | undefined = labels.get(id);
-    return l ? valueBelow(l, phrases, labelPhrases, lines, labelH) : [];
+    return l ? valueBelow(l, phrases, labelPhrases, lines, labelH, capH) : [];
   };
   const suspects: Suspect[] = [];
   const read = (id: LabelId, norm: (s: string) => string, checked = false): Draft => {
@@ -83,8 +84,9 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.data_validade = read('validade', normalizeDate, true);
   d.data_emissao = read('emissao', normalizeDate, true);
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true);
-  // Restriction codes are plain letters: a lone "À" is the recogniser's reading of "A".
-  d.observacoes = read('observacoes', (s) => single(s.toUpperCase()).split(' ').map((t) => (t === 'À' ? 'A' : t)).join(' '));
+  // Restriction codes are plain letters and EAR: a lone "À" is the recogniser's reading of "A", and
+  // "EARA" is EAR and a code glued by a space the recogniser missed (no code is four letters long).
+  d.observacoes = read('observacoes', (s) => single(s.toUpperCase()).split(' ').map((t) => (t === 'À' ? 'A' : /^EAR[A-Z]$/.test(t) ? `EAR ${t[3]}` : t)).join(' '));
   // Remarks are often absent: what the recogniser makes of the security print below the label then
   // comes with low confidence (< 0.5) and is not a remark.
   if (d.observacoes.valor && d.observacoes.conf < 0.5) d.observacoes = none;

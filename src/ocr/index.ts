@@ -43,21 +43,37 @@ const GRADES: QualityGrade[] = ['excelente', 'boa', 'regular', 'ruim'];
 interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number }
 
 /**
- * Words of a prepared page: two sides next to each other are cut at `splitX` and recognised in
- * parallel when a second worker is free (sequentially otherwise).
+ * Horizontal squeeze of the page pass: the recogniser's time grows with the width (in px) of the text
+ * lines it reads, hardly with their height (measured: 0.7 x width -> ~0.7 x time, 0.7 x height ->
+ * ~0.95 x time), so the page is read narrowed to this fraction of its width, keeping the full height
+ * that small label type needs; the single-line second looks use the unsqueezed image.
+ */
+export const PAGE_SQUEEZE: number = 0.7;
+
+/**
+ * Words of a prepared page (boxes in the prepared image's px), read squeezed by PAGE_SQUEEZE: two
+ * sides next to each other are cut at `splitX` and recognised in parallel when a second worker is
+ * free (sequentially otherwise).
  */
 async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<OcrWord[]> {
-  if (prep.splitX === undefined) return recs[0].words(prep.png, SEGMENTATION.sparse);
-  const x = prep.splitX;
-  const [left, right] = await Promise.all([
-    sharp(prep.png).extract({ left: 0, top: 0, width: x, height: prep.height }).png({ compressionLevel: 1 }).toBuffer(),
-    sharp(prep.png).extract({ left: x, top: 0, width: prep.width - x, height: prep.height }).png({ compressionLevel: 1 }).toBuffer(),
-  ]);
+  const s = PAGE_SQUEEZE;
+  const width = Math.max(1, Math.round(prep.width * s));
+  const narrow = s === 1 ? sharp(prep.png) : sharp(prep.png).resize({ width, height: prep.height, fit: 'fill', kernel: 'lanczos3' });
+  const back = (w: OcrWord, dx = 0): OcrWord => ({ ...w, x0: (w.x0 + dx) / s, x1: (w.x1 + dx) / s });
+  if (prep.splitX === undefined) {
+    const png = await narrow.png({ compressionLevel: 1 }).toBuffer();
+    return (await recs[0].words(png, SEGMENTATION.sparse)).map((w) => back(w));
+  }
+  const raw = await narrow.raw().toBuffer({ resolveWithObject: true });
+  const x = Math.round(prep.splitX * s);
+  const cut = (left: number, w: number): Promise<Buffer> => sharp(raw.data, { raw: { width: raw.info.width, height: raw.info.height, channels: raw.info.channels } })
+    .extract({ left, top: 0, width: w, height: raw.info.height }).png({ compressionLevel: 1 }).toBuffer();
+  const [left, right] = await Promise.all([cut(0, x), cut(x, raw.info.width - x)]);
   const second = recs[1] ?? recs[0];
   const [a, b] = recs.length > 1
     ? await Promise.all([recs[0].words(left, SEGMENTATION.sparse), second.words(right, SEGMENTATION.sparse)])
     : [await recs[0].words(left, SEGMENTATION.sparse), await recs[0].words(right, SEGMENTATION.sparse)];
-  return [...a, ...b.map((w) => ({ ...w, x0: w.x0 + x, x1: w.x1 + x }))];
+  return [...a.map((w) => back(w)), ...b.map((w) => back(w, x))];
 }
 
 /**

@@ -97,13 +97,14 @@ const NEXT_LINE_GAP = 1.6;
  * label type (`labelHeightPx`: the median height of all labels, as accents and cedillas inflate single
  * boxes) and which are not labels themselves; then up to `maxLines - 1` further lines directly below.
  */
-export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, maxLines = 1, labelHeightPx = label.phrase.h): Phrase[] {
+export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, maxLines = 1, labelHeightPx = label.phrase.h, capHeightPx = 0): Phrase[] {
   const L = label.phrase;
   const h = Math.max(4, labelHeightPx);
   // Left edges align; the label's own start may be lost (e.g. "4c DOC." unread), so a value may begin
-  // up to 8 label heights left of the label if it reaches under it.
-  const aligned = (p: Phrase): boolean => p.x0 < L.x0 + 3 * h && p.x0 > L.x0 - 8 * h && p.x1 > L.x0;
-  const isValue = (p: Phrase): boolean => !labelPhrases.has(p) && (p.h >= 1.2 * h || p.words.every((w) => w.reread)) && aligned(p);
+  // up to 8 label heights left of the label if it reaches under it. A code of one to three characters
+  // (category, remark) shifted left by the printer's offset may end up to 2.5 label heights before it.
+  const aligned = (p: Phrase): boolean => p.x0 < L.x0 + 3 * h && p.x0 > L.x0 - 8 * h && p.x1 > L.x0 - (p.text.length <= 3 ? 2.5 * h : 0);
+  const isValue = (p: Phrase): boolean => !labelPhrases.has(p) && (p.h >= 1.2 * h || bigCaps(p, capHeightPx) || p.words.every((w) => w.reread)) && aligned(p);
   const first = phrases
     .filter((p) => isValue(p) && p.y0 > (L.y0 + L.y1) / 2 && p.y0 < L.y1 + 3.5 * h)
     .sort((a, b) => a.y0 - b.y0)[0];
@@ -161,6 +162,27 @@ export function valueAbove(anchor: FoundLabel, phrases: Phrase[], labelPhrases: 
   return out;
 }
 
+/** Words of plain capitals and digits (no accent, cedilla or descender): their box is the cap height. */
+const PLAIN_CAPS = /^[A-Z0-9]+[.,:]?$/;
+
+/**
+ * Value type recognised by cap height: a phrase of plain capitals (e.g. a category "A") has a box only
+ * as tall as its capitals, lower than accented label phrases' boxes, so it is compared with the labels'
+ * own cap height (`capHeightPx`, labelCapHeight) instead: at least 1.3 x (value type is ~1.6 x label type).
+ */
+function bigCaps(p: Phrase, capHeightPx: number): boolean {
+  return capHeightPx > 0 && p.words.every((w) => PLAIN_CAPS.test(w.text)) && p.h >= 1.3 * capHeightPx;
+}
+
+/**
+ * Median height (px) of the found labels' words in plain capitals (PLAIN_CAPS): the label type's cap
+ * height; 0 when fewer than three such words were read.
+ */
+export function labelCapHeight(labels: Map<LabelId, FoundLabel>): number {
+  const hs = [...labels.values()].flatMap((l) => l.phrase.words).filter((w) => PLAIN_CAPS.test(w.text)).map((w) => w.y1 - w.y0).sort((a, b) => a - b);
+  return hs.length >= 3 ? hs[Math.floor(hs.length / 2)] : 0;
+}
+
 /** Median height of the found labels' phrases: the label type size, px. */
 export function labelHeight(labels: Map<LabelId, FoundLabel>): number {
   const hs = [...labels.values()].map((l) => l.phrase.h).sort((a, b) => a - b);
@@ -172,20 +194,22 @@ const SINGLE_LINE_VALUES: LabelId[] = ['nome', 'nascimento3', 'nascimento', 'emi
 
 /**
  * Regions (px) under found labels where no value phrase was found: from 0.2 label heights under the
- * label, 3.2 label heights tall, from one label height left of it to the next label on its row (at most
+ * label, 3.2 label heights tall, from one label height left of it (three for category and remarks) to the next label on its row (at most
  * 40 label heights; 8 for the category). Single letters (category B, remark A) are often dropped by sparse page reading.
  */
 export function emptyValueRegions(phrases: Phrase[], imageWidthPx: number, imageHeightPx: number): Array<{ id: LabelId; left: number; top: number; width: number; height: number }> {
   const labels = findLabels(phrases);
   const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
   const h = labelHeight(labels);
+  const capH = labelCapHeight(labels);
   const out: Array<{ id: LabelId; left: number; top: number; width: number; height: number }> = [];
   for (const id of SINGLE_LINE_VALUES) {
     const l = labels.get(id);
-    if (!l || valueBelow(l, phrases, labelPhrases, 1, h).length) continue;
+    if (!l || valueBelow(l, phrases, labelPhrases, 1, h, capH).length) continue;
     const L = l.phrase;
     const nextRight = [...labelPhrases].filter((p) => p !== L && p.x0 > L.x1 && Math.abs((p.y0 + p.y1) / 2 - (L.y0 + L.y1) / 2) < h).map((p) => p.x0);
-    const left = Math.max(0, Math.round(L.x0 - h));
+    // Codes (category, remarks) shifted left by the printer's offset start before their label.
+    const left = Math.max(0, Math.round(L.x0 - (id === 'categoria' || id === 'observacoes' ? 3 : 1) * h));
     // Category codes are at most three letters: a short window keeps card edges and frames out.
     const reach = id === 'categoria' ? 8 : 40;
     const right = Math.min(imageWidthPx, Math.round(Math.min(L.x0 + reach * h, ...nextRight) - 0.5 * h));

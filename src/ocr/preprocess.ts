@@ -37,6 +37,19 @@ const ANALYSIS_PX = 700;
 
 interface Gray { data: Uint8Array; w: number; h: number }
 
+/**
+ * Decoded pixels carried between the steps (3 channels, 8 bit): every step reads and writes raw
+ * pixels, never an encoded image (PNG round trips cost more than the steps themselves).
+ */
+interface Raw { data: Buffer; width: number; height: number; channels: 1 | 2 | 3 | 4 }
+
+const fromRaw = (r: Raw): sharp.Sharp => sharp(r.data, { raw: { width: r.width, height: r.height, channels: r.channels } });
+
+async function toRaw(img: sharp.Sharp): Promise<Raw> {
+  const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels as Raw['channels'] };
+}
+
 async function grayOf(img: sharp.Sharp): Promise<Gray> {
   const { data, info } = await img.extractChannel('green').raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), w: info.width, h: info.height };
@@ -79,18 +92,24 @@ function brightAxis(g: Gray, t: number): { angleDeg: number; share: number } {
   return { angleDeg: a, share: n / (g.w * g.h) };
 }
 
-/** Bounding box of rows/columns where more than 35% of pixels are above `t` (the card). */
+/**
+ * Bounding box of the card: the span of rows where more than 35% of pixels are above `t`, then, within
+ * those rows only, the span of columns where more than 35% are (a card in a tall phone screenshot
+ * covers too few of the whole image's rows for its columns to pass over the full height).
+ */
 function brightBox(g: Gray, t: number): { left: number; top: number; width: number; height: number } {
-  const rows = new Float64Array(g.h), cols = new Float64Array(g.w);
-  for (let y = 0; y < g.h; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] > t) { rows[y]++; cols[x]++; }
   const span = (a: Float64Array, len: number): [number, number] => {
     let lo = 0, hi = a.length - 1;
     while (lo < hi && a[lo] < 0.35 * len) lo++;
     while (hi > lo && a[hi] < 0.35 * len) hi--;
     return [lo, hi];
   };
-  const [x0, x1] = span(cols, g.h);
+  const rows = new Float64Array(g.h);
+  for (let y = 0; y < g.h; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] > t) rows[y]++;
   const [y0, y1] = span(rows, g.w);
+  const cols = new Float64Array(g.w);
+  for (let y = y0; y <= y1; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] > t) cols[x]++;
+  const [x0, x1] = span(cols, y1 - y0 + 1);
   return { left: x0, top: y0, width: Math.max(1, x1 - x0 + 1), height: Math.max(1, y1 - y0 + 1) };
 }
 
@@ -176,31 +195,28 @@ function emptiestColumn(data: Uint8Array, w: number, h: number): number {
 }
 
 /** Crops uniform light margins (top-left pixel's green level > 160), leaving at least 100 x 60 px. */
-async function trimLight(rgb: Buffer): Promise<Buffer> {
-  const corner = await sharp(rgb).extract({ left: 0, top: 0, width: 1, height: 1 }).raw().toBuffer();
-  if (corner[1] <= 160) return rgb;
+async function trimLight(rgb: Raw): Promise<Raw> {
+  if (rgb.data[Math.min(1, rgb.channels - 1)] <= 160) return rgb;
   try {
-    const trimmed = await sharp(rgb).trim({ threshold: 30 }).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
-    return trimmed.info.width > 100 && trimmed.info.height > 60 ? trimmed.data : rgb;
+    const trimmed = await toRaw(fromRaw(rgb).trim({ threshold: 30 }));
+    return trimmed.width > 100 && trimmed.height > 60 ? trimmed : rgb;
   } catch {
     return rgb;
   }
 }
 
-async function toAnalysis(buf: Buffer): Promise<{ g: Gray; scale: number }> {
-  const meta = await sharp(buf).metadata();
-  const scale = Math.min(1, ANALYSIS_PX / Math.max(meta.width ?? 1, meta.height ?? 1));
-  const g = await grayOf(sharp(buf).resize({ width: Math.max(1, Math.round((meta.width ?? 1) * scale)) }));
-  return { g, scale: g.w / (meta.width ?? 1) };
+async function toAnalysis(rgb: Raw): Promise<{ g: Gray; scale: number }> {
+  const scale = Math.min(1, ANALYSIS_PX / Math.max(rgb.width, rgb.height));
+  const g = await grayOf(fromRaw(rgb).resize({ width: Math.max(1, Math.round(rgb.width * scale)) }));
+  return { g, scale: g.w / rgb.width };
 }
 
 /** The card inside `quad` (full-resolution corners TL, TR, BR, BL) warped to an upright rectangle. */
-async function rectify(rgb: Buffer, quad: Quad): Promise<Buffer> {
-  const { data, info } = await sharp(rgb).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+function rectify(rgb: Raw, quad: Quad): Raw {
   const { w, h } = rectifiedSize(quad);
   const rect: Quad = [{ x: 0, y: 0 }, { x: w, y: 0 }, { x: w, y: h }, { x: 0, y: h }];
-  const out = warpPerspective(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, info.channels, homography(rect, quad), w, h, [0, 0, 0, 0]);
-  return sharp(Buffer.from(out.buffer, out.byteOffset, out.length), { raw: { width: w, height: h, channels: info.channels } }).png({ compressionLevel: 1 }).toBuffer();
+  const out = warpPerspective(new Uint8Array(rgb.data.buffer, rgb.data.byteOffset, rgb.data.length), rgb.width, rgb.height, rgb.channels, homography(rect, quad), w, h, [0, 0, 0, 0]);
+  return { data: Buffer.from(out.buffer, out.byteOffset, out.length), width: w, height: h, channels: rgb.channels };
 }
 
 export interface PrepareOptions {
@@ -220,7 +236,7 @@ export interface PrepareOptions {
  */
 export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
   const extraTurnDeg = options.extraTurnDeg ?? 0;
-  let rgb = await sharp(bytes, options.limitInputPixels ? { limitInputPixels: options.limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().png({ compressionLevel: 1 }).toBuffer();
+  let rgb = await toRaw(sharp(bytes, options.limitInputPixels ? { limitInputPixels: options.limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb'));
   // Uniform light margins (paper around a scan or a PDF page's card images) go first; dark ones are
   // left for the card finder, which also straightens by the card's edges.
   rgb = await trimLight(rgb);
@@ -233,26 +249,24 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   const quad = axis.share > 0.1 && axis.share < 0.85 ? findCardQuad(g, t, axis.angleDeg) : null;
   let rectified: Quad | undefined;
   if (quad && needsPerspective(quad)) {
-    const m = await sharp(rgb).metadata();
-    const sx = (m.width ?? 1) / g.w, sy = (m.height ?? 1) / g.h;
+    const sx = rgb.width / g.w, sy = rgb.height / g.h;
     const full = quad.map((p) => ({ x: p.x * sx, y: p.y * sy })) as Quad;
-    rgb = await rectify(rgb, full);
+    rgb = rectify(rgb, full);
     rectified = full;
     const top = { x: full[1].x - full[0].x + full[2].x - full[3].x, y: full[1].y - full[0].y + full[2].y - full[3].y };
     turned -= (Math.atan2(top.y, top.x) * 180) / Math.PI;
     ({ g, scale } = await toAnalysis(rgb));
   } else if (axis.share > 0.1 && axis.share < 0.85) {
     if (Math.abs(axis.angleDeg) > 0.3) {
-      rgb = await sharp(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }).png({ compressionLevel: 1 }).toBuffer();
+      rgb = await toRaw(fromRaw(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }));
       turned -= axis.angleDeg;
       ({ g, scale } = await toAnalysis(rgb));
     }
     const box = brightBox(g, t);
-    const m = await sharp(rgb).metadata();
     const left = Math.max(0, Math.floor(box.left / scale)), top = Math.max(0, Math.floor(box.top / scale));
-    const width = Math.min((m.width ?? 0) - left, Math.ceil(box.width / scale)), height = Math.min((m.height ?? 0) - top, Math.ceil(box.height / scale));
+    const width = Math.min(rgb.width - left, Math.ceil(box.width / scale)), height = Math.min(rgb.height - top, Math.ceil(box.height / scale));
     if (width > 50 && height > 50) {
-      rgb = await sharp(rgb).extract({ left, top, width, height }).png({ compressionLevel: 1 }).toBuffer();
+      rgb = await toRaw(fromRaw(rgb).extract({ left, top, width, height }));
       ({ g, scale } = await toAnalysis(rgb));
     }
   }
@@ -260,24 +274,23 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   const skew = estimateSkew(g, axis.share > 0.1 && axis.share < 0.85 ? 3 : 12);
   // Cards are landscape; a portrait crop whose text runs vertically is turned a quarter.
   if (skew.quarter && g.h > g.w) {
-    rgb = await sharp(rgb).rotate(90).png({ compressionLevel: 1 }).toBuffer();
+    rgb = await toRaw(fromRaw(rgb).rotate(90));
     turned += 90;
     ({ g, scale } = await toAnalysis(rgb));
     const again = estimateSkew(g, 12);
     skew.deg = again.deg;
   }
   if (Math.abs(skew.deg) >= 0.5) {
-    rgb = await sharp(rgb).rotate(-skew.deg, { background: { r: 255, g: 255, b: 255 } }).png({ compressionLevel: 1 }).toBuffer();
+    rgb = await toRaw(fromRaw(rgb).rotate(-skew.deg, { background: { r: 255, g: 255, b: 255 } }));
     turned -= skew.deg;
     rgb = await trimLight(rgb);
   }
-  const m = await sharp(rgb).metadata();
-  const srcW = m.width ?? 1, srcH = m.height ?? 1;
+  const srcW = rgb.width, srcH = rgb.height;
   // Landscape crops are one card (or sides next to each other): scale by height; portrait by width.
   // Never more than MAX_PREPARED_PIXELS (a long thin strip is not a card; its text just gets small).
   const factor = Math.min(srcW >= srcH ? CARD_HEIGHT_PX / srcH : CARD_WIDTH_PX / srcW, Math.sqrt(MAX_PREPARED_PIXELS / (srcW * srcH)));
   const outW = Math.round(srcW * factor);
-  const gray = sharp(rgb).extractChannel('green').resize({ width: outW, kernel: factor > 1 ? 'cubic' : 'lanczos3' });
+  const gray = fromRaw(rgb).extractChannel('green').resize({ width: outW, kernel: factor > 1 ? 'cubic' : 'lanczos3' });
   const { data, info } = await gray.raw().toBuffer({ resolveWithObject: true });
   const quality = await measureQuality(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, Math.min(srcW, srcH));
   let img = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } });
