@@ -5,7 +5,7 @@ import { StationAdmin } from './auth/station-admin.js';
 import { ConfigError, loadConfig, type StationConfig } from './runtime/config.js';
 import { openApplications, startStation, stationPaths } from './station.js';
 import { registerSyncCommands } from './sync/cli.js';
-import { addSecurityCommands } from './security-cli.js';
+import { addSecurityCommands } from './cli/security.js';
 import { registerLivenessCommands } from './liveness/advanced/cli.js';
 import { registerReaderCommands } from './cli/readers.js';
 

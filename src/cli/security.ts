@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import type { StationConfig } from './runtime/config.js';
-import { ConfigError } from './runtime/config.js';
-import { openStore } from './store/index.js';
-import { stationPaths } from './station.js';
-import { encryptPlainTemplates } from './store/encryption/migrate-plain.js';
+import type { StationConfig } from '../runtime/config.js';
+import { ConfigError } from '../runtime/config.js';
+import { openStore } from '../store/index.js';
+import { stationPaths } from '../station.js';
+import { encryptPlainTemplates } from '../store/encryption/migrate-plain.js';
 import {
   discardNextMasterKey, loadMasterKeys, parseMasterKey, promoteNextMasterKey, stageNextMasterKey, type MasterKey,
-} from './store/encryption/master-key.js';
+} from '../store/encryption/master-key.js';
 
 /**
  * `biostation keys rotate`, `biostation keys migrate` and `biostation audit` (issue #18, finding 5), registered on the main
