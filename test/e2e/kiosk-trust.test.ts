@@ -284,6 +284,42 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       await hint([{ photo: FACE, frames: 10, blur: 4 }], 'blurred-face', 'blurry', /Imagem borrada/, 'trust-28-face-blurred');
     }, 240_000);
 
+    it('a face the station refuses at enrollment is explained by the limit it failed (a photo blurred, sigma 2 px)', async () => {
+      const sharp = (await import('sharp')).default;
+      const blurred = path.join(tmp, 'blurred-face.jpg');
+      await writeFile(blurred, await sharp(FACE).blur(2).jpeg().toBuffer());
+      const page = await kiosk([{ photo: FACE, frames: 10 }]);
+      await page.getByTestId('tile-enroll').click();
+      await page.getByTestId('enroll-extid').fill('refused-blurred');
+      await page.getByTestId('enroll-next').click();
+      await page.getByTestId('enroll-face-file').setInputFiles(blurred);
+      await page.getByTestId('enroll-face-captured').waitFor();
+      await page.getByTestId('enroll-next').click();
+      await page.getByTestId('enroll-skip').click();
+      await page.getByTestId('enroll-skip').click();
+      await expect.poll(() => page.getByTestId('enroll-confirm').isEnabled(), { timeout: 60_000 }).toBe(true);
+      await page.getByTestId('enroll-confirm').click();
+      await page.getByTestId('enroll-result').waitFor({ timeout: 60_000 });
+      const text = await visibleText(page, '[data-testid="enroll-result"]');
+      expect(text).toMatch(/A estação recusou o rosto: imagem borrada\. Capture de novo\./);
+      expect(text).not.toMatch(JARGON);
+      expect(text).toMatch(/Pessoa não cadastrada/);
+      expect((await apiGet('/api/v1/services/face/templates/count/refused-blurred')).count ?? 0).toBe(0);
+      await shot(page, 'trust-32-face-refused-by-station');
+      // Back to the face step for a new capture; the identifier stays.
+      await page.getByTestId('enroll-retry').click();
+      await page.getByTestId('enroll-face-start').waitFor();
+      expect(await page.getByTestId('enroll-face-captured').count()).toBe(0);
+      await page.getByTestId('enroll-face-file').setInputFiles(FACE);
+      await page.getByTestId('enroll-face-captured').waitFor();
+      await page.getByTestId('step-confirm').click();
+      expect(await page.getByTestId('summary-extid').textContent()).toBe('refused-blurred');
+      await expect.poll(() => page.getByTestId('enroll-confirm').isEnabled(), { timeout: 60_000 }).toBe(true);
+      await page.getByTestId('enroll-confirm').click();
+      await page.getByTestId('enroll-result').waitFor({ timeout: 60_000 });
+      expect(await visibleText(page, '[data-testid="enroll-result"]')).toContain('Pessoa cadastrada');
+    }, 240_000);
+
     it('says "Centralize o rosto" for a face of the right size beside the oval, and does not capture it', async () => {
       await hint([{ photo: FACE, frames: 10, scale: 0.9, shiftX: 90 }], 'off-centre', 'offCentre', /Centralize o rosto no oval/, 'trust-31-face-off-centre');
     }, 240_000);

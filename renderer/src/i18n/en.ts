@@ -70,6 +70,8 @@ export const en: Record<MessageKey, string> = {
   'enroll.documentNote': 'Document data is checked here and not stored by the station (only biometric templates are kept).',
   'enroll.nothing': 'Capture at least the face or one fingerprint.',
   'enroll.done': 'Person enrolled',
+  'enroll.none': 'Person not enrolled',
+  'enroll.retry': 'Fix and try again',
   'enroll.partial': 'Enrollment incomplete',
 
   'face.title': 'Face capture',

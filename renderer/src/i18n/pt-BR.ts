@@ -68,6 +68,8 @@ export const ptBR = {
   'enroll.documentNote': 'Os dados do documento são conferidos aqui e não são gravados na estação (só modelos biométricos são guardados).',
   'enroll.nothing': 'Capture ao menos o rosto ou uma digital.',
   'enroll.done': 'Pessoa cadastrada',
+  'enroll.none': 'Pessoa não cadastrada',
+  'enroll.retry': 'Corrigir e tentar de novo',
   'enroll.partial': 'Cadastro incompleto',
 
   'face.title': 'Captura do rosto',

@@ -109,6 +109,14 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
       if (results.some((r) => r.ok)) onEnrolled();
     }
   };
+  /** After an enrollment that stored nothing: back to the first refused capture (a refused face is cleared for a new capture). */
+  const retry = () => {
+    const faceRefused = outcomes?.some((o) => !o.ok && o.part === t('modality.face')) ?? false;
+    if (faceRefused) setFace(null);
+    setOutcomes(null);
+    setReported([]);
+    setStep(faceRefused ? 'face' : 'finger');
+  };
   const reset = () => {
     setStep('id');
     setExtId('');
@@ -204,13 +212,23 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
           )}
           {busy && <Busy />}
           {outcomes && (
-            <Notice kind={outcomes.every((o) => o.ok) ? 'success' : 'error'} title={outcomes.every((o) => o.ok) ? t('enroll.done') : t('enroll.partial')} testId="enroll-result">
+            <Notice
+              kind={outcomes.every((o) => o.ok) ? 'success' : 'error'}
+              title={outcomes.every((o) => o.ok) ? t('enroll.done') : outcomes.some((o) => o.ok) ? t('enroll.partial') : t('enroll.none')}
+              testId="enroll-result"
+            >
               <ul className="outcomes">
                 {outcomes.map((o, i) => (
                   <li key={i} className={o.ok ? 'ok-text' : 'bad-text'}>{o.ok ? '✓' : '✗'} {o.part}: {o.text}</li>
                 ))}
               </ul>
-              <button type="button" className="btn" onClick={reset}>{t('app.new')}</button>
+              <div className="row">
+                {/* Nothing was stored: the clerk may fix the captures and confirm again (a refused face is captured anew). */}
+                {!outcomes.some((o) => o.ok) && (
+                  <button type="button" className="btn btn-primary" onClick={retry} data-testid="enroll-retry">{t('enroll.retry')}</button>
+                )}
+                <button type="button" className="btn" onClick={reset}>{t('app.new')}</button>
+              </div>
             </Notice>
           )}
           {outcomes && <DuplicateList items={reported} title={t('dedup.after')} testId="enroll-reported-duplicates" />}
