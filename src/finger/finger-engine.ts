@@ -7,7 +7,7 @@
  */
 import type { FingerEngine, FingerExtraction } from './engine.js';
 import { FingerError } from './errors.js';
-import { extractFeatures } from './extractor/feature-extractor.js';
+import { extractFeatures, type ExtractionGates } from './extractor/feature-extractor.js';
 import { prepareRecord, toStoredTemplate } from './fingerprint-template.js';
 import { WorkerFingerGallery } from './gallery/gallery.js';
 import { decodeImage } from './images/decode-image.js';
@@ -17,6 +17,11 @@ import { DEFAULT_THRESHOLD, Parameters } from './parameters.js';
 export interface MinutiaeFingerEngineOptions {
   /** Quality gate (0..100; default Parameters.minImageQuality): extraction below it gives FINGERPRINT_QUALITY_TOO_LOW. */
   minImageQuality?: number;
+  /**
+   * The extractor's refusal thresholds: area, coherence, ridgeness, minutia count
+   * (extractor/feature-extractor.ts; default Parameters'). Diagnostics only (`biostation readers compare`); the station never sets them.
+   */
+  extractionGates?: ExtractionGates;
 }
 
 /** Best score over all pairs of views of two prepared records. */
@@ -32,9 +37,11 @@ function bestOfViews(a: ReturnType<typeof prepareRecord>, b: ReturnType<typeof p
 export class MinutiaeFingerEngine implements FingerEngine {
   readonly defaultThreshold = DEFAULT_THRESHOLD;
   readonly minImageQuality: number;
+  private readonly extractionGates: ExtractionGates;
 
   constructor(options: MinutiaeFingerEngineOptions = {}) {
     this.minImageQuality = options.minImageQuality ?? Parameters.minImageQuality;
+    this.extractionGates = { ...options.extractionGates };
   }
 
   /**
@@ -48,7 +55,7 @@ export class MinutiaeFingerEngine implements FingerEngine {
       throw new FingerError('INVALID_DPI', `dpi must be between 100 and 2000, got ${dpi}`);
     }
     const gray = await decodeImage(image);
-    const features = extractFeatures(gray, dpi);
+    const features = extractFeatures(gray, dpi, undefined, this.extractionGates);
     if (features.quality < this.minImageQuality) {
       throw new FingerError('FINGERPRINT_QUALITY_TOO_LOW', `Fingerprint quality ${features.quality} is below ${this.minImageQuality} (0..100)`, {
         quality: features.quality,

@@ -26,6 +26,23 @@ export interface ExtractedFeatures {
   ridgeness: number;
 }
 
+/**
+ * The extractor's refusal thresholds, each defaulting to its Parameters value (minForegroundAreaPx
+ * 12,000 px at 500 dpi, minMeanCoherence 0.12, minRidgeness 0.08, minMinutiae 5). An image under one
+ * gives NO_FINGERPRINT. Lowered only by diagnostics (`biostation readers compare`, "gates open");
+ * the station always uses the defaults.
+ */
+export interface ExtractionGates {
+  /** Fewest foreground pixels (500 dpi) accepted; 0 accepts any area. */
+  minForegroundAreaPx?: number;
+  /** Lowest mean orientation coherence (0..1) accepted. */
+  minMeanCoherence?: number;
+  /** Lowest ridge-pattern evidence (0..1) accepted. */
+  minRidgeness?: number;
+  /** Fewest minutiae accepted; 0 accepts a print with none. */
+  minMinutiae?: number;
+}
+
 /** Optional transparency hook: receives every intermediate result by name (for tuning and UI feedback). */
 export type Transparency = (stage: string, data: unknown) => void;
 
@@ -69,17 +86,18 @@ function collectEndings(skeleton: Uint8Array, width: number, height: number, typ
  * cloud and top-N minutia filters.
  * Input: gray image at `dpi`. Output coordinates are at 500 dpi in the rescaled frame.
  * Throws FingerError IMAGE_TOO_SMALL / IMAGE_TOO_LARGE (after rescaling), NO_FINGERPRINT (blank,
- * noise or non-fingerprint image: too little foreground, incoherent ridges or too few minutiae).
+ * noise or non-fingerprint image: too little foreground, incoherent ridges or too few minutiae; the
+ * thresholds are `gates`, default Parameters').
  */
-export function extractFeatures(input: GrayImage, dpi: number, transparency?: Transparency): ExtractedFeatures {
+export function extractFeatures(input: GrayImage, dpi: number, transparency?: Transparency, gates: ExtractionGates = {}): ExtractedFeatures {
   const full = rescaleGray(input, Parameters.internalDpi / dpi);
   const fullWidth = full.width;
   const fullHeight = full.height;
-  const features = extractFromRescaled(full, transparency);
+  const features = extractFromRescaled(full, transparency, gates);
   return { ...features, width: fullWidth, height: fullHeight };
 }
 
-function extractFromRescaled(full: GrayImage, transparency?: Transparency): ExtractedFeatures {
+function extractFromRescaled(full: GrayImage, transparency: Transparency | undefined, gates: ExtractionGates): ExtractedFeatures {
   const { width, height } = full;
   if (width < Parameters.minImageSidePx || height < Parameters.minImageSidePx) {
     throw new FingerError('IMAGE_TOO_SMALL', `Image of ${width}x${height} px at 500 dpi is too small for a fingerprint`);
@@ -92,10 +110,10 @@ function extractFromRescaled(full: GrayImage, transparency?: Transparency): Extr
   transparency?.('segmentation', cropped);
   let foregroundAreaPx = 0;
   for (let i = 0; i < segmentation.pixelMask.length; i++) foregroundAreaPx += segmentation.pixelMask[i];
-  if (foregroundAreaPx < Parameters.minForegroundAreaPx) {
+  if (foregroundAreaPx < (gates.minForegroundAreaPx ?? Parameters.minForegroundAreaPx)) {
     throw new FingerError('NO_FINGERPRINT', 'No fingerprint area was found in the image', { foregroundAreaPx });
   }
-  return extractFromForeground(image, segmentation, foregroundAreaPx, offsetX, offsetY, transparency);
+  return extractFromForeground(image, segmentation, foregroundAreaPx, offsetX, offsetY, transparency, gates);
 }
 
 function extractFromForeground(
@@ -104,7 +122,8 @@ function extractFromForeground(
   foregroundAreaPx: number,
   offsetX: number,
   offsetY: number,
-  transparency?: Transparency,
+  transparency: Transparency | undefined,
+  gates: ExtractionGates,
 ): ExtractedFeatures {
   const { width, height } = image;
   const mask = segmentation.pixelMask;
@@ -124,12 +143,12 @@ function extractFromForeground(
     }
   }
   const meanCoherence = coherenceCount ? coherenceSum / coherenceCount : 0;
-  if (meanCoherence < Parameters.minMeanCoherence) {
+  if (meanCoherence < (gates.minMeanCoherence ?? Parameters.minMeanCoherence)) {
     throw new FingerError('NO_FINGERPRINT', 'The image has no coherent ridge pattern', { meanCoherence });
   }
   const ridgeScore = ridgeness(equalized, mask, width, height, field);
   transparency?.('ridgeness', ridgeScore);
-  if (ridgeScore < Parameters.minRidgeness) {
+  if (ridgeScore < (gates.minRidgeness ?? Parameters.minRidgeness)) {
     throw new FingerError('NO_FINGERPRINT', 'The image has no fingerprint ridge pattern', { ridgeness: ridgeScore });
   }
   const raw = smoothAndBinarize(equalized, field.pixelBins, field.bins, mask, width, height);
@@ -147,7 +166,7 @@ function extractFromForeground(
   minutiae = removeClouds(minutiae);
   minutiae = topMinutiae(minutiae);
   transparency?.('minutiae', minutiae);
-  if (minutiae.length < Parameters.minMinutiae) {
+  if (minutiae.length < (gates.minMinutiae ?? Parameters.minMinutiae)) {
     throw new FingerError('NO_FINGERPRINT', `Only ${minutiae.length} minutiae were found`, { minutiaCount: minutiae.length });
   }
   const quality = imageQuality(ridgeScore, foregroundAreaPx, minutiae.length);
