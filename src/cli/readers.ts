@@ -4,8 +4,9 @@
  *   readers replay <dir> --out <png>     run the matching driver over a recorded session (umockdev
  *                                        ioctl or usbmon pcapng, see native/README.md) and write the image
  *   readers compare <dir>...             per recording: the replayed image against the folder's
- *                                        capture.png (equal pixels, mean absolute difference) and the
- *                                        fingerprint engine's score between the two
+ *                                        capture.png (equal pixels, mean absolute difference), the
+ *                                        fingerprint engine's score between the two (or its refusal),
+ *                                        and a diagnostic score with the extraction gates open
  * Every command accepts --json and then prints one JSON object. Exit status 1 on failure, with the
  * error's code (native/reader.ts, native/usb/transport.ts) in the message.
  * The native modules (libusb, sharp) and the engine load only when a command runs.
@@ -45,8 +46,9 @@ export async function compareRecordings(dirs: string[]) {
   const { createFingerEngine } = await import('../finger/index.js');
   const { ridgePeriodPx, dpiFromRidgePeriod } = await import('../../native/ridge-period.js');
   const engine = await createFingerEngine();
-  // Diagnostics only: the same engine without its quality gate, to show what a refused image would score.
-  const ungatedEngine = await createFingerEngine({ minImageQuality: 0 });
+  // Diagnostic only (never the station's path): the same engine with its extraction gates open (no
+  // quality, foreground-area, coherence, ridgeness or minutia-count refusal), to score images the station refuses.
+  const diagnosticEngine = await createFingerEngine({ minImageQuality: 0, extractionGates: { minForegroundAreaPx: 0, minMeanCoherence: 0, minRidgeness: 0, minMinutiae: 0 } });
   const rows = [];
   for (const dir of dirs) {
     const name = path.basename(path.resolve(dir));
@@ -74,18 +76,21 @@ export async function compareRecordings(dirs: string[]) {
       };
       const replayedX = await tryExtract(engine, replayedPng, result.image.dpi);
       const referenceX = await tryExtract(engine, referenceBytes, referenceDpi);
-      let engineResult: { minutiae: number; quality: number; score: number } | { engineError: string; ungatedScore?: number };
+      let engineResult: { minutiae: number; quality: number; score: number } | { engineError: string };
       if (typeof replayedX !== 'string' && typeof referenceX !== 'string') {
         engineResult = { minutiae: replayedX.minutiaCount, quality: replayedX.quality, score: engine.similarity(replayedX.template, referenceX.template) };
       } else {
         const parts = [typeof replayedX === 'string' ? `replayed: ${replayedX}` : `replayed: ${replayedX.minutiaCount} minutiae, quality ${replayedX.quality}`,
           typeof referenceX === 'string' ? `capture.png: ${referenceX}` : `capture.png: ${referenceX.minutiaCount} minutiae, quality ${referenceX.quality}`];
         engineResult = { engineError: parts.join('; ') };
-        // Diagnostics: when only the quality gate refused, the score without it.
-        const a = typeof replayedX === 'string' ? await tryExtract(ungatedEngine, replayedPng, result.image.dpi) : replayedX;
-        const b = typeof referenceX === 'string' ? await tryExtract(ungatedEngine, referenceBytes, referenceDpi) : referenceX;
-        if (typeof a !== 'string' && typeof b !== 'string') engineResult.ungatedScore = ungatedEngine.similarity(a.template, b.template);
       }
+      // Diagnostic, gates open: every row gets a score, also where the station's engine refuses an image.
+      const a = await tryExtract(diagnosticEngine, replayedPng, result.image.dpi);
+      const b = await tryExtract(diagnosticEngine, referenceBytes, referenceDpi);
+      const diagnostic =
+        typeof a !== 'string' && typeof b !== 'string'
+          ? { diagnosticScore: diagnosticEngine.similarity(a.template, b.template), diagnosticMinutiae: `${a.minutiaCount}/${b.minutiaCount}` }
+          : { diagnosticError: [typeof a === 'string' ? `replayed: ${a}` : '', typeof b === 'string' ? `capture.png: ${b}` : ''].filter(Boolean).join('; ') };
       rows.push({
         recording: name,
         driver: result.driver.id,
@@ -106,6 +111,11 @@ export async function compareRecordings(dirs: string[]) {
         /** True when the replayed image was resized to the reference's size before comparing. */
         resized: diff.resized,
         ...engineResult,
+        /**
+         * Diagnostic, gates open (createFingerEngine with minImageQuality 0 and extractionGates 0): the
+         * score of the two images where the station's engine would refuse one; minutiae as replayed/capture.png.
+         */
+        ...diagnostic,
         threshold: engine.defaultThreshold,
       });
     } catch (e) {
@@ -180,15 +190,14 @@ export function registerReaderCommands(program: Command): void {
       try {
         const rows = await compareRecordings(dirs);
         const header =
-          '| recording | driver | size (capture.png) | dpi (capture.png) | dpi from ridges (capture.png) | equal pixels | mean abs diff | minutiae | score (threshold) |\n|---|---|---|---|---|---|---|---|---|';
+          '| recording | driver | size (capture.png) | dpi (capture.png) | dpi from ridges (capture.png) | equal pixels | mean abs diff | minutiae | station: score (threshold) | diagnostic, gates open: score (minutiae) |\n|---|---|---|---|---|---|---|---|---|---|';
         const lines = rows.map((r) =>
           'error' in r
-            ? `| ${r.recording} | error: ${r.error} | | | | | | | |`
+            ? `| ${r.recording} | error: ${r.error} | | | | | | | | |`
             : `| ${r.recording} | ${r.driver} | ${r.widthPx}x${r.heightPx} (${r.referenceSize}) | ${r.dpi} (${r.referenceDpi}) | ${r.dpiFromRidges} (${r.referenceDpiFromRidges}) | ` +
               `${r.equalPixels}/${r.totalPixels} | ${r.meanAbsDiff.toFixed(3)}${r.resized ? ' (resized)' : ''} | ` +
-              ('engineError' in r
-                ? `- | engine: ${r.engineError}${r.ungatedScore !== undefined ? `; without the quality gate: ${r.ungatedScore.toFixed(1)} (${r.threshold})` : ''} |`
-                : `${r.minutiae} | ${r.score.toFixed(1)} (${r.threshold}) |`),
+              ('engineError' in r ? `- | refused: ${r.engineError} | ` : `${r.minutiae} | ${r.score.toFixed(1)} (${r.threshold}) | `) +
+              (r.diagnosticScore !== undefined ? `${r.diagnosticScore.toFixed(1)} (${r.diagnosticMinutiae}) |` : `error: ${r.diagnosticError} |`),
         );
         out(opts.json, { rows }, [header, ...lines].join('\n'));
         if (rows.some((r) => 'error' in r)) process.exitCode = 1;
