@@ -22,13 +22,19 @@ export function sniffMime(bytes: Uint8Array): DocumentMime {
   throw new OcrError('UNSUPPORTED_TYPE', 'Tipo de arquivo não suportado. Use PNG, JPG ou PDF');
 }
 
-/** One PDF page: its text-layer words (in 300 dpi pixels) or, where it has none, a 300 dpi PNG. */
+/** One PDF page: its text-layer words (in 300 dpi pixels) or, where it has none, a 200 dpi PNG. */
 export type PdfPage =
   | { kind: 'text'; words: OcrWord[]; widthPx: number; heightPx: number }
   | { kind: 'image'; png: Buffer };
 
-/** Render and text coordinates: PDF points -> pixels at this resolution. */
+/** Text-layer coordinates: PDF points -> pixels at this resolution. */
 export const PDF_DPI = 300;
+/**
+ * Raster of a page without a text layer. A CNH-e card (~460 pt wide) comes out ~1280 px wide, the
+ * width the card is prepared at (preprocess.ts CARD_WIDTH_PX), so nothing finer would reach the
+ * recogniser; 300 dpi cost twice the pixels to render, encode and decode for the same prepared image.
+ */
+export const PDF_RASTER_DPI = 200;
 /** A page needs this many text-layer characters to be read from its text layer. */
 const MIN_TEXT_CHARS = 40;
 
@@ -45,9 +51,9 @@ export interface PdfLimits {
 }
 
 /**
- * Splits a PDF into pages (at most `limits.maxPages`), each page rendered at 300 dpi or, where that
- * raster would exceed `limits.maxPagePixels`, at the resolution that fits (text-layer coordinates use
- * the same scale). Runs mupdf synchronously: call it on a decode worker (decode-pool.ts), never on the
+ * Splits a PDF into pages (at most `limits.maxPages`): text-layer words in 300 dpi pixels, or a raster
+ * at PDF_RASTER_DPI; where 300 dpi would exceed `limits.maxPagePixels`, both use the resolution that
+ * fits. Runs mupdf synchronously: call it on a decode worker (decode-pool.ts), never on the
  * event loop's thread. Throws OcrError INVALID_DOCUMENT when mupdf cannot open or read the file.
  */
 export async function readPdf(bytes: Uint8Array, limits: PdfLimits = { maxPages: 4, maxPagePixels: 12_000_000 }): Promise<PdfPage[]> {
@@ -71,7 +77,8 @@ export async function readPdf(bytes: Uint8Array, limits: PdfLimits = { maxPages:
       if (chars >= MIN_TEXT_CHARS) {
         pages.push({ kind: 'text', words, widthPx: wPt * k, heightPx: hPt * k });
       } else {
-        const pix = page.toPixmap(mupdf.Matrix.scale(k, k), mupdf.ColorSpace.DeviceRGB, false, true);
+        const kr = Math.min(k, PDF_RASTER_DPI / 72);
+        const pix = page.toPixmap(mupdf.Matrix.scale(kr, kr), mupdf.ColorSpace.DeviceRGB, false, true);
         pages.push({ kind: 'image', png: Buffer.from(pix.asPNG()) });
         pix.destroy();
       }
