@@ -153,7 +153,7 @@ export function CnhReader({ value, onChange, selfie }: { value?: CnhRead | null;
                 return (
                   <tr key={f} className={`band-${band}`} data-testid={`cnh-${f}`}>
                     <th scope="row"><label htmlFor={`cnh-input-${f}`}>{FIELD_LABELS[f]![lang === 'en' ? 1 : 0]}</label></th>
-                    <td className="value">
+                    <td className="value"><div className="value-cell">
                       <input id={`cnh-input-${f}`} value={values[f] ?? ''} onChange={(e) => edit(f, e.target.value)} />
                       {validity !== undefined && (
                         <span className={`badge ${validity ? 'ok' : 'bad'}`}>
@@ -161,7 +161,7 @@ export function CnhReader({ value, onChange, selfie }: { value?: CnhRead | null;
                         </span>
                       )}
                       {edited && <span className="badge edited" data-testid={`cnh-edited-${f}`}>{t('doc.edited')}</span>}
-                    </td>
+                    </div></td>
                     <td>
                       <span className={`conf band-${band}`}>{(field.confianca * 100).toFixed(0)}% · {t(`doc.band.${band}` as MessageKey)}</span>
                     </td>

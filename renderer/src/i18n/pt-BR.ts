@@ -194,7 +194,7 @@ export const ptBR = {
   'admin.lock': 'Sair da administração',
   'admin.unlock.submit': 'Entrar na administração',
   'admin.unlock.secret': 'Segredo de administração',
-  'admin.unlock.hint': 'A administração pede o segredo de administração da estação (mostrado uma vez na primeira partida da estação; não é o segredo da aplicação).',
+  'admin.unlock.hint': 'A administração pede o segredo de administração da estação (mostrado uma única vez, quando a estação foi iniciada pela primeira vez; não é o segredo da aplicação).',
   'admin.dedup.off': 'não verificar',
   'admin.dedup.block': 'recusar',
   'admin.dedup.warn': 'avisar',
