@@ -7,11 +7,13 @@ const NOT_AUDITED = /\/(count|list)$|\/templates\/count\/:ext_id$/;
 
 /**
  * The audit operation of a route, e.g. `POST /api/v1/services/face/:ext_id/verify` -> face.verify,
- * `PATCH .../face/:ext_id` -> face.update, `DELETE` -> face.delete; undefined for routes that are
- * not biometric operations.
+ * `PATCH .../face/:ext_id` -> face.update, `DELETE` -> face.delete, `PUT /api/v1/persons/:ext_id/document`
+ * -> document.put; undefined for routes that are not biometric operations.
  */
 export function auditOperationOf(method: string, routeUrl: string | undefined): string | undefined {
   if (!routeUrl) return undefined;
+  // The person's document record (identity data kept with the enrollment): document.put / .get / .delete.
+  if (routeUrl === '/api/v1/persons/:ext_id/document') return `document.${method.toLowerCase()}`;
   const m = BIOMETRIC_PREFIX.exec(routeUrl);
   if (!m || NOT_AUDITED.test(routeUrl)) return undefined;
   const rest = routeUrl.slice(m[0].length).split('/').filter((s) => s && !s.startsWith(':'));
