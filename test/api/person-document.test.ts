@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStation, type TestStation } from './harness.js';
@@ -101,5 +103,16 @@ describe('person document record (API extension)', () => {
     expect((await get('ana-1')).body).toEqual({ document: null });
     expect((await t.request('DELETE', '/api/v1/persons/ana-1/document', { token: app.token })).status).toBe(404);
     expect((await t.request('GET', '/api/v1/services/face/templates/count/ana-1', { token: app.token })).body.count).toBe(1);
+  });
+
+  it('is in the audit trail: document.put / document.get / document.delete with the pseudonymous ext_id', async () => {
+    await t.station.services.audit!.flush();
+    const { stdout } = await promisify(execFile)('node', ['src/bin/biostation.mjs', 'audit', '--since', '1h', '--json'], {
+      env: { ...process.env, BIOSTATION_DATA_DIR: t.dataDir, BIOSTATION_LOG_LEVEL: 'silent' },
+    });
+    const ops = (JSON.parse(stdout) as { entries: Array<{ operation: string; extId: string | null; httpStatus: number }> }).entries.filter((e) => e.operation.startsWith('document.'));
+    expect(new Set(ops.map((e) => e.operation))).toEqual(new Set(['document.put', 'document.get', 'document.delete']));
+    expect(ops.every((e) => e.extId !== 'ana-1')).toBe(true);
+    expect(ops.some((e) => e.operation === 'document.put' && e.httpStatus === 404)).toBe(true);
   });
 });
