@@ -28,7 +28,14 @@
  *    time the finger was tried and dropped: with near-parallel ridges a sideways offset and a delay
  *    are interchangeable, so the correlation has no single peak.)
  *
- * Both functions are pure: grey images in (8-bit, row-major), a grey image out.
+ * 3. `selectChangedLines`: the simplest time-to-space mapping for a line-scan sensor: keep the first
+ *    scan line, then every line that differs from the last kept one by at least `minChange` (mean
+ *    absolute difference, grey levels), so a row is added each time the finger has moved far enough
+ *    to change the picture and lines repeating the same skin (or no finger) are dropped. No
+ *    interpolation: every output row is a scan line as the sensor sent it. Used for vfs301, where
+ *    `minChange` was fitted black-box to the recording's capture.png (native/README.md).
+ *
+ * All functions are pure: grey images in (8-bit, row-major), a grey image out.
  */
 
 /** Displacement of a frame relative to the previous one, in pixels. */
@@ -182,6 +189,37 @@ export function assembleSwipeLines(rows: readonly Uint8Array[], opts: SwipeLineO
     for (let x = 0; x < w; x++) pixels[y * w + x] = Math.round(a[x]! * (1 - t) + b[x]! * t);
   }
   return { widthPx: w, heightPx, pixels, speeds };
+}
+
+export interface LineSelectionOptions {
+  /** Pixels per row. */
+  widthPx: number;
+  /** Smallest mean absolute difference (grey levels) to the last kept line for a line to be kept. */
+  minChange: number;
+}
+
+/**
+ * Keeps the first row, then each row differing from the last kept row by at least `minChange` (see
+ * the file comment). Rows in scan order in, the kept rows in the same order out, with their indices.
+ * Throws RangeError for no rows.
+ */
+export function selectChangedLines(rows: readonly Uint8Array[], opts: LineSelectionOptions): { widthPx: number; heightPx: number; pixels: Uint8Array; kept: number[] } {
+  if (rows.length === 0) throw new RangeError('selectChangedLines: no rows');
+  const w = opts.widthPx;
+  const kept = [0];
+  let last = rows[0]!;
+  for (let i = 1; i < rows.length; i++) {
+    const r = rows[i]!;
+    let d = 0;
+    for (let x = 0; x < w; x++) d += Math.abs(r[x]! - last[x]!);
+    if (d >= opts.minChange * w) {
+      kept.push(i);
+      last = r;
+    }
+  }
+  const pixels = new Uint8Array(kept.length * w);
+  kept.forEach((k, y) => pixels.set(rows[k]!.subarray(0, w), y * w));
+  return { widthPx: w, heightPx: kept.length, pixels, kept };
 }
 
 /** Linear contrast stretch: the `low` and `high` quantiles (0..1) of `values` map to 0 and 255. */

@@ -11,17 +11,20 @@
  *   all zero = no finger, `00 00 02 00 00 00 00` = finger), then reads 64 bytes and blocks of 84032
  *   and 84096 bytes from 0x82 until a short block ends the swipe, then stops (04) and reads the
  *   replies (recorded: some of them time out, so a timeout there is expected).
- * - Data: scan lines of 288 bytes starting `01 FE`; 200 row pixels at bytes 8..207 (the first data
- *   block starts mid-line: lines are found by their `01 FE` start), 64 pixels of a second row at
- *   bytes 208..271 (inverted polarity; not used, see swipe-assembly.ts).
- * Image: scan lines from the first to the last with finger texture (standard deviation >= 20 grey
- * levels), resampled by the estimated swipe speed (swipe-assembly.ts, assembleSwipeLines), inverted,
+ * - Data: scan lines of 288 bytes starting `01 FE`; 200 row pixels at bytes 8..207, 64 pixels of a
+ *   second row at bytes 208..271 (inverted polarity; not used, see swipe-assembly.ts). The 64-byte
+ *   read starts a line that the first block completes; image lines are taken from the blocks only
+ *   (found by their `01 FE` start), so that straddling line is dropped.
+ * Image: a swipe needs MIN_LINES scan lines with finger texture (standard deviation >= 20 grey
+ * levels); the image keeps the first line and then each line differing from the last kept one by at
+ * least 16 grey levels (mean absolute difference; swipe-assembly.ts, selectChangedLines), inverted,
  * the last scanned line on top (the orientation and polarity of the recording's capture.png). 200
- * pixels wide. Resolution: not published; 800 dpi from the ridge period of the recorded print (14.0 px;
- * native/ridge-period.ts, native/README.md).
+ * pixels wide. The rule's threshold and the dropped first line were fitted black-box to the one
+ * recording's capture.png (with them our image equals it pixel for pixel; native/README.md).
+ * Resolution: not published; 800 dpi from the ridge period of the recorded print (native/ridge-period.ts).
  */
 import { UsbTransferError, type UsbTransport } from '../usb/transport.js';
-import { assembleSwipeLines, type SwipeLineOptions } from './swipe-assembly.js';
+import { selectChangedLines, type LineSelectionOptions } from './swipe-assembly.js';
 import { CaptureRetryError, DriverProtocolError, expectLength, sleep, type CaptureContext, type DriverDefinition, type FingerprintDriver, type GrayImage } from './driver.js';
 import { OUT } from './observed/vfs301-out.js';
 
@@ -82,7 +85,8 @@ class Vfs301Driver implements FingerprintDriver {
       throw new DriverProtocolError('vfs301', `unknown event ${hex}`);
     }
     ctx.fingerOn?.();
-    const blocks: Uint8Array[] = [await this.usb.bulkIn(EP_DATA, 64, { timeoutMs: TIMEOUT_MS, signal })];
+    await this.usb.bulkIn(EP_DATA, 64, { timeoutMs: TIMEOUT_MS, signal }); // starts a line the first block ends: not used
+    const blocks: Uint8Array[] = [];
     for (let size = FIRST_BLOCK; ; size = NEXT_BLOCK) {
       const block = await this.usb.bulkIn(EP_DATA, size, { timeoutMs: DATA_TIMEOUT_MS, signal });
       if (block.length < size) break; // a short block ends the swipe (its lines are partial)
@@ -90,9 +94,10 @@ class Vfs301Driver implements FingerprintDriver {
     }
     ctx.fingerOff?.();
     await this.run(STOP, signal);
-    const lines = trimTextureless(splitLines(Buffer.concat(blocks)));
-    if (lines.length < MIN_LINES) throw new CaptureRetryError('vfs301', 'TOO_SHORT', `swipe too short: ${lines.length} scan lines, need ${MIN_LINES}`);
-    const image = assembleSwipeLines(lines.map((l) => l.subarray(8, 8 + WIDTH)), VFS301_ASSEMBLY);
+    const lines = splitLines(Buffer.concat(blocks));
+    const textured = lines.filter((l) => lineStd(l) >= TEXTURE_MIN_STD).length;
+    if (textured < MIN_LINES) throw new CaptureRetryError('vfs301', 'TOO_SHORT', `swipe too short: ${textured} scan lines with a finger, need ${MIN_LINES}`);
+    const image = selectChangedLines(lines.map((l) => l.subarray(8, 8 + WIDTH)), VFS301_ASSEMBLY);
     // Inverted, last scanned line on top.
     const h = image.heightPx;
     const pixels = new Uint8Array(WIDTH * h);
@@ -148,15 +153,8 @@ function lineStd(line: Uint8Array): number {
   return Math.sqrt(s / WIDTH);
 }
 
-/** Drops the lines before the first and after the last with finger texture (std >= TEXTURE_MIN_STD). */
-function trimTextureless(lines: Uint8Array[]): Uint8Array[] {
-  const textured = lines.map((l) => lineStd(l) >= TEXTURE_MIN_STD);
-  const first = textured.indexOf(true);
-  return first < 0 ? [] : lines.slice(first, textured.lastIndexOf(true) + 1);
-}
-
-/** Swipe assembly parameters (see swipe-assembly.ts); speedGain is discussed in native/README.md. */
-export const VFS301_ASSEMBLY: SwipeLineOptions = { widthPx: WIDTH, noiseQuantile: 0.05, smoothingLines: 15, speedGain: 3.2 };
+/** Line selection (swipe-assembly.ts); minChange fitted black-box on the recording (native/README.md). */
+export const VFS301_ASSEMBLY: LineSelectionOptions = { widthPx: WIDTH, minChange: 16 };
 
 export const vfs301: DriverDefinition = {
   id: 'vfs301',

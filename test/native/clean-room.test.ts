@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { distinctOuts, renderModule } from '../../native/tools/extract-commands.js';
-import { assembleSwipeLines, estimateFrameShifts, stretchContrast, swipeSpeeds } from '../../native/drivers/swipe-assembly.js';
+import { assembleSwipeLines, estimateFrameShifts, selectChangedLines, stretchContrast, swipeSpeeds } from '../../native/drivers/swipe-assembly.js';
 import { loadRecording } from '../../native/usb/recording.js';
 import { dpiFromRidgePeriod, ridgePeriodPx } from '../../native/ridge-period.js';
 import { captureDir, haveCaptures } from './usb-datasets.js';
@@ -57,6 +57,23 @@ describe('swipe assembly (synthetic)', () => {
     const image = assembleSwipeLines(ys.map(row), opts);
     expect(image.widthPx).toBe(w);
     expect(image.heightPx).toBe(Math.floor(v.reduce((a, b) => a + b, 0)) + 1);
+  });
+
+  it('line selection keeps a row each time the picture has changed by minChange, none while the finger rests', () => {
+    const w = 40;
+    const src = texture(w, 400);
+    const row = (y: number) => src.slice(y * w, (y + 1) * w);
+    // 60 rows one pixel apart, then 50 repeats of the last one (finger resting), then 60 more.
+    const ys = [...Array.from({ length: 60 }, (_, i) => i), ...new Array(50).fill(59), ...Array.from({ length: 60 }, (_, i) => 60 + i)];
+    const all = selectChangedLines(ys.map(row), { widthPx: w, minChange: 1 });
+    expect(all.heightPx).toBe(120);
+    expect(all.kept.slice(58, 62)).toEqual([58, 59, 110, 111]);
+    expect(all.pixels.subarray(0, w)).toEqual(row(0));
+    // A larger threshold keeps fewer rows, each differing from the previous kept one by at least it.
+    const some = selectChangedLines(ys.map(row), { widthPx: w, minChange: 40 });
+    expect(some.heightPx).toBeLessThan(120);
+    expect(some.heightPx).toBeGreaterThan(1);
+    expect(() => selectChangedLines([], { widthPx: w, minChange: 1 })).toThrow(RangeError);
   });
 
   it('the contrast stretch maps the 1st..99th percentile to 0..255', () => {
