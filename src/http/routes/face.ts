@@ -61,7 +61,7 @@ const LivenessNote = {
   liveness: Type.Optional(Type.Object({
     score: Type.Number({ description: 'Lowest fused probability of a live face over the images, 0..1' }),
     threshold: Type.Number({ description: "The threshold held against (the application's, else the engine's default)" }),
-    mode: Type.String({ description: "'cnn+signals', or 'signals' when the liveness network is not installed" }),
+    mode: Type.String({ description: "'cnn+signals' (a station without the liveness network refuses the check: 503 ENGINE_UNAVAILABLE)" }),
     scores: Type.Optional(Type.Array(Type.Number(), { description: "Each image's probability, in order" })),
     evidence: Type.Optional(Type.Array(Type.String(), { description: 'With 1013: the inputs that weighed most against liveness (cnn, spectralPeak, chromaPeak, highFreq, border, glare, chroma, faceSharpness, depthOfField, texture), worst first' })),
   }, { description: 'Extension: the passive liveness verdict (only with doLivenessCheck true). A presentation attack is answered instead with HTTP 200 and result 1013 LIVENESS_CHECK_FAILED, detail "liveness check failed", this object (score, threshold, mode, evidence) beside it, and nothing is stored or compared; a face too poor to judge gives 400 FACE_QUALITY_TOO_LOW (1027).' })),
