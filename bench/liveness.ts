@@ -1,5 +1,5 @@
 /**
- * Passive liveness benchmark (`npm run bench:liveness [-- --per-split N] [--fit] [--fresh] [--no-cache] [--quick]`).
+ * Passive liveness benchmark (`npm run bench:liveness [-- --per-split N (default 60)] [--fit] [--fresh] [--time N] [--no-cache] [--quick]`).
  *
  * Sets (bench/liveness/attacks.ts; identity-disjoint 'tune' and 'heldout' parts of lfw-dev):
  *  - bona fide: 'live-camera' (the photos through a camera model: blur, noise, low light, JPEG) and
@@ -48,7 +48,7 @@ const quick = process.argv.includes('--quick');
 const fit = process.argv.includes('--fit');
 const noCache = process.argv.includes('--no-cache');
 const fresh = process.argv.includes('--fresh');
-const PER_SPLIT = arg('--per-split', quick ? 30 : 100);
+const PER_SPLIT = arg('--per-split', quick ? 30 : 60);
 const LFW_STEP = quick ? 10 : 1;
 const DATASETS = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
 const LFW = path.join(DATASETS, 'lfw-dev', 'images');
@@ -332,6 +332,7 @@ for (const split of (fresh ? ['tune', 'heldout', 'fresh'] : ['tune', 'heldout'])
 for (const split of (fresh ? ['heldout', 'fresh'] : ['heldout']) as Split[]) {
   const part = ok(all.filter((m) => m.split === split && synthetic(m)));
   for (const bset of ['live-camera', 'live-camera + lfw']) {
+    if (bset.includes('lfw') && !part.some((m) => m.set === 'lfw')) continue; // the fresh part has no lfw photos of its own
     const b = part.filter((m) => m.bonaFide && (bset.includes('lfw') || m.set === 'live-camera')).map(defaultScore);
     if (b.length === 0) continue;
     console.log(`\n4. DET, ${split} part, bona fide = ${bset} (${b.length}): APCER per attack type at BPCER`);

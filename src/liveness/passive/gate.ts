@@ -7,7 +7,8 @@
  * Outcomes: a verdict (live), BiostationError LIVENESS_CHECK_FAILED (the spec's 1013 body; details
  * carry the score and threshold) or FACE_QUALITY_TOO_LOW (the face cannot be judged: too small,
  * blurred, badly exposed; details.failures name the gates). Each outcome is counted
- * (`biostation_liveness_checks_total{outcome}`).
+ * (`biostation_liveness_checks_total{outcome}`). Without the network file the check is refused
+ * (ENGINE_UNAVAILABLE): the engine's signals-only mode is kept for measurement, not for decisions.
  */
 import client from 'prom-client';
 import { decodeImage } from '../../face/image.js';
@@ -42,10 +43,14 @@ export class PassiveLivenessGate {
   /**
    * @param image the request's image bytes; @param box the face box the face engine extracted (source px).
    * @param threshold the application's threshold (undefined: the engine's default).
-   * @throws BiostationError LIVENESS_CHECK_FAILED, FACE_QUALITY_TOO_LOW, and decode errors (INVALID_IMAGE...).
+   * @throws BiostationError LIVENESS_CHECK_FAILED, FACE_QUALITY_TOO_LOW, ENGINE_UNAVAILABLE (no network file),
+   * and decode errors (INVALID_IMAGE...).
    */
   async require(image: Uint8Array, box: FaceBox, threshold?: number): Promise<LivenessVerdict> {
     const engine = await this.engine();
+    // The signals-only fusion passes every real attack we have (image_F1 0.999, image_F2 0.943, Doubango's
+    // spoof 0.863 against 0.1015; README "Without the network file"): answering with it would pretend.
+    if (!engine.hasNetwork) throw new BiostationError('ENGINE_UNAVAILABLE', 'The passive liveness network is not installed on this station (npm run models); the image signals alone do not stop real attacks');
     const img = await decodeImage(image);
     const s = img.scale;
     const scaled = { x: box.x * s, y: box.y * s, width: box.width * s, height: box.height * s };
