@@ -285,6 +285,9 @@ export const api = {
   /** Keeps the confirmed document with the person (extension, docs/enrollment-extensions.md). */
   saveDocument: async (extId: string, doc: PersonDocument) =>
     (await call<{ document: PersonDocument & { updatedAt: string } }>('PUT', `/api/v1/persons/${encodeURIComponent(extId)}/document`, doc)).document,
+  /** The person's document record, null when none (extension). @throws ApiError PERSON_NOT_FOUND */
+  getDocument: async (extId: string) =>
+    (await call<{ document: (PersonDocument & { updatedAt: string }) | null }>('GET', `/api/v1/persons/${encodeURIComponent(extId)}/document`)).document,
   syncStatus: () => call<SyncStatus>('GET', '/api/v1/sync/status'),
   /** Pulls from (or pushes to) a peer configured for this application, by name. */
   syncRun: async (direction: 'pull' | 'push', peer: string) => (await call<{ sync: SyncRecord }>('POST', `/api/v1/sync/${direction}`, { peer })).sync,

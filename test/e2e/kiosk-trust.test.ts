@@ -391,6 +391,17 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       expect(document.photoCheck).toMatchObject({ found: true, matched: true });
       expect(JSON.stringify(document)).not.toMatch(/base64|data:image/);
       await shot(page, 'trust-30-enroll-document-kept');
+      // Identify finds the person and shows the document on file, for the clerk to hold against the customer's.
+      await page.keyboard.press('Escape');
+      await page.getByTestId('tile-identify').click();
+      await page.getByTestId('identify-face-file').setInputFiles(lfw('Silvio_Berlusconi', 6));
+      await page.getByTestId('identify-face-captured').waitFor();
+      await page.getByTestId('identify-submit').click();
+      await page.getByTestId('identify-result').waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId('identify-extid').textContent()).toBe('cnh-person');
+      await page.getByTestId('person-document').waitFor({ timeout: 15_000 });
+      expect(await visibleText(page, '[data-testid="person-document"]')).toContain(`CPF ${cpf}`);
+      await shot(page, 'trust-33-identify-document-on-file');
     }, 180_000);
   });
 

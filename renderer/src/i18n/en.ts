@@ -130,6 +130,7 @@ export const en: Record<MessageKey, string> = {
   'doc.validDate': 'valid',
   'doc.invalidDate': 'invalid',
   'doc.edited': 'corrected',
+  'doc.onFile': 'Document on file',
   'doc.quality': 'Image quality',
   'doc.mean': 'Mean confidence',
   'doc.time': 'Time',

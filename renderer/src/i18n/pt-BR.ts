@@ -128,6 +128,7 @@ export const ptBR = {
   'doc.validDate': 'válida',
   'doc.invalidDate': 'inválida',
   'doc.edited': 'corrigido',
+  'doc.onFile': 'Documento no cadastro',
   'doc.quality': 'Qualidade da imagem',
   'doc.mean': 'Confiança média',
   'doc.time': 'Tempo',

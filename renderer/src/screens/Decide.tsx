@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { api, isValidExtId, type Decision } from '../api.js';
 import { GATE_OFF, livenessGateBlock, type LivenessGate } from '../advanced-liveness.js';
 import { AdvancedLivenessOption, LivenessBlock } from '../components/AdvancedLiveness.js';
+import { PersonDocumentLine } from '../components/PersonDocument.js';
 import { ModalitySwitch, SampleInput, emptySample, sampleImage, type Modality, type Sample } from '../components/SampleInput.js';
 import { Busy, ErrorNotice, Screen, Verdict, confidenceWord, useAction } from '../components/ui.js';
 import { useI18n } from '../i18n/index.js';
@@ -62,6 +63,7 @@ export function Verify({ onBack }: { onBack: () => void }) {
           {result && (
             <Verdict decision={result} yes={t('verify.yes')} no={t('verify.no')} testId="verify-result">
               <p className="big-id">{result.extId ?? extId}</p>
+              {result.matched && result.extId && <PersonDocumentLine extId={result.extId} />}
             </Verdict>
           )}
         </div>
@@ -76,13 +78,9 @@ export function Identify({ onBack }: { onBack: () => void }) {
   const [modality, setModality] = useState<Modality>('face');
   const [sample, setSample] = useState<Sample>(emptySample);
   const [liveness, setLiveness] = useState(false);
-  /** The "Vivacidade avançada" option: while on (face only), verification needs a live verdict for these inputs. */
-  const [adv, setAdv] = useState<LivenessGate>(GATE_OFF);
-  const advBlocked = modality === 'face' && livenessGateBlock(adv) !== null;
   const [result, setResult] = useState<Decision | null>(null);
   const generation = useRef(0);
   const action = useAction(async () => {
-    if (advBlocked) return;
     setResult(null);
     const image = sampleImage(sample, modality)!;
     const mine = ++generation.current;
@@ -91,7 +89,6 @@ export function Identify({ onBack }: { onBack: () => void }) {
   });
   const clear = () => {
     generation.current++;
-    setAdv((g) => (g.verdict ? { ...g, verdict: null } : g));
     setResult(null);
     action.setError(null);
   };
@@ -124,6 +121,7 @@ export function Identify({ onBack }: { onBack: () => void }) {
                 </div>
               )}>
               {result.extId && <p className="big-id" data-testid="identify-extid">{result.extId}</p>}
+              {result.extId && <PersonDocumentLine extId={result.extId} />}
             </Verdict>
           )}
         </div>
