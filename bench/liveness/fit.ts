@@ -13,7 +13,7 @@ export interface Row {
 }
 
 /**
- * Class-balanced L2-regularised logistic regression by Newton's method on standardised inputs.
+ * Class-balanced L2-regularised logistic regression by damped Newton's method on standardised inputs.
  * `offset`: the name of an input that enters with a fixed coefficient 1 on its raw value (the
  * network's log-odds), the others being fitted as corrections to it.
  */
@@ -42,6 +42,20 @@ function fitLogisticWithOffset(rows: Row[], offsets: number[], names: FusionMode
   const total = nPos + nNeg;
   const w = new Float64Array(d + 1); // last = bias
   const z = rows.map((r) => [...r.x.map((v, j) => (v - mean[j]) / std[j]), 1]);
+  /** Class-balanced, weighted log-loss plus the L2 penalty (bias not penalised). */
+  const loss = (v: Float64Array): number => {
+    let L = 0;
+    rows.forEach((r, i) => {
+      const cw = (r.w ?? 1) * (r.live ? total / (2 * nPos) : total / (2 * nNeg));
+      let s = offsets[i];
+      for (let j = 0; j <= d; j++) s += v[j] * z[i][j];
+      // log(1 + e^-s) for live, log(1 + e^s) otherwise, computed stably
+      const m = r.live ? -s : s;
+      L += cw * (m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m)));
+    });
+    for (let j = 0; j < d; j++) L += 0.5 * l2 * total * v[j] * v[j];
+    return L;
+  };
   for (let it = 0; it < iters; it++) {
     const g = new Float64Array(d + 1);
     const H = Array.from({ length: d + 1 }, () => new Float64Array(d + 1));
@@ -61,7 +75,16 @@ function fitLogisticWithOffset(rows: Row[], offsets: number[], names: FusionMode
       H[j][j] += l2 * total;
     }
     const step = solve(H.map((r) => Array.from(r)), Array.from(g));
-    for (let j = 0; j <= d; j++) w[j] -= step[j];
+    // Damped: halve the step until the penalised loss does not rise (plain Newton diverged with the
+    // network's log-odds as a fixed offset, whose large values saturate the sigmoid).
+    const before = loss(w);
+    let t = 1;
+    const trial = new Float64Array(d + 1);
+    for (let k = 0; k < 30; k++, t /= 2) {
+      for (let j = 0; j <= d; j++) trial[j] = w[j] - t * step[j];
+      if (loss(trial) <= before) break;
+    }
+    w.set(trial);
   }
   return { inputs: names, mean, std, weights: Array.from(w.slice(0, d)), bias: w[d] };
 }
