@@ -17,11 +17,14 @@
  *   that times out ends the swipe. At most 30 frames. `00 0B` stops the sensor.
  * - frame: 18432 bytes, 144 columns of 64 little-endian 16-bit values (column after column).
  * Image (ours): each frame minus the background (clipped at 0), one contrast stretch over all frames
- * (1st..99th percentile -> 0..255, swipe-assembly.ts), frames stitched by block matching
- * (swipe-assembly.ts, stitchFrames), inverted so ridges are dark. Frames are 144 wide and 64 high, the
- * sensor's long side across the swipe; the image is turned so the swipe runs top to bottom as in the
- * recording's capture.png. Resolution: not published; 600 dpi from the ridge period of the recorded
- * print (10.5 px; native/ridge-period.ts, native/README.md).
+ * (0.1th..99.9th percentile -> 0..255, swipe-assembly.ts), inverted so ridges are dark; the last
+ * DROPPED_LAST_FRAMES frames (the finger leaving) are left out; the rest are stitched by block
+ * matching (swipe-assembly.ts, stitchFrames) on whole frames, then placed with EDGE_ROWS rows cut at
+ * each frame's top and bottom, each frame over the earlier ones, on a canvas 1.5 frame widths wide
+ * with the first frame centred. Frames are 144 wide and 64 high, the sensor's long side across the
+ * swipe. The dropped frames, cut rows, canvas width, overlap rule and stretch quantiles were fitted
+ * black-box to the one recording's capture.png (native/README.md). Resolution: not published; 600
+ * dpi from the ridge period of the recorded print (native/ridge-period.ts, native/README.md).
  */
 import { UsbTransferError, type UsbTransport } from '../usb/transport.js';
 import { stitchFrames, stretchContrast } from './swipe-assembly.js';
@@ -36,6 +39,9 @@ const MIN_FRAMES = 5;
 const MAX_FRAMES = 30;
 const CALIBRATION_TOLERANCE = 0.1;
 const CALIBRATION_POLLS = 10;
+/** Frames left out at the end of a swipe (the finger leaving), rows cut at each frame's top and bottom. */
+const DROPPED_LAST_FRAMES = 2;
+const EDGE_ROWS = 6;
 
 const CMD = {
   firmware: [0x40, 0x19],
@@ -89,9 +95,16 @@ class ElanDriver implements FingerprintDriver {
       const n = this.rows * this.columns;
       const all = new Float64Array(n * frames.length);
       frames.forEach((f, k) => all.set(f, k * n));
-      const grey = stretchContrast(all);
-      const list = frames.map((_, k) => invert(grey.subarray(k * n, (k + 1) * n)));
-      const image = stitchFrames(list, this.columns, this.rows, { maxDx: 8, minOverlapRows: Math.ceil(this.rows / 4), background: 255 });
+      const grey = stretchContrast(all, 0.001, 0.999);
+      const list = frames.slice(0, frames.length - DROPPED_LAST_FRAMES).map((_, k) => invert(grey.subarray(k * n, (k + 1) * n)));
+      const image = stitchFrames(list, this.columns, this.rows, {
+        maxDx: 8,
+        minOverlapRows: Math.ceil(this.rows / 4),
+        background: 255,
+        overlap: 'latest',
+        edgeRows: EDGE_ROWS,
+        canvasWidthPx: Math.round(1.5 * this.columns),
+      });
       return { widthPx: image.widthPx, heightPx: image.heightPx, pixels: image.pixels, dpi: elan.dpi };
     } finally {
       await this.usb.bulkOut(EP_CMD_OUT, Uint8Array.from(CMD.stop), { timeoutMs: CMD_TIMEOUT_MS }).catch(() => undefined);

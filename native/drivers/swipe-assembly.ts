@@ -8,10 +8,12 @@
  *    A. K. Jain, "Displacement measurement and its application in interframe image coding", IEEE
  *    Trans. Commun. 29(12), 1981), restricted to one swipe direction (the sign most pairs agree on)
  *    and to overlaps of at least `minOverlapRows`. Frames are then placed at their cumulative
- *    offsets, each canvas row taken from the frame whose centre is nearest to it (a centre-weighted
- *    seam as in R. Szeliski, "Image Alignment and Stitching: A Tutorial", 2006, §6.1), which
- *    keeps ridges sharp where a blend would blur small misalignments.
- *
+ *    offsets. Where frames overlap, `overlap: 'centre'` takes each canvas row from the frame whose
+ *    centre is nearest to it (a centre-weighted seam as in R. Szeliski, "Image Alignment and
+ *    Stitching: A Tutorial", 2006, §6.1, which keeps ridges sharp where a blend would blur small
+ *    misalignments); `overlap: 'latest'` paints each frame over the earlier ones. Optionally
+ *    `edgeRows` rows are cut from the top and bottom of every frame once the offsets are known, and
+ *    the canvas has a fixed `canvasWidthPx` with the first frame centred in it.
  * 2. `assembleSwipeLines`: a line-scan swipe sensor (VFS301, VFS5011) streams rows much faster than
  *    the finger moves, so consecutive rows repeat the same skin at a varying, unknown speed. The
  *    speed per row comes from brightness constancy (B. K. P. Horn, B. G. Schunck, "Determining
@@ -53,6 +55,12 @@ export interface StitchOptions {
   minOverlapRows: number;
   /** Grey level of canvas pixels no frame covers. */
   background: number;
+  /** Which frame shows where frames overlap (see the file comment); default 'centre'. */
+  overlap?: 'centre' | 'latest';
+  /** Rows cut from the top and the bottom of every frame after matching (default 0). */
+  edgeRows?: number;
+  /** Canvas width with the first frame centred (columns outside it are cut); default: the frames' extent. */
+  canvasWidthPx?: number;
 }
 
 /** Mean absolute difference between `a` and `b` shifted by (dx, dy): b(x, y) ~ a(x + dx, y + dy). */
@@ -94,9 +102,15 @@ export function estimateFrameShifts(frames: readonly Uint8Array[], w: number, h:
   return free.map((s, k) => (Math.sign(s.dy) === -sign ? bestShift(frames[k]!, frames[k + 1]!, w, h, opts, sign) : s));
 }
 
-/** Places frames at their cumulative offsets (see the file comment). Returns the canvas, top row first. */
+/**
+ * Places frames at their cumulative offsets (see the file comment). Returns the canvas, top row first.
+ * Throws RangeError for no frames or `edgeRows` leaving no row.
+ */
 export function stitchFrames(frames: readonly Uint8Array[], w: number, h: number, opts: StitchOptions): { widthPx: number; heightPx: number; pixels: Uint8Array; shifts: FrameShift[] } {
   if (frames.length === 0) throw new RangeError('stitchFrames: no frames');
+  const edge = opts.edgeRows ?? 0;
+  const rows = h - 2 * edge;
+  if (rows < 1) throw new RangeError(`stitchFrames: edgeRows ${edge} leaves no row of ${h}`);
   const shifts = estimateFrameShifts(frames, w, h, opts);
   const pos = [{ x: 0, y: 0 }];
   for (const s of shifts) {
@@ -105,19 +119,26 @@ export function stitchFrames(frames: readonly Uint8Array[], w: number, h: number
   }
   const minX = Math.min(...pos.map((p) => p.x));
   const minY = Math.min(...pos.map((p) => p.y));
-  const width = w + Math.max(...pos.map((p) => p.x)) - minX;
-  const height = h + Math.max(...pos.map((p) => p.y)) - minY;
+  const width = opts.canvasWidthPx ?? w + Math.max(...pos.map((p) => p.x)) - minX;
+  const left = opts.canvasWidthPx === undefined ? -minX : Math.round((width - w) / 2) - pos[0]!.x;
+  const height = rows + Math.max(...pos.map((p) => p.y)) - minY;
   const pixels = new Uint8Array(width * height).fill(opts.background);
   const owner = new Float64Array(height).fill(Infinity); // distance of the painted row to its frame's centre
+  const latest = opts.overlap === 'latest';
   frames.forEach((f, k) => {
-    const ox = pos[k]!.x - minX;
+    const ox = pos[k]!.x + left;
     const oy = pos[k]!.y - minY;
-    for (let y = 0; y < h; y++) {
-      const dist = Math.abs(y - (h - 1) / 2);
-      if (dist >= owner[oy + y]!) continue;
-      owner[oy + y] = dist;
-      pixels.fill(opts.background, (oy + y) * width, (oy + y + 1) * width);
-      pixels.set(f.subarray(y * w, (y + 1) * w), (oy + y) * width + ox);
+    for (let y = 0; y < rows; y++) {
+      const cy = oy + y;
+      if (!latest) {
+        const dist = Math.abs(y - (rows - 1) / 2);
+        if (dist >= owner[cy]!) continue;
+        owner[cy] = dist;
+        pixels.fill(opts.background, cy * width, (cy + 1) * width);
+      }
+      const x0 = Math.max(0, -ox);
+      const x1 = Math.min(w, width - ox);
+      if (x1 > x0) pixels.set(f.subarray((y + edge) * w + x0, (y + edge) * w + x1), cy * width + ox + x0);
     }
   });
   return { widthPx: width, heightPx: height, pixels, shifts };

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { distinctOuts, renderModule } from '../../native/tools/extract-commands.js';
-import { assembleSwipeLines, estimateFrameShifts, selectChangedLines, stretchContrast, swipeSpeeds } from '../../native/drivers/swipe-assembly.js';
+import { assembleSwipeLines, estimateFrameShifts, selectChangedLines, stitchFrames, stretchContrast, swipeSpeeds } from '../../native/drivers/swipe-assembly.js';
 import { loadRecording } from '../../native/usb/recording.js';
 import { dpiFromRidgePeriod, ridgePeriodPx } from '../../native/ridge-period.js';
 import { captureDir, haveCaptures } from './usb-datasets.js';
@@ -34,6 +34,25 @@ describe('swipe assembly (synthetic)', () => {
     };
     const shifts = estimateFrameShifts([frame(0, 10), frame(7, 12), frame(13, 11)], 40, 20, { maxDx: 4, minOverlapRows: 5, background: 255 });
     expect(shifts.map(({ dx, dy }) => [dx, dy])).toEqual([[2, 7], [-1, 6]]);
+  });
+
+  it('stitching with edge rows cut, the latest frame on top and a fixed canvas width centred on the first frame', () => {
+    const W = 60;
+    const big = texture(W, 120);
+    const frame = (top: number, left: number) => {
+      const f = new Uint8Array(40 * 20);
+      for (let y = 0; y < 20; y++) for (let x = 0; x < 40; x++) f[y * 40 + x] = big[(top + y) * W + left + x]!;
+      return f;
+    };
+    const frames = [frame(0, 10), frame(7, 12), frame(13, 11)];
+    const image = stitchFrames(frames, 40, 20, { maxDx: 4, minOverlapRows: 5, background: 255, overlap: 'latest', edgeRows: 3, canvasWidthPx: 60 });
+    // 13 rows of travel + 20 - 2 x 3 rows per frame; 60 wide, the first frame at columns 10..49.
+    expect(image).toMatchObject({ widthPx: 60, heightPx: 27 });
+    expect(Array.from(image.pixels.subarray(10, 50))).toEqual(Array.from(big.subarray(3 * W + 10, 3 * W + 50)));
+    // The last frame (placed 13 rows down, 1 column right) shows over the others on its rows.
+    expect(Array.from(image.pixels.subarray(26 * 60 + 11, 26 * 60 + 51))).toEqual(Array.from(big.subarray((13 + 16) * W + 11, (13 + 16) * W + 51)));
+    expect(image.pixels[0]).toBe(255);
+    expect(() => stitchFrames(frames, 40, 20, { maxDx: 4, minOverlapRows: 5, background: 255, edgeRows: 10 })).toThrow(RangeError);
   });
 
   it('line-scan assembly: speeds follow the finger (twice as fast -> twice the advance, resting -> none)', () => {
