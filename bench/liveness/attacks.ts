@@ -15,8 +15,8 @@
  * - 'print': the photo laser-printed 8-13 cm wide (CMYK AM halftone of 150-200 lpi at 15/75/0/45
  *   degrees, ink gamut, paper white and 0.5 mm paper mottle, white margin), held in front of a blurred
  *   scene with perspective (+-8 deg rotation, keystone), the paper edge in view, sometimes glare: the
- *   halftone period is about 0.45-0.7 frame px, i.e. not resolved, seen as aliasing;
- * - 'print-closeup': the same print filling the frame, no edge in view (period about 0.65-1.0 frame px);
+ *   halftone period is about 0.3-0.9 frame px, i.e. not resolved, seen as aliasing;
+ * - 'print-closeup': the same print filling the frame, no edge in view (period about 0.5-1.3 frame px);
  * - 'screen': the photo on a phone, a tablet or a monitor (RGB stripe subpixels, row gaps, emissive
  *   brightness and a blue white point; pixel pitch from the device's density), black bezel in view,
  *   perspective, glare stripe; moiré from the pitch beating with the camera's pixels;

@@ -8,14 +8,15 @@
  * recapture shows). The camera model (attacks.ts) then blurs, mosaics (Bayer RGGB), adds noise,
  * demosaics and compresses.
  *
- * Scales (frame px = one pixel of the 400 x 400 capture): the bench frames the photo part of a medium
- * over 0.8-1.05 (far) or 1.25-1.5 (close-up) frame widths. A 10 x 10 cm print then spans about
- * 0.24-0.3 mm per frame px far and 0.17-0.2 close-up, so an AM halftone of 150-200 lpi (0.13-0.17 mm)
- * has a period of about 0.45-0.7 frame px far and 0.65-1.0 close-up; paper mottle (about 0.3-1 mm)
- * 1-5 frame px. Screens: a phone (400-460 ppi, 0.055-0.064 mm pitch) to a monitor (90-110 ppi, about
- * 0.25 mm) showing the photo 6-30 cm wide gives a pixel pitch of about 0.25-0.6 frame px far; close-up
- * (the camera a few cm from a phone, or 10-20 cm from a monitor) 0.5-1.6 frame px, where the RGB stripes
- * (a third of the pitch) and the dark gaps between rows start to be resolved.
+ * Scales as drawn by attacks.ts (frame px = one pixel of the 400 x 400 capture): the photo part of a
+ * medium spans 0.8-1.05 (far) or 1.25-1.5 (close-up) frame widths, i.e. 320-420 or 500-600 frame px.
+ * Print: the photo printed 8-13 cm wide, so 0.19-0.41 mm per frame px far and 0.13-0.26 close-up; an AM
+ * halftone of 150-200 lpi (0.127-0.169 mm) then has a period of about 0.3-0.9 frame px far and
+ * 0.5-1.3 close-up (at most barely resolved: mostly seen as aliasing), paper mottle of 0.5 mm 1.2-3.8 frame px.
+ * Screens (pitch = frame px per device pixel): a phone (400-460 ppi, photo shown 5-7 cm wide) or a
+ * tablet (220-265 ppi, 10-16 cm) about 0.2-0.55 far and 0.3-0.75 close-up; a monitor showing the 250 px
+ * photo at 100-200 % (about 90-110 ppi) 0.65-1.7 far and 1.0-2.4 close-up, where the RGB stripes (a
+ * third of the pitch) and the dark gaps between rows start to be resolved and moiré bands are strong.
  * References for the scales: ISO 12647-2 (offset print screen rulings), typical display densities.
  */
 import type { Raster } from './attacks.js';
