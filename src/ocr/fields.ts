@@ -154,7 +154,10 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   if (detran && UFS.has(detran[1])) {
     d.uf = { valor: detran[1], conf: detranPhrase ? meanConf([detranPhrase]) : 0.8 * 0.85 };
   } else if (model === 'old' && rgUf) {
-    d.uf = { valor: rgUf, conf: d.rg.conf * 0.9 };
+    // The older front alone shows only the identity's state. With the issue side in view (its labels
+    // or notices read) the DETRAN line was missed, and the identity's state is only a guess (0.6 x).
+    const backSeen = labels.has('local') || labels.has('emissao') || /PORTADOR|TERRITORIO NACIONAL/.test(fold(fullText));
+    d.uf = { valor: rgUf, conf: d.rg.conf * 0.9 * (backSeen ? 0.6 : 1) };
   } else {
     d.uf = none;
   }
@@ -236,11 +239,16 @@ function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText: strin
 /** Fields whose value is free text: a value that is the card's own print (boilerplate.ts) is dropped. */
 const TEXT_FIELDS = new Set<CnhFieldName>(['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento', 'observacoes', 'orgao_expedidor']);
 const NAME_RE = /^[A-ZÀ-ÖØ-Ý' -]+$/;
+/**
+ * A doubled vowel inside a name word: Portuguese spelling has almost none (AARÃO, ISAAC are rare),
+ * while a space the recogniser missed after a particle makes one ("DA ANDRADE" -> "DAANDRADE").
+ */
+const GLUED_VOWELS = /(AA|EE|II|OO|UU)/;
 
 /**
  * Each field's own check where it has one (undefined: no opinion): CPF and CNH number check digits,
  * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape, issuing
- * body known, names of two words or more in capitals. Date order is checked across fields by `scoreFields`.
+ * body known, names of two words or more in capitals without a doubled vowel (GLUED_VOWELS). Date order is checked across fields by `scoreFields`.
  */
 export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined {
   switch (k) {
@@ -257,7 +265,7 @@ export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined 
     case 'nome_completo':
     case 'nome_pai':
     case 'nome_mae':
-      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 ? undefined : false;
+      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) ? undefined : false;
     default: return undefined;
   }
 }

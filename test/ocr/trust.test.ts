@@ -61,6 +61,7 @@ describe('each check lowers confidence when violated', () => {
     ['birthplace without a valid UF', ['local_nascimento'], { local_nascimento: 'CAMPINAS, ZZ' }],
     ['identity number with letters', ['rg'], { rg: '12AB4567' }],
     ['a name of one word', ['nome_mae'], { nome_mae: 'MARIA' }],
+    ['a name with a doubled vowel (the space after a particle missed)', ['nome_completo'], { nome_completo: 'SANDRA DAANDRADE DIAS' }],
     ['birth after the first licence', ['data_nascimento'], { data_nascimento: '01/01/2099' }],
     ['issue after expiry', ['data_emissao'], { data_emissao: '01/01/2099' }],
     ['expiry before issue', ['data_validade'], { data_validade: '01/01/1950' }],
@@ -92,6 +93,17 @@ describe('cross-checks between printed lines', () => {
     expect(read(card('RECIFE, PE')).uf).toMatchObject({ valor: 'CE' });
     expect(read(card('RECIFE, PE')).uf.confianca).toBeLessThan(LOW_CONFIDENCE);
     expect(read(card('FORTALEZA, CE')).uf.confianca).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('the identity\'s state as uf (older model) is under 0.8 when the issue side is in view, high on the front alone', () => {
+    const front = [w('NOME', 100, 40, 12), ...line('LIVIA PEREIRA MARQUES', 100, 56, 18), ...line('DOC. IDENTIDADE / ÓRG. EMISSOR / UF', 100, 100, 12),
+      ...line('881973916 SSP PR', 100, 116, 18), ...line('DATA NASCIMENTO', 400, 160, 12), ...line('21/06/1970', 400, 176, 18)];
+    const alone = read(front);
+    expect(alone.uf.valor).toBe('PR');
+    expect(alone.uf.confianca).toBeGreaterThanOrEqual(0.9);
+    const withBack = read([...front, ...line('ASSINATURA DO PORTADOR', 100, 900, 12)]);
+    expect(withBack.uf.valor).toBe('PR');
+    expect(withBack.uf.confianca).toBeLessThan(LOW_CONFIDENCE);
   });
 
   it('a single line under FILIAÇÃO (mother alone, or father with the mother unread) is under 0.8', () => {
