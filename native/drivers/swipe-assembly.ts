@@ -21,10 +21,10 @@
  *    absolute row-to-row difference as |I_t| (less the sensor's noise floor: its `noiseQuantile`
  *    quantile over the swipe, the rows where the finger rests) and, since one row has no vertical
  *    gradient, the mean absolute horizontal gradient as |I_y| (ridges run in all directions, so the
- *    two are alike on average). The speeds are averaged over `smoothingLines` rows on each side,
- *    scaled by `speedGain` (the constant relating this estimate to pixels, measured per sensor family:
- *    native/README.md), integrated into positions, and output rows are resampled at unit spacing by
- *    linear interpolation between the two rows around each position (the time-to-space mapping of
+ *    two are alike on average). Each row's estimate is raised to `speedExponent` (default 1) and
+ *    scaled by `speedGain` (the constants relating this estimate to pixels, fitted per sensor family:
+ *    native/README.md), averaged over `smoothingLines` rows on each side, integrated into positions,
+ *    and output rows are resampled at unit spacing by linear interpolation between the two rows around each position (the time-to-space mapping of
  *    swipe sensors, e.g. D. Maltoni et al., "Handbook of Fingerprint Recognition", 2nd ed., §2.4).
  *    (The sensors also send a 64-pixel window of a second row; matching it against earlier rows to
  *    time the finger was tried and dropped: with near-parallel ridges a sideways offset and a delay
@@ -153,6 +153,11 @@ export interface SwipeLineOptions {
   smoothingLines: number;
   /** Output pixels per unit of the raw speed estimate (sets the vertical scale). */
   speedGain: number;
+  /**
+   * Exponent applied to each row's |I_t| / |I_y| before the gain (default 1: brightness constancy as
+   * is); below 1 it compresses the range of speeds (fitted black-box for vfs5011, native/README.md).
+   */
+  speedExponent?: number;
 }
 
 /**
@@ -176,7 +181,8 @@ export function swipeSpeeds(rows: readonly Uint8Array[], opts: SwipeLineOptions)
   }
   const sorted = change.slice(1).sort((a, b) => a - b);
   const noise = sorted.length ? sorted[Math.floor(opts.noiseQuantile * (sorted.length - 1))]! : 0;
-  const raw = change.map((d, i) => (i === 0 ? 0 : (Math.max(0, d - noise) / Math.max(1, gradient[i]!)) * opts.speedGain));
+  const p = opts.speedExponent ?? 1;
+  const raw = change.map((d, i) => (i === 0 ? 0 : Math.pow(Math.max(0, d - noise) / Math.max(1, gradient[i]!), p) * opts.speedGain));
   const k = opts.smoothingLines;
   const prefix = [0];
   for (const v of raw) prefix.push(prefix[prefix.length - 1]! + v);

@@ -13,10 +13,11 @@
  * - A scan line (240 bytes): 8 header bytes, 160 row pixels (bytes 8..167), 64 pixels of a second
  *   row (bytes 168..231, inverted polarity; not used, see swipe-assembly.ts), 8 trailing bytes.
  * Image: scan lines from the first to the last with finger texture (standard deviation >= 20 grey
- * levels), resampled by the estimated swipe speed (swipe-assembly.ts, assembleSwipeLines), the last
- * scanned line on top (the orientation of the recording's capture.png). 160 pixels wide.
- * Resolution: not published; 650 dpi from the ridge period of the recorded print (11.9 px;
- * native/ridge-period.ts, native/README.md).
+ * levels), resampled by the estimated swipe speed (swipe-assembly.ts, assembleSwipeLines, with
+ * parameters fitted black-box to the recording's capture.png), the last scanned line on top (the
+ * orientation of the recording's capture.png). 160 pixels wide.
+ * Resolution: not published; 600 dpi from the ridge period of the recorded print as this assembly
+ * makes it (native/ridge-period.ts: 585; capture.png's ridges imply 596; native/README.md).
  */
 import type { UsbTransport } from '../usb/transport.js';
 import { assembleSwipeLines, type SwipeLineOptions } from './swipe-assembly.js';
@@ -127,8 +128,12 @@ class Vfs5011Driver implements FingerprintDriver {
   }
 }
 
-/** Swipe assembly parameters (see swipe-assembly.ts); speedGain is discussed in native/README.md. */
-export const VFS5011_ASSEMBLY: SwipeLineOptions = { widthPx: WIDTH, noiseQuantile: 0.05, smoothingLines: 15, speedGain: 3.2 };
+/**
+ * Swipe assembly parameters (see swipe-assembly.ts), fitted black-box to the one recording's
+ * capture.png (lowest mean absolute difference; speedGain then sets capture.png's height within 2 %;
+ * native/README.md).
+ */
+export const VFS5011_ASSEMBLY: SwipeLineOptions = { widthPx: WIDTH, noiseQuantile: 0.3, smoothingLines: 30, speedGain: 1.37, speedExponent: 0.5 };
 
 export const vfs5011: DriverDefinition = {
   id: 'vfs5011',
@@ -137,6 +142,6 @@ export const vfs5011: DriverDefinition = {
   sensor: 'swipe',
   widthPx: WIDTH,
   heightPx: 0,
-  dpi: 650,
+  dpi: 600,
   create: (usb) => new Vfs5011Driver(usb),
 };

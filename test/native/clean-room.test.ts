@@ -76,6 +76,11 @@ describe('swipe assembly (synthetic)', () => {
     const image = assembleSwipeLines(ys.map(row), opts);
     expect(image.widthPx).toBe(w);
     expect(image.heightPx).toBe(Math.floor(v.reduce((a, b) => a + b, 0)) + 1);
+    // speedExponent 0.5 compresses the range: twice as fast -> about sqrt(2) the advance.
+    const vs = swipeSpeeds(ys.map(row), { ...opts, speedExponent: 0.5 });
+    const ratio = median(vs.slice(320, 480)) / median(vs.slice(20, 180));
+    expect(ratio).toBeGreaterThan(1.2);
+    expect(ratio).toBeLessThan(1.6);
   });
 
   it('line selection keeps a row each time the picture has changed by minChange, none while the finger rests', () => {

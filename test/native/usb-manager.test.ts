@@ -199,7 +199,7 @@ describe.skipIf(!haveCaptures)('replayed readers: failures are typed errors and 
     await until(() => manager.list().length === 2);
     const waitingId = manager.list().find((r) => r.id !== good)!.id;
     await expect(manager.capture(waitingId, { timeoutMs: 150 })).rejects.toMatchObject({ code: 'TIMEOUT' });
-    await expect(manager.capture(good)).resolves.toMatchObject({ widthPx: 160, heightPx: 325 });
+    await expect(manager.capture(good)).resolves.toMatchObject({ widthPx: 160, heightPx: 334 });
 
     // Unplug mid-capture (the transport fails with NO_DEVICE before the manager hears of the detach).
     const pending = manager.capture(waitingId);
