@@ -7,7 +7,7 @@
  * details cross the thread; the pool's `revive` rebuilds it); a request without id gets no reply.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PoolReply, PoolRequest, PoolStop, SerialisedError } from './worker-pool.js';
+import type { PoolReply, PoolRequest, PoolStop, PoolWorkerData, SerialisedError } from './worker-pool.js';
 import { lowerWorkerThreadPriority } from './thread-priority.js';
 
 function serialise(e: unknown): SerialisedError {
@@ -21,6 +21,13 @@ function serialise(e: unknown): SerialisedError {
   };
 }
 
+/** This thread's buffer and WASM memory (MiB), when the pool asked for it (it recycles workers on memory). */
+function memory(): { retainedMb?: number } {
+  if (!(workerData as PoolWorkerData).reportMemory) return {};
+  const m = process.memoryUsage();
+  return { retainedMb: Math.round((m.external + m.arrayBuffers) / 2 ** 20) };
+}
+
 export function serveWorker<D, Q, R>(init: (data: D) => Promise<(request: Q) => R | Promise<R>> | ((request: Q) => R | Promise<R>)): void {
   const port = parentPort;
   if (!port) throw new Error('serveWorker runs in a worker thread only');
@@ -30,7 +37,7 @@ export function serveWorker<D, Q, R>(init: (data: D) => Promise<(request: Q) => 
   void (async () => {
     let handle: (request: Q) => R | Promise<R>;
     try {
-      handle = await init((workerData as { data: D }).data);
+      handle = await init((workerData as PoolWorkerData).data as D);
     } catch (e) {
       reply({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
       return;
@@ -42,9 +49,9 @@ export function serveWorker<D, Q, R>(init: (data: D) => Promise<(request: Q) => 
       }
       try {
         const result = await handle(m.payload);
-        if (m.id !== undefined) reply({ type: 'result', id: m.id, result });
+        if (m.id !== undefined) reply({ type: 'result', id: m.id, result, ...memory() });
       } catch (e) {
-        if (m.id !== undefined) reply({ type: 'error', id: m.id, error: serialise(e) });
+        if (m.id !== undefined) reply({ type: 'error', id: m.id, error: serialise(e), ...memory() });
       }
     });
     reply({ type: 'ready' });
