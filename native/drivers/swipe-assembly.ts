@@ -14,7 +14,7 @@
  *    misalignments); `overlap: 'latest'` paints each frame over the earlier ones. Optionally
  *    `edgeRows` rows are cut from the top and bottom of every frame once the offsets are known, and
  *    the canvas has a fixed `canvasWidthPx` with the first frame centred in it.
- * 2. `assembleSwipeLines`: a line-scan swipe sensor (VFS301, VFS5011) streams rows much faster than
+ * 2. `assembleSwipeLines`: a line-scan swipe sensor (VFS5011; VFS301 uses 3.) streams rows much faster than
  *    the finger moves, so consecutive rows repeat the same skin at a varying, unknown speed. The
  *    speed per row comes from brightness constancy (B. K. P. Horn, B. G. Schunck, "Determining
  *    optical flow", Artificial Intelligence 17, 1981: I_t = -v I_y): v = |I_t| / |I_y|, with the mean
