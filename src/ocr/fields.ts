@@ -15,6 +15,9 @@ import { fold, type Phrase } from './words.js';
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
 export const LOW_CONFIDENCE = 0.8;
 
+/** Remarks as printed: restriction codes (one letter) and EAR, space-separated. */
+const REMARK_CODES = /^(EAR|[A-Z])( (EAR|[A-Z]))*$/;
+
 /** A field's value before scoring, with the recogniser's confidence 0..1. */
 export interface Draft { valor: string; conf: number }
 const none: Draft = { valor: '', conf: 0 };
@@ -86,10 +89,16 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true);
   // Restriction codes are plain letters and EAR: a lone "À" is the recogniser's reading of "A", and
   // "EARA" is EAR and a code glued by a space the recogniser missed (no code is four letters long).
-  d.observacoes = read('observacoes', (s) => single(s.toUpperCase()).split(' ').map((t) => (t === 'À' ? 'A' : /^EAR[A-Z]$/.test(t) ? `EAR ${t[3]}` : t)).join(' '));
+  const remarks = (s: string): string => single(s.toUpperCase()).split(' ').map((t) => (t === 'À' ? 'A' : /^EAR[A-Z]$/.test(t) ? `EAR ${t[3]}` : t)).join(' ');
+  d.observacoes = read('observacoes', remarks);
   // Remarks are often absent: what the recogniser makes of the security print below the label then
-  // comes with low confidence (< 0.5) and is not a remark.
-  if (d.observacoes.valor && d.observacoes.conf < 0.5) d.observacoes = none;
+  // comes with low confidence (< 0.5) and is not a remark. A lone phrase of codes read that unsure is
+  // worth a single-line second look at full width (it replaces the first reading only if it is codes).
+  if (d.observacoes.valor && d.observacoes.conf < 0.5) {
+    const ps = below('observacoes');
+    if (ps.length === 1 && REMARK_CODES.test(d.observacoes.valor)) suspects.push({ phrase: ps[0], accept: (t) => REMARK_CODES.test(remarks(t)) });
+    d.observacoes = none;
+  }
 
   // Birth: field 3 of the 2022 model "DD/MM/AAAA, CIDADE, UF"; the older model prints the date alone.
   d.local_nascimento = none;

@@ -93,17 +93,18 @@ const NEXT_LINE_GAP = 1.6;
 
 /**
  * Value lines below `label`: phrases whose top lies between the label's middle and 3.5 label heights
- * under it, whose left edge is within 3 label heights of the label's (or up to 8 to its left), whose type is at least 1.2 x the
+ * under it, whose left edge is within 4 label heights of the label's (or up to 8 to its left), whose type is at least 1.2 x the
  * label type (`labelHeightPx`: the median height of all labels, as accents and cedillas inflate single
  * boxes) and which are not labels themselves; then up to `maxLines - 1` further lines directly below.
  */
 export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, maxLines = 1, labelHeightPx = label.phrase.h, capHeightPx = 0): Phrase[] {
   const L = label.phrase;
   const h = Math.max(4, labelHeightPx);
-  // Left edges align; the label's own start may be lost (e.g. "4c DOC." unread), so a value may begin
-  // up to 8 label heights left of the label if it reaches under it. A code of one to three characters
+  // Left edges align (within 4 label heights to the right: the printer's offset of the value layer
+  // reaches ~3 label heights); the label's own start may be lost (e.g. "4c DOC." unread), so a value
+  // may begin up to 8 label heights left of the label if it reaches under it. A code of one to three characters
   // (category, remark) shifted left by the printer's offset may end up to 2.5 label heights before it.
-  const aligned = (p: Phrase): boolean => p.x0 < L.x0 + 3 * h && p.x0 > L.x0 - 8 * h && p.x1 > L.x0 - (p.text.length <= 3 ? 2.5 * h : 0);
+  const aligned = (p: Phrase): boolean => p.x0 < L.x0 + 4 * h && p.x0 > L.x0 - 8 * h && p.x1 > L.x0 - (p.text.length <= 3 ? 2.5 * h : 0);
   const isValue = (p: Phrase): boolean => !labelPhrases.has(p) && (p.h >= 1.2 * h || bigCaps(p, capHeightPx) || p.words.every((w) => w.reread)) && aligned(p);
   const first = phrases
     .filter((p) => isValue(p) && p.y0 > (L.y0 + L.y1) / 2 && p.y0 < L.y1 + 3.5 * h)
