@@ -621,6 +621,13 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
     await page.getByTestId('cnh-fields').waitFor({ timeout: 180_000 });
     expect(await page.getByTestId('cnh-photo').getAttribute('data-photo')).toBe('none');
     await shot(page, 'trust-25-cnh-no-photo');
+    // A tap on the card shows it large above the fields (the clerk compares it with the customer's card), another tap shrinks it.
+    const small = (await page.getByTestId('cnh-image').boundingBox())!.width;
+    await page.getByTestId('cnh-zoom').click();
+    await expect.poll(async () => (await page.getByTestId('cnh-image').boundingBox())!.width).toBeGreaterThan(small * 1.5);
+    await shot(page, 'trust-34-cnh-card-enlarged');
+    await page.getByTestId('cnh-zoom').click();
+    await expect.poll(async () => (await page.getByTestId('cnh-image').boundingBox())!.width).toBeLessThan(small * 1.1);
     await page.setViewportSize({ width: 1920, height: 1080 });
     await shot(page, 'trust-26-document-1920x1080');
   }, 400_000);

@@ -59,6 +59,8 @@ export function CnhReader({ value, onChange, selfie }: { value?: CnhRead | null;
   const result = read_?.result ?? null;
   const values = read_?.values ?? {};
   const [camera, setCamera] = useState(false);
+  /** The card image shown large (full width above the fields) after a tap on it. */
+  const [cardLarge, setCardLarge] = useState(false);
   const [cameraError, setCameraError] = useState<CaptureErrorCode | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const video = useRef<HTMLVideoElement>(null);
@@ -124,14 +126,16 @@ export function CnhReader({ value, onChange, selfie }: { value?: CnhRead | null;
       {read.busy && <Busy />}
       <ErrorNotice error={read.error} />
       {result && (
-        <div className="cnh-read">
+        <div className={`cnh-read${cardLarge ? ' card-large' : ''}`}>
           <figure className="cnh-card">
             {read_?.imageUrl ? (
-              <img src={read_.imageUrl} alt={t('doc.cardImage')} data-testid="cnh-image" />
+              <button type="button" className="cnh-zoom" onClick={() => setCardLarge((v) => !v)} aria-pressed={cardLarge} data-testid="cnh-zoom">
+                <img src={read_.imageUrl} alt={t('doc.cardImage')} data-testid="cnh-image" />
+              </button>
             ) : (
               <div className="cnh-pdf" data-testid="cnh-image-pdf">PDF · {read_?.fileName}</div>
             )}
-            <figcaption className="muted">{t('doc.cardImage')}</figcaption>
+            <figcaption className="muted">{t('doc.cardImage')}{read_?.imageUrl ? ` · ${t(cardLarge ? 'doc.zoomOut' : 'doc.zoomIn')}` : ''}</figcaption>
             {read_ && <PhotoCheck read={read_} selfie={selfie ?? null} />}
           </figure>
           <div className="cnh-data">

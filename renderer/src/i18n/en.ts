@@ -230,6 +230,8 @@ export const en: Record<MessageKey, string> = {
   'reader.BUSY': 'The reader is busy with another capture. Wait and try again.',
   'reader.UNREACHABLE': 'The fingerprint reader does not answer (unplugged or reader service stopped). Plug it back in or send a fingerprint image.',
   'reader.NOT_FOUND': 'The reader "{name}" was unplugged. Plug the USB cable back in or send a fingerprint image.',
+  'doc.zoomIn': 'tap to enlarge',
+  'doc.zoomOut': 'tap to shrink',
   'doc.cardImage': 'Document image',
   'camera.LOW_RESOLUTION.fix': 'This camera gives less than 640x480. Plug in another camera or send a photo.',
   'camera.LOW_RESOLUTION.title': 'Camera resolution too low',

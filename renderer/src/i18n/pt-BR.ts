@@ -228,6 +228,8 @@ export const ptBR = {
   'reader.BUSY': 'O leitor está ocupado com outra captura. Aguarde e tente de novo.',
   'reader.UNREACHABLE': 'O leitor de digitais não responde (desconectado ou serviço parado). Reconecte o leitor ou envie uma imagem da digital.',
   'reader.NOT_FOUND': 'O leitor "{name}" foi desconectado. Reconecte o cabo USB ou envie uma imagem da digital.',
+  'doc.zoomIn': 'toque para ampliar',
+  'doc.zoomOut': 'toque para reduzir',
   'doc.cardImage': 'Imagem do documento',
   'camera.LOW_RESOLUTION.fix': 'Esta câmera tem menos de 640x480. Ligue outra câmera ou envie uma foto.',
   'camera.LOW_RESOLUTION.title': 'Resolução da câmera muito baixa',
