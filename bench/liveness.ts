@@ -183,7 +183,7 @@ if (fresh) {
 const publicSamples = publicSampleFiles(PUBLIC_DIR);
 if (publicSamples.length === 0) console.log(`NOTE: no public samples in ${PUBLIC_DIR} (set BIOSTATION_LIVENESS_PUBLIC; see bench/liveness/generalise.ts): real samples = spoof-samples only`);
 for (const p of publicSamples) {
-  const m = await measureOne(await acquire(`public/${p.name}`, 'heldout', p.label === 'other' ? 'public-other' : 'public', p.label === 'bona fide', p.file));
+  const m = await measureOne(await acquire(`public/${p.name}`, 'heldout', p.set, p.label === 'bona fide', p.file));
   all.push(m);
 }
 
@@ -199,17 +199,17 @@ const defaultScore = (m: Measured): number => engine.decide(m.cnn ?? null, m.sig
 const T = engine.hasNetwork ? DEFAULT_LIVENESS_TUNING.threshold : DEFAULT_LIVENESS_TUNING.thresholdNoCnn;
 
 /** Sets of real (not generated) samples. */
-const REAL_SETS = new Set(['spoof-samples', 'public', 'public-other']);
+const REAL_SETS = new Set(['spoof-samples', 'public', 'public-other', 'nuaa']);
 const synthetic = (m: Measured): boolean => !REAL_SETS.has(m.set);
 const tune = ok(all.filter((m) => m.split === 'tune' && synthetic(m)));
 const dev = ok(all.filter((m) => m.split === 'heldout' && synthetic(m)));
 /** Real samples with a label the check is meant for (disguise and deepfakes left out), judged by the gates. */
-const real = ok(all.filter((m) => m.set === 'spoof-samples' || m.set === 'public'));
+const real = ok(all.filter((m) => m.set === 'spoof-samples' || m.set === 'public' || m.set === 'nuaa'));
 
 console.log(`\nWhat the synthetic attacks can and cannot show: they test whether an input reacts to the artefacts the
 generator draws (halftone, subpixel grids, borders, glare, blur, a camera model); they cannot show performance on
 real paper, inks, screens, lenses and sensors, nor on attacks made to defeat these inputs. The real samples are
-few (${real.filter((m) => !m.bonaFide).length} attacks, ${real.filter((m) => m.bonaFide).length} bona fide): a verdict on them is a case, not a rate.`);
+few (${real.filter((m) => !m.bonaFide && m.set !== 'nuaa').length} attacks, ${real.filter((m) => m.bonaFide && m.set !== 'nuaa').length} bona fide): a verdict on them is a case, not a rate; NUAA (real print attacks, ${real.filter((m) => !m.bonaFide && m.set === 'nuaa').length} imposter and ${real.filter((m) => m.bonaFide && m.set === 'nuaa').length} client crops judged, ${all.filter((m) => m.set === 'nuaa').length - real.filter((m) => m.set === 'nuaa').length} refused or faceless) gives rates, on tight face crops the network was not made for.`);
 
 // 1. each input alone: chosen on the tune part, scored on the development part and on each real sample
 console.log(`\n1. Each input alone: direction and threshold (BPCER 3 % on each tune bona fide set) from the tune part; BPCER / APCER on the heldout (development) part; L / A = called live / attack on each real sample ((A) attack, (B) bona fide)`);
@@ -360,7 +360,15 @@ for (const split of ['tune', 'heldout'] as Split[]) {
 const lfw = all.filter((m) => m.set === 'lfw');
 const lfwPass = lfw.filter((m) => m.status === 'ok' && defaultScore(m) >= T).length;
 console.log(`\n5. lfw-dev photos passing at the default threshold: ${lfwPass} / ${lfw.length} = ${pct(lfwPass / lfw.length, 2)} (no face ${lfw.filter((m) => m.status === 'no-face').length}, quality gate ${lfw.filter((m) => m.status === 'quality').length})`);
-for (const m of all.filter((x) => REAL_SETS.has(x.set))) {
+const nuaaAll = all.filter((x) => x.set === 'nuaa');
+if (nuaaAll.length) {
+  for (const bona of [true, false]) {
+    const ms = nuaaAll.filter((m) => m.bonaFide === bona);
+    const judged = ok(ms).map(defaultScore);
+    console.log(`   NUAA ${bona ? 'clients (bona fide)' : 'imposters (print attacks)'}: ${ms.length} crops, no face ${ms.filter((m) => m.status === 'no-face').length}, quality gate ${ms.filter((m) => m.status === 'quality').length} (${[...new Set(ms.flatMap((m) => m.failures ?? []))].map((f) => `${f} ${ms.filter((m) => m.failures?.includes(f)).length}`).join(', ') || '-'}), ${bona ? `BPCER ${pct(rate(judged, (s) => s < T))}` : `APCER ${pct(rate(judged, (s) => s >= T))}`} of ${judged.length}`);
+  }
+}
+for (const m of all.filter((x) => REAL_SETS.has(x.set) && x.set !== 'nuaa')) {
   const s = m.status === 'ok' ? defaultScore(m) : NaN;
   console.log(`   ${m.id} (${m.set === 'public-other' ? 'outside scope' : m.bonaFide ? 'live' : 'attack'}): ${m.status === 'ok' ? `P(live) ${s.toFixed(4)} -> ${s >= T ? 'live' : 'attack'}; network p(real) ${m.cnn?.real.toFixed(4) ?? '-'}` : m.status}`);
 }

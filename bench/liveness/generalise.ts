@@ -7,7 +7,7 @@
  * Real samples: faces-misc/spoof-samples (Silent-Face's image_F1/F2 attacks, image_T1 live) and the
  * public samples of `publicSamples` when present (never in the repo).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { cnnLogit, gateFailures, type CnnScores, type FusionModel, type LivenessGates } from '../../src/liveness/passive/engine.js';
 import { SCALAR_SIGNALS, TEXTURE_SIGNALS, SIGNAL_NAMES, type Signals } from '../../src/liveness/passive/signals.js';
@@ -43,10 +43,29 @@ export const PUBLIC_SAMPLES: Record<string, 'attack' | 'bona fide' | 'other'> = 
   'doubango-deepfake.jpg': 'other',
 };
 
-export function publicSampleFiles(dir: string): Array<{ file: string; name: string; label: 'attack' | 'bona fide' | 'other' }> {
-  return Object.entries(PUBLIC_SAMPLES)
+/**
+ * A real print-attack set: NUAA Photograph Imposter Database face crops (203 x 203 webcam frames, cropped
+ * around the face: clients = live people, imposters = their printed photos held to the webcam), as
+ * redistributed in nvlong21/face_anti_spoofing@9f6ff86 `data/{ClientFace,ImposterFace}/<subject>/*.jpg`
+ * (repository Apache-2.0; the database's own terms are research use: local measurement only, never
+ * committed). Looked for as `<dir>/nuaa/client/*.jpg` and `<dir>/nuaa/imposter/*.jpg` (the bench used every
+ * 40th file of each folder listing: 128 client and 188 imposter crops of 15 + 15 subjects).
+ */
+export const NUAA_DIR = 'nuaa';
+
+export function publicSampleFiles(dir: string): Array<{ file: string; name: string; label: 'attack' | 'bona fide' | 'other'; set: string }> {
+  const named = Object.entries(PUBLIC_SAMPLES)
     .filter(([name]) => existsSync(path.join(dir, name)))
-    .map(([name, label]) => ({ file: path.join(dir, name), name, label }));
+    .map(([name, label]) => ({ file: path.join(dir, name), name, label, set: label === 'other' ? 'public-other' : 'public' }));
+  const nuaa = (['client', 'imposter'] as const).flatMap((k) => {
+    const d = path.join(dir, NUAA_DIR, k);
+    if (!existsSync(d)) return [];
+    return readdirSync(d)
+      .filter((f) => f.endsWith('.jpg'))
+      .sort()
+      .map((f) => ({ file: path.join(d, f), name: `nuaa-${k}/${f}`, label: (k === 'client' ? 'bona fide' : 'attack') as 'attack' | 'bona fide', set: 'nuaa' }));
+  });
+  return [...named, ...nuaa];
 }
 
 const pct = (x: number, d = 1): string => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(d)} %`);
@@ -73,7 +92,13 @@ const scoreWith = (model: FusionModel) => (m: Judged): number => {
   model.inputs.forEach((n, i) => (z += (model.weights[i] * (featureOf(m, n) - model.mean[i])) / model.std[i]));
   return z;
 };
-const short = (id: string): string => path.basename(id).replace(/^doubango-/, 'db-').replace(/\.jpg$/, '');
+/** Named real samples by name, the NUAA crops counted. */
+const lost = (names: string[]): string => {
+  const n = names.filter((x) => x.startsWith('nuaa-')).length;
+  const named = names.filter((x) => !x.startsWith('nuaa-'));
+  return [...named, ...(n ? [`NUAA x${n}`] : [])].join(' ') || '-';
+};
+const short = (id: string): string => (id.includes('/nuaa-') ? 'nuaa-' : '') + path.basename(id).replace(/^doubango-/, 'db-').replace(/\.jpg$/, '');
 
 /**
  * Each input alone: direction and threshold (BPCER 3 % on every tune bona fide set) chosen on `tune`,
@@ -90,7 +115,15 @@ export function inputsAlone(tune: Judged[], evalPart: Judged[], real: Judged[], 
     const row: Record<string, string> = { input: name, 'AUC tune': auc(b.map((v) => sign * v), a.map((v) => sign * v)).toFixed(3) };
     for (const set of BONA_SETS) row[`BPCER ${set}`] = pct(rate(evalPart.filter((m) => m.set === set).map((m) => sign * featureOf(m, name)), (s) => s < t));
     for (const type of ATTACK_TYPES) row[type] = pct(rate(evalPart.filter((m) => m.set === type).map((m) => sign * featureOf(m, name)), (s) => s >= t), 0);
-    for (const r of real) row[`${short(r.id)}${r.bonaFide ? '(B)' : '(A)'}`] = sign * featureOf(r, name) >= t ? 'L' : 'A';
+    for (const r of real.filter((x) => x.set !== 'nuaa')) row[`${short(r.id)}${r.bonaFide ? '(B)' : '(A)'}`] = sign * featureOf(r, name) >= t ? 'L' : 'A';
+    const nuaa = real.filter((x) => x.set === 'nuaa');
+    if (nuaa.length) {
+      const nb = nuaa.filter((x) => x.bonaFide).map((x) => sign * featureOf(x, name));
+      const na = nuaa.filter((x) => !x.bonaFide).map((x) => sign * featureOf(x, name));
+      row['NUAA AUC'] = auc(nb, na).toFixed(3);
+      row['NUAA BPCER'] = pct(rate(nb, (v) => v < t), 0);
+      row['NUAA APCER'] = pct(rate(na, (v) => v >= t), 0);
+    }
     rows.push(row);
   }
   return rows;
@@ -112,6 +145,8 @@ export interface FusionVerdict {
   realAttacksLost: string[];
   /** Real bona fide samples the network alone passes but this fusion refuses. */
   realBonaFideLost: string[];
+  /** BPCER / APCER on the NUAA real print set at this operating point, when present. */
+  nuaa?: { bpcer: number; apcer: number };
   eligible: boolean;
 }
 
@@ -148,7 +183,9 @@ export function chooseFusion(tune: Judged[], evalPart: Judged[], real: Judged[])
     const live = operate(names);
     const realAttacksLost = real.filter((r) => !r.bonaFide && !netLive(r) && live(r)).map((r) => short(r.id));
     const realBonaFideLost = real.filter((r) => r.bonaFide && netLive(r) && !live(r)).map((r) => short(r.id));
-    verdicts.push({ label, names, perFamily, worstLeftOut: Math.max(...Object.values(perFamily)), realAttacksLost, realBonaFideLost, eligible: realAttacksLost.length === 0 && realBonaFideLost.length === 0 });
+    const nuaa = real.filter((r) => r.set === 'nuaa');
+    const nuaaRates = nuaa.length ? { bpcer: rate(nuaa.filter((r) => r.bonaFide).map((r) => (live(r) ? 1 : 0)), (v) => v === 0), apcer: rate(nuaa.filter((r) => !r.bonaFide).map((r) => (live(r) ? 1 : 0)), (v) => v === 1) } : undefined;
+    verdicts.push({ label, names, perFamily, worstLeftOut: Math.max(...Object.values(perFamily)), realAttacksLost, realBonaFideLost, nuaa: nuaaRates, eligible: realAttacksLost.length === 0 && realBonaFideLost.length === 0 });
   }
   let chosen = verdicts[0];
   for (const v of verdicts.slice(1)) if (v.eligible && v.worstLeftOut < chosen.worstLeftOut) chosen = v;
@@ -156,8 +193,9 @@ export function chooseFusion(tune: Judged[], evalPart: Judged[], real: Judged[])
     fusion: v.label,
     ...Object.fromEntries(Object.entries(v.perFamily).map(([f, x]) => [`APCER ${f} left out`, pct(x)])),
     worst: pct(v.worstLeftOut),
-    'real attacks lost': v.realAttacksLost.join(' ') || '-',
-    'real bona fide lost': v.realBonaFideLost.join(' ') || '-',
+    'real attacks lost': lost(v.realAttacksLost),
+    'real bona fide lost': lost(v.realBonaFideLost),
+    ...(v.nuaa ? { 'NUAA BPCER': pct(v.nuaa.bpcer), 'NUAA APCER': pct(v.nuaa.apcer) } : {}),
     rule: v.eligible ? 'ok' : 'refused',
   }));
   return { rows, chosen };
