@@ -130,7 +130,7 @@ class Vfs5011Driver implements FingerprintDriver {
 
 /**
  * Swipe assembly parameters (see swipe-assembly.ts), fitted black-box to the one recording's
- * capture.png (lowest mean absolute difference; speedGain then sets capture.png's height within 2 %;
+ * capture.png (lowest mean absolute difference over a grid; speedGain then gives capture.png's height, 334 rows;
  * native/README.md).
  */
 export const VFS5011_ASSEMBLY: SwipeLineOptions = { widthPx: WIDTH, noiseQuantile: 0.3, smoothingLines: 30, speedGain: 1.37, speedExponent: 0.5 };
