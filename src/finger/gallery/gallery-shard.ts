@@ -43,7 +43,32 @@ export class GalleryShard {
    * rank within the top 3 % of impostors by votes, so a mate is rarely lost this way.
    */
   search(probe: Uint8Array, topK: number): ShardHit[] {
+    const steps = this.searchSteps(probe, topK);
+    for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+  }
+
+  /**
+   * The same search as `search` (same steps in the same order, so the same hits), run in slices of
+   * about `sliceMs` ms of this thread's time with the event loop served between slices (setImmediate):
+   * for the in-process mirror of a small gallery, whose search runs on the station's main thread
+   * (issue #18: up to ~100 ms per enrolment under load, which /health would otherwise wait for).
+   */
+  async searchSliced(probe: Uint8Array, topK: number, sliceMs = SEARCH_SLICE_MS): Promise<ShardHit[]> {
+    const steps = this.searchSteps(probe, topK);
+    let sliceEnd = performance.now() + sliceMs;
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return step.value;
+      if (performance.now() >= sliceEnd) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceEnd = performance.now() + sliceMs;
+      }
+    }
+  }
+
+  /** The search, pausing (yield) after every SEARCH_STEP_TEMPLATES templates of each pass; returns the hits. */
+  private *searchSteps(probe: Uint8Array, topK: number): Generator<void, ShardHit[], void> {
     const matchers = prepareRecord(probe).views.map((v) => new ProbeMatcher(v));
+    // A snapshot of the persons: a slice may be followed by an upsert or remove of this shard.
     const owners: string[] = [];
     const templates: PreparedTemplate[] = [];
     for (const [extId, list] of this.persons) {
@@ -52,6 +77,7 @@ export class GalleryShard {
         templates.push(t);
       }
     }
+    yield;
     let selected: number[];
     if (templates.length > PREFILTER_MIN_TEMPLATES) {
       const quick = new Float32Array(templates.length);
@@ -59,6 +85,7 @@ export class GalleryShard {
         let best = 0;
         for (const m of matchers) best = Math.max(best, m.quickScore(templates[i]));
         quick[i] = best;
+        if (i % SEARCH_STEP_TEMPLATES === SEARCH_STEP_TEMPLATES - 1) yield;
       }
       const keep = Math.max(PREFILTER_MIN_TEMPLATES, Math.ceil(templates.length * PREFILTER_FRACTION));
       const cut = Float32Array.from(quick).sort()[templates.length - keep];
@@ -68,10 +95,12 @@ export class GalleryShard {
       selected = templates.map((_, i) => i);
     }
     const best = new Map<string, number>();
-    for (const i of selected) {
+    for (let j = 0; j < selected.length; j++) {
+      const i = selected[j];
       let score = 0;
       for (const m of matchers) score = Math.max(score, m.match(templates[i]));
       if (score > (best.get(owners[i]) ?? -1)) best.set(owners[i], score);
+      if (j % SEARCH_STEP_TEMPLATES === SEARCH_STEP_TEMPLATES - 1) yield;
     }
     return [...best]
       .map(([extId, score]) => ({ extId, score }))
@@ -79,6 +108,11 @@ export class GalleryShard {
       .slice(0, topK);
   }
 }
+
+/** Templates compared between two looks at the clock in searchSliced (a few hundred microseconds of work). */
+const SEARCH_STEP_TEMPLATES = 8;
+/** Main-thread time one slice of searchSliced may take before it lets the event loop run, ms. */
+export const SEARCH_SLICE_MS = 4;
 
 /** Shards with more templates than this pre-select candidates by root votes. */
 export const PREFILTER_MIN_TEMPLATES = 1_000;

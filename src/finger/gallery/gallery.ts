@@ -14,7 +14,8 @@ const IN_PROCESS_TEMPLATES = 2_000;
  * per core, at most 8), each holding its persons' prepared templates; `search` asks every shard for its
  * top K in parallel and merges. The shards are threads of the station's one worker pool
  * (src/runtime/worker-pool.ts), addressed one by one; a shard that dies fails the gallery
- * (ENGINE_UNAVAILABLE: its persons would be missing), and the registry rebuilds it on the next write. Small galleries are also mirrored in-process and searched there.
+ * (ENGINE_UNAVAILABLE: its persons would be missing), and the registry rebuilds it on the next write. Small galleries are also mirrored in-process and searched there, in slices of
+ * SEARCH_SLICE_MS that let the event loop run between them (the station's main thread keeps answering).
  * `upsert` validates every record synchronously (throws INVALID_TEMPLATE) before routing it.
  * Memory: about 6 KB per prepared template of 40 minutiae.
  */
@@ -79,7 +80,7 @@ export class WorkerFingerGallery implements FingerGallery {
     parseTemplate(probe);
     const k = Math.max(0, Math.floor(topK));
     if (k === 0 || this.size === 0) return [];
-    if (this.local.size === this.size) return this.local.search(probe, k);
+    if (this.local.size === this.size) return this.local.searchSliced(probe, k);
     const parts = await Promise.all(Array.from({ length: this.workerCount }, (_, shard) => this.workers.call(shard, { type: 'search', probe, topK: k })));
     return parts
       .flat()
