@@ -37,15 +37,27 @@ const LABELS: LabelDef[] = [
   { id: 'permissao', all: ['PERMISSAO'] },
 ];
 
-/** Folded word tokens of a phrase: uppercase, no accents, punctuation removed. */
-const tokens = (p: Phrase): string[] => fold(p.text).split(/[^A-Z0-9]+/).filter(Boolean);
+/**
+ * Folded word tokens of a phrase: uppercase, no accents, punctuation removed, digits split from letters
+ * (a field number glued to its label: "9CAT." -> 9, CAT).
+ */
+const tokens = (p: Phrase): string[] => fold(p.text).split(/[^A-Z0-9]+/).flatMap((t) => t.split(/(?<=\d)(?=[A-Z])|(?<=[A-Z])(?=\d)/)).filter(Boolean);
 
-/** Exact for short tokens; edit distance <= 1 from 5 letters, <= 2 from 8, <= 3 from 11. */
+/** Every token the labels are made of (LABELS' `all` and `none`). */
+const LABEL_TOKENS = [...new Set(LABELS.flatMap((d) => [...d.all, ...(d.none ?? [])]))];
+
+/**
+ * Exact for short tokens; edit distance <= 1 from 5 letters, <= 2 from 8, <= 3 from 11, unless the
+ * word is at least as close to another label token (EMISSAO is 2 edits from PERMISSAO, but it is
+ * EMISSAO: "4a DATA EMISSÃO" is not the PERMISSÃO label, nor the reverse).
+ */
 function tokenMatches(word: string, token: string): boolean {
   if (word === token) return true;
   if (token.length < 5) return false;
   const tolerance = token.length >= 11 ? 3 : token.length >= 8 ? 2 : 1;
-  return Math.abs(word.length - token.length) <= tolerance && editDistance(word, token) <= tolerance;
+  if (Math.abs(word.length - token.length) > tolerance) return false;
+  const d = editDistance(word, token);
+  return d <= tolerance && !LABEL_TOKENS.some((t) => t !== token && Math.abs(word.length - t.length) <= d && editDistance(word, t) <= d);
 }
 
 export interface FoundLabel {

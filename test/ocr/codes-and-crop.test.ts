@@ -6,6 +6,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/ocr/fields.js';
+import { findLabels } from '../../src/ocr/layout.js';
 import { CARD_HEIGHT_PX, prepareImage } from '../../src/ocr/preprocess.js';
 import { groupPhrases, type OcrWord } from '../../src/ocr/words.js';
 import { generateCnh } from '../fixtures/cnh/index.js';
@@ -49,6 +50,21 @@ describe('codes under their labels', () => {
   it('EARA (a space missed between EAR and a code) reads EAR A', () => {
     expect(read([...labels(), w('EARA', 100, 420, 18)]).observacoes.valor).toBe('EAR A');
     expect(read([...labels(), ...line('EAR A', 100, 420, 18)]).observacoes.valor).toBe('EAR A');
+  });
+});
+
+describe('labels read as what they are', () => {
+  it('"9CAT. HAB." (field number glued) is the category label', () => {
+    const c = read([...line('9CAT. HAB.', 100, 100, 12), w('AB', 100, 120, 22), ...line('1ª HABILITAÇÃO', 400, 100, 16), ...line('01/10/2012', 400, 120, 22)]);
+    expect(c.categoria.valor).toBe('AB');
+  });
+
+  it('"4a DATA EMISSÃO" is the issue-date label, not PERMISSÃO (two edits apart), nor the reverse', () => {
+    const both = findLabels(groupPhrases([...line('PERMISSÃO', 100, 40, 16), ...line('4a DATA EMISSÃO', 100, 100, 16)]));
+    expect(both.get('emissao')?.phrase.text).toBe('4a DATA EMISSÃO');
+    expect(both.get('permissao')?.phrase.text).toBe('PERMISSÃO');
+    const issueOnly = findLabels(groupPhrases(line('4a DATA EMISSÃO', 100, 100, 16)));
+    expect(issueOnly.has('permissao')).toBe(false);
   });
 });
 
