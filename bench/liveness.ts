@@ -36,7 +36,7 @@ import type { FaceExposure } from '../src/liveness/passive/signals.js';
 import { createPassiveLivenessEngine, DEFAULT_LIVENESS_TUNING } from '../src/liveness/passive/index.js';
 import { SCALAR_SIGNALS, SIGNAL_NAMES, TEXTURE_SIGNALS, type Signals } from '../src/liveness/passive/signals.js';
 import { ATTACK_TYPES, fnv1a, generateSet, liveCameraRecipe, type Split } from './liveness/attacks.js';
-import { chooseFusion, degradationTable, exposureGateSweep, inputsAlone, publicSampleFiles } from './liveness/generalise.js';
+import { chooseFusion, degradationTable, exposureGateSweep, inputsAlone, publicSampleFiles, sessionTable } from './liveness/generalise.js';
 import { auc, fitLogistic, rate, thresholdAtBpcer, type Row } from './liveness/fit.js';
 import { recordSummary } from './lib/summary.js';
 
@@ -367,6 +367,12 @@ if (nuaaAll.length) {
     const judged = ok(ms).map(defaultScore);
     console.log(`   NUAA ${bona ? 'clients (bona fide)' : 'imposters (print attacks)'}: ${ms.length} crops, no face ${ms.filter((m) => m.status === 'no-face').length}, quality gate ${ms.filter((m) => m.status === 'quality').length} (${[...new Set(ms.flatMap((m) => m.failures ?? []))].map((f) => `${f} ${ms.filter((m) => m.failures?.includes(f)).length}`).join(', ') || '-'}), ${bona ? `BPCER ${pct(rate(judged, (s) => s < T))}` : `APCER ${pct(rate(judged, (s) => s >= T))}`} of ${judged.length}`);
   }
+}
+if (nuaaAll.length) {
+  // Several images of one session: NUAA crops of one subject folder (ClientFace_<subject>_... /
+  // ImposterFace_<subject>_...) in file order, judged ones only, K at a time.
+  console.log('   NUAA, K images of one subject per request (consecutive judged crops of a folder), default threshold: BPCER / APCER with every image required to pass, and with the mean log-odds (src/liveness/passive/session.ts)');
+  console.table(sessionTable(ok(nuaaAll), defaultScore, T, [1, 2, 3, 5]));
 }
 for (const m of all.filter((x) => REAL_SETS.has(x.set) && x.set !== 'nuaa')) {
   const s = m.status === 'ok' ? defaultScore(m) : NaN;

@@ -14,6 +14,7 @@ import { SCALAR_SIGNALS, TEXTURE_SIGNALS, SIGNAL_NAMES, type Signals } from '../
 import type { FaceExposure } from '../../src/liveness/passive/signals.js';
 import { ATTACK_TYPES, type CameraRecipe } from './attacks.js';
 import { fitLogistic, rate, thresholdAtBpcer, auc, type Row } from './fit.js';
+import { sessionDecision } from '../../src/liveness/passive/session.js';
 
 /** One measured image as the bench keeps it (only what these sections read). */
 export interface Judged {
@@ -245,5 +246,40 @@ export function exposureGateSweep<M extends Judged>(part: M[], gates: LivenessGa
     }
     row['worst APCER @ BPCER 3 %'] = pct(Math.max(...ATTACK_TYPES.map((type) => rate(kept.filter((m) => m.set === type).map(score), (s) => s >= t3))));
     return row;
+  });
+}
+
+/**
+ * Several images of one session per request: the judged NUAA crops of one subject folder (file names
+ * `<Client|Imposter>Face_<subject>_...`) in file order, K at a time; BPCER / APCER at `threshold` with
+ * every image required to pass and with the mean log-odds (src/liveness/passive/session.ts).
+ */
+export function sessionTable<M extends Judged>(judged: M[], score: (m: M) => number, threshold: number, sizes: number[]): Array<Record<string, string | number>> {
+  const bySubject = new Map<string, M[]>();
+  for (const m of judged) {
+    const key = `${m.bonaFide}/${path.basename(m.id).split('_')[1]}`;
+    bySubject.set(key, [...(bySubject.get(key) ?? []), m]);
+  }
+  return sizes.map((K) => {
+    const n = [0, 0];
+    const every = [0, 0];
+    const mean = [0, 0];
+    for (const [key, ms] of bySubject) {
+      const j = key.startsWith('true') ? 0 : 1;
+      for (let i = 0; i + K <= ms.length; i += K) {
+        const ps = ms.slice(i, i + K).map(score);
+        n[j]++;
+        if (sessionDecision(ps, threshold, 'every').live) every[j]++;
+        if (sessionDecision(ps, threshold, 'mean').live) mean[j]++;
+      }
+    }
+    return {
+      K,
+      'requests (client / imposter)': `${n[0]} / ${n[1]}`,
+      'every: BPCER': pct(1 - every[0] / n[0]),
+      'every: APCER': pct(every[1] / n[1]),
+      'mean: BPCER': pct(1 - mean[0] / n[0]),
+      'mean: APCER': pct(mean[1] / n[1]),
+    };
   });
 }
