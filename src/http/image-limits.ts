@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { BiostationError } from '../runtime/errors.js';
 import { decodeBase64Field } from '../runtime/base64.js';
 import { MAX_IMAGE_BASE64_CHARS } from './schemas.js';
+import { takeDecodedImage } from './json-body.js';
 
 /**
  * Limits on images received by the HTTP API, enforced at the boundary before any engine decodes
@@ -97,10 +98,26 @@ export async function assertImageWithinLimits(bytes: Uint8Array, field: string, 
  *   characters; INVALID_BASE64; IMAGE_TOO_LARGE
  */
 export async function imageField(value: string, field: string, modality: ImageModality): Promise<Uint8Array> {
-  if (value.length === 0 || value.length > MAX_IMAGE_BASE64_CHARS) {
-    throw new BiostationError('INVALID_REQUEST', `${field} must hold 1 to ${MAX_IMAGE_BASE64_CHARS} characters`);
-  }
+  assertImageChars(value.length, field);
   const bytes = decodeBase64Field(value, field, IMAGE_LIMITS.maxBytes);
   await assertImageWithinLimits(bytes, field, modality);
   return bytes;
+}
+
+function assertImageChars(chars: number, field: string): void {
+  if (chars === 0 || chars > MAX_IMAGE_BASE64_CHARS) {
+    throw new BiostationError('INVALID_REQUEST', `${field} must hold 1 to ${MAX_IMAGE_BASE64_CHARS} characters`);
+  }
+}
+
+/**
+ * `imageField` of `holder.imageData`, taking the bytes the body-parse worker already decoded from it
+ * when it did (json-body.ts: large bodies; the field then holds ''), with the same checks and errors.
+ */
+export async function imageFieldOf(holder: { imageData: string }, field: string, modality: ImageModality): Promise<Uint8Array> {
+  const done = holder.imageData === '' ? takeDecodedImage(holder) : undefined;
+  if (!done) return imageField(holder.imageData, field, modality);
+  assertImageChars(done.chars, field);
+  await assertImageWithinLimits(done.bytes, field, modality);
+  return done.bytes;
 }

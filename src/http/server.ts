@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyBodyParser, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -17,6 +17,9 @@ import { openApiOptions } from './openapi.js';
 import { registerSecurity } from './security.js';
 import { registerAudit } from './audit-hook.js';
 import { loadTls } from './tls.js';
+import { registerJsonBodyParser } from './json-body.js';
+import { IMAGE_LIMITS } from './image-limits.js';
+import { MAX_IMAGE_BASE64_CHARS } from './schemas.js';
 import { adminRoutes } from './routes/admin.js';
 import { credentialRoutes } from './routes/credentials.js';
 import { faceRoutes } from './routes/face.js';
@@ -75,13 +78,8 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
     lingerOnEarlyReply(request.raw, reply);
   });
 
-  // JSON bodies are collected as one Buffer rather than as a UTF-8 string built chunk by chunk: a 3 MB
-  // base64 image body then costs the main thread one flat string, not ~50 chunk strings and a rope to
-  // flatten, so less garbage to collect while other requests wait (issue #18: /health under large
-  // PNG bodies). Same parser otherwise (secure-json-parse, prototype poisoning refused).
-  app.removeContentTypeParser('application/json');
-  const parseJson = app.getDefaultJsonParser('error', 'error') as unknown as FastifyBodyParser<Buffer>; // it takes a Buffer as well (secure-json-parse)
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJson);
+  // JSON bodies as one Buffer; large ones of the image routes parsed and their images decoded on a worker (json-body.ts).
+  registerJsonBodyParser(app, { maxChars: MAX_IMAGE_BASE64_CHARS, maxBytes: IMAGE_LIMITS.maxBytes });
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {

@@ -114,6 +114,8 @@ export interface WorkerPoolOptions {
 export interface RunOptions {
   /** Milliseconds the request may run once a worker takes it (queueing is not counted); <= 0 fails at once with `overBudget`. */
   timeMs?: number;
+  /** Buffers of the payload moved to the worker rather than copied (postMessage's transfer list); unusable here afterwards. */
+  transfer?: ArrayBuffer[];
 }
 
 interface Job<R> {
@@ -122,6 +124,7 @@ interface Job<R> {
   resolve: (r: R) => void;
   reject: (e: Error) => void;
   timeMs?: number;
+  transfer?: ArrayBuffer[];
   /** When a worker took it (Date.now()). */
   startedAt?: number;
   timer?: NodeJS.Timeout;
@@ -197,7 +200,7 @@ export class WorkerPool<Q, R> {
     if (refused) return Promise.reject(refused);
     if (options.timeMs !== undefined && options.timeMs <= 0) return Promise.reject(this.overBudgetError(options.timeMs));
     return new Promise((resolve, reject) => {
-      const job: Job<R> = { id: this.nextId++, payload, reject, timeMs: options.timeMs, resolve: (result) => resolve({ result, ranMs: job.ranMs ?? 0 }) };
+      const job: Job<R> = { id: this.nextId++, payload, reject, timeMs: options.timeMs, transfer: options.transfer, resolve: (result) => resolve({ result, ranMs: job.ranMs ?? 0 }) };
       this.queue.push(job);
       this.pump();
     });
@@ -307,7 +310,7 @@ export class WorkerPool<Q, R> {
       slot.job = job;
       job.startedAt = Date.now();
       if (job.timeMs !== undefined) job.timer = setTimeout(() => this.onOverBudget(slot, job), job.timeMs);
-      slot.worker.postMessage({ id: job.id, payload: job.payload as Q } satisfies PoolRequest<Q>);
+      slot.worker.postMessage({ id: job.id, payload: job.payload as Q } satisfies PoolRequest<Q>, job.transfer);
     }
   }
 

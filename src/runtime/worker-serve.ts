@@ -4,7 +4,8 @@
  * the worker then answers `ready` (or `failed` with init's error) and serves requests in arrival order.
  * The thread runs at a lower priority than the main thread (thread-priority.ts).
  * A request with an id gets a `result` or an `error` reply (the error's name, message, code and
- * details cross the thread; the pool's `revive` rebuilds it); a request without id gets no reply.
+ * details cross the thread; the pool's `revive` rebuilds it); a request without id gets no reply. A handler
+ * may return `transferring(result, buffers)` to move the result's buffers instead of copying them.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PoolReply, PoolRequest, PoolStop, PoolWorkerData, SerialisedError } from './worker-pool.js';
@@ -28,14 +29,35 @@ function memory(): { retainedMb?: number } {
   return { retainedMb: Math.round((m.external + m.arrayBuffers) / 2 ** 20) };
 }
 
-export function serveWorker<D, Q, R>(init: (data: D) => Promise<(request: Q) => R | Promise<R>> | ((request: Q) => R | Promise<R>)): void {
+const TRANSFER = Symbol('transfer');
+
+/** A handler's result whose `transfer` buffers are moved to the pool's thread rather than copied. */
+export interface Transferred<R> {
+  [TRANSFER]: true;
+  result: R;
+  transfer: ArrayBuffer[];
+}
+
+/**
+ * Wraps a handler's result so that `transfer` (buffers inside it, each one whole ArrayBuffer that this
+ * thread no longer needs) moves to the pool's thread instead of being copied.
+ */
+export function transferring<R>(result: R, transfer: ArrayBuffer[]): Transferred<R> {
+  return { [TRANSFER]: true, result, transfer };
+}
+
+const isTransferred = <R>(r: R | Transferred<R>): r is Transferred<R> => typeof r === 'object' && r !== null && TRANSFER in r;
+
+type Handler<Q, R> = (request: Q) => R | Transferred<R> | Promise<R | Transferred<R>>;
+
+export function serveWorker<D, Q, R>(init: (data: D) => Promise<Handler<Q, R>> | Handler<Q, R>): void {
   const port = parentPort;
   if (!port) throw new Error('serveWorker runs in a worker thread only');
-  const reply = (m: PoolReply<R>): void => port.postMessage(m);
+  const reply = (m: PoolReply<R>, transfer?: ArrayBuffer[]): void => port.postMessage(m, transfer);
   // Before init: threads init starts (onnxruntime's) inherit the lower priority.
   lowerWorkerThreadPriority();
   void (async () => {
-    let handle: (request: Q) => R | Promise<R>;
+    let handle: Handler<Q, R>;
     try {
       handle = await init((workerData as PoolWorkerData).data as D);
     } catch (e) {
@@ -48,8 +70,10 @@ export function serveWorker<D, Q, R>(init: (data: D) => Promise<(request: Q) => 
         return;
       }
       try {
-        const result = await handle(m.payload);
-        if (m.id !== undefined) reply({ type: 'result', id: m.id, result, ...memory() });
+        const answer = await handle(m.payload);
+        if (m.id === undefined) return;
+        if (isTransferred(answer)) reply({ type: 'result', id: m.id, result: answer.result, ...memory() }, answer.transfer);
+        else reply({ type: 'result', id: m.id, result: answer, ...memory() });
       } catch (e) {
         if (m.id !== undefined) reply({ type: 'error', id: m.id, error: serialise(e), ...memory() });
       }

@@ -5,7 +5,7 @@ import type { LivenessVerdict } from '../../liveness/passive/gate.js';
 import type { PersonRecord } from '../../store/types.js';
 import { tenantOf } from '../auth.js';
 import { encodeBase64 } from '../../runtime/base64.js';
-import { imageField } from '../image-limits.js';
+import { imageFieldOf } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
 import { FaceDumpResponse, FeedQuery, feedPage } from './sync-feed.js';
 import { Candidates, DuplicateRefusal, Duplicates, candidatesField, duplicatesField, refusingDuplicates } from './dedup.js';
@@ -29,7 +29,7 @@ async function imagesOf(body: Pick<FaceBodyT, 'Images'>): Promise<Uint8Array[]> 
     if (item.imageType !== undefined && item.imageType !== 'frontal') {
       throw new BiostationError('INVALID_IMAGE_TYPE', `Images[${i}].imageType must be "frontal"`);
     }
-    images.push(await imageField(item.imageData, `Images[${i}].imageData`, 'face'));
+    images.push(await imageFieldOf(item, `Images[${i}].imageData`, 'face'));
     item.imageData = ''; // the bytes are what the request needs now (see sampleOf in finger.ts)
   }
   return images;

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { tenantOf } from '../auth.js';
 import { decodeBase64Field, encodeBase64 } from '../../runtime/base64.js';
-import { imageField } from '../image-limits.js';
+import { imageFieldOf } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
 import { FeedQuery, FingerDumpResponse, feedPage } from './sync-feed.js';
 import { Candidates, DuplicateRefusal, Duplicates, candidatesField, duplicatesField, refusingDuplicates } from './dedup.js';
@@ -23,7 +23,7 @@ const dpiOf = (dpi: string | number | undefined): number => (dpi === undefined ?
 
 /** The probe image of verify, identify or match, with the resolution it was scanned at. */
 async function probeOf(body: ProbeBody, field = 'imageData') {
-  const image = await imageField(body.imageData, field, 'finger');
+  const image = await imageFieldOf(body, field, 'finger');
   body.imageData = '';
   return { image, dpi: dpiOf(body.dpi) };
 }
@@ -32,7 +32,7 @@ const ok = (code: number, message: string) => ({ code, message });
 const DecisionResponse = Type.Object({ result: Result, ...DecisionFields });
 
 async function sampleOf(body: ImageBody) {
-  const image = await imageField(body.imageData, 'imageData', 'finger');
+  const image = await imageFieldOf(body, 'imageData', 'finger');
   // The decoded bytes are all the request needs from here on; a megabytes-long base64 string kept by
   // the body for the seconds extraction takes would outlive the young generation and need a full GC.
   body.imageData = '';
