@@ -89,7 +89,9 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true);
   // Restriction codes are plain letters and EAR: a lone "À" is the recogniser's reading of "A", and
   // "EARA" is EAR and a code glued by a space the recogniser missed (no code is four letters long).
-  const remarks = (s: string): string => single(s.toUpperCase()).split(' ').map((t) => (t === 'À' ? 'A' : /^EAR[A-Z]$/.test(t) ? `EAR ${t[3]}` : t)).join(' ');
+  // Marks with no letter or digit ("|", "-": a frame line's edge) are not part of a remark.
+  const remarks = (s: string): string => single(s.toUpperCase()).split(' ').filter((t) => /[A-Z0-9À-Ý]/.test(t))
+    .map((t) => (t === 'À' ? 'A' : /^EAR[A-Z]$/.test(t) ? `EAR ${t[3]}` : t)).join(' ');
   d.observacoes = read('observacoes', remarks);
   // Remarks are often absent: what the recogniser makes of the security print below the label then
   // comes with low confidence (< 0.5) and is not a remark. A lone phrase of codes read that unsure is

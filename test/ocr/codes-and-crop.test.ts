@@ -47,9 +47,11 @@ describe('codes under their labels', () => {
     expect(c.categoria.valor).toBe('');
   });
 
-  it('EARA (a space missed between EAR and a code) reads EAR A', () => {
+  it('EARA (a space missed between EAR and a code) reads EAR A; a stray "|" is dropped', () => {
     expect(read([...labels(), w('EARA', 100, 420, 18)]).observacoes.valor).toBe('EAR A');
     expect(read([...labels(), ...line('EAR A', 100, 420, 18)]).observacoes.valor).toBe('EAR A');
+    // A frame line's edge read as "|" before the code is not part of it.
+    expect(read([...labels(), ...line('| EAR', 100, 420, 22)]).observacoes.valor).toBe('EAR');
   });
 });
 
