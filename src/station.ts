@@ -129,8 +129,9 @@ export async function startStation(config: StationConfig, options: StationOption
     ),
   };
   for (const slot of Object.values(engines)) slot.start();
-  // Passive liveness (doLivenessCheck): loaded in the background with the face engine; runs on its image
-  // signals alone when the network file is not built (see src/liveness/passive/README.md).
+  // Passive liveness (doLivenessCheck): loaded in the background with the face engine. Without the network
+  // file the check is refused (503 ENGINE_UNAVAILABLE) and the advanced check falls back to its reflection
+  // evidence: the image signals alone do not stop real attacks (see src/liveness/passive/README.md).
   const passiveLiveness = new EngineSlot('liveness', config.engines.face ? () => createPassiveLivenessEngine() : undefined);
   passiveLiveness.start();
 

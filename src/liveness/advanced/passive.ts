@@ -12,6 +12,8 @@ export interface PassiveFaceLiveness {
 
 /** What this adapter needs of src/liveness/passive's PassiveLivenessEngine. */
 export interface PassiveEngineLike {
+  /** False when the network file is not built: the signals-only score passes real attacks, so it is not used here. */
+  readonly hasNetwork?: boolean;
   check(img: { width: number; height: number; data: Uint8Array }, box: FaceObservation['box']): Promise<{ probability: number; threshold: number }>;
 }
 
@@ -24,11 +26,16 @@ export function toSpecScale(p: number, t: number): number {
   return p < t ? (0.5 * p) / t : 0.5 + (0.5 * (p - t)) / (1 - t);
 }
 
-/** Adapter over a (lazily loaded) passive engine. A face the engine cannot judge (quality gates) gives null. */
+/**
+ * Adapter over a (lazily loaded) passive engine. A face the engine cannot judge (quality gates) gives
+ * null, and so does an engine without its network (its signals-only score called every real attack we
+ * have live, src/liveness/passive/README.md): face_liveness is then the reflection evidence.
+ */
 export function passiveFromEngine(engine: () => Promise<PassiveEngineLike>): PassiveFaceLiveness {
   return {
     async probability(jpeg, face) {
       const e = await engine();
+      if (e.hasNetwork === false) return null;
       const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
       try {
         const r = await e.check({ width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) }, face);

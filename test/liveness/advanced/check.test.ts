@@ -54,6 +54,15 @@ describe('advanced liveness: face_liveness from the passive detector', () => {
     expect(report.result.data.face_liveness.probability).toBeGreaterThanOrEqual(0.5);
   });
 
+  it('an engine without its network is not asked (its signals-only score passes real attacks): reflection evidence', async () => {
+    let asked = 0;
+    const engine = { hasNetwork: false, check: async () => { asked++; return { probability: 0.99, threshold: 0.5 }; } };
+    const r = rig(passiveFromEngine(async () => engine));
+    const report = await r.service.evaluate((await capture(r)).payload, ctx);
+    expect(report.faceSource).toBe('reflection');
+    expect(asked).toBe(0);
+  });
+
   it('toSpecScale maps the threshold to 0.5 and keeps 0 and 1', () => {
     expect([toSpecScale(0, 0.7), toSpecScale(0.7, 0.7), toSpecScale(1, 0.7)]).toEqual([0, 0.5, 1]);
   });
