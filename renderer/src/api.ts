@@ -40,6 +40,8 @@ export interface Decision {
   livenessEvaluated?: boolean;
   /** Whether the request asked for the liveness check (doLivenessCheck). */
   livenessRequested: boolean;
+  /** How the scores run: 'cosine' for faces (at most ~1), 'open' for fingerprints (see confidenceWord). */
+  scoreScale: 'open' | 'cosine';
   /** Identify: every person at or above the threshold, best first (one entry when only the best is). */
   candidates?: Array<{ extId: string; score: number }>;
 }
@@ -202,11 +204,12 @@ function duplicatesOf(json: any): Duplicate[] {
 const NEGATIVE = new Set(['NOT_VERIFIED', 'NOT_IDENTIFIED', 'NOT_MATCHED']);
 
 /** A decision body -> Decision; a failure carried with HTTP 200 (e.g. 1013 LIVENESS_CHECK_FAILED) throws ApiError. */
-function decision(json: any, successCode: number, livenessRequested = false): Decision {
+function decision(json: any, successCode: number, livenessRequested = false, scoreScale: Decision['scoreScale'] = 'open'): Decision {
   const r = json.result ?? json;
   if (r.code !== successCode && !NEGATIVE.has(r.message)) throw new ApiError(200, r.message, r.detail ?? r.message);
   return {
     livenessRequested,
+    scoreScale,
     matched: r.code === successCode,
     code: r.code,
     message: r.message,
@@ -327,14 +330,14 @@ export const api = {
   },
   fingerTemplateCount: async (extId: string) => (await call<{ count: number }>('GET', `${FINGER}/templates/count/${encodeURIComponent(extId)}`)).count,
   verifyFace: async (extId: string, image: string, liveness: boolean) =>
-    decision(await call('POST', `${FACE}/${encodeURIComponent(extId)}/verify`, faceBody([image], liveness)), 1002, liveness),
+    decision(await call('POST', `${FACE}/${encodeURIComponent(extId)}/verify`, faceBody([image], liveness)), 1002, liveness, 'cosine'),
   /** `dpi`: as in enrollFinger; the station resamples the probe to the engine's resolution. */
   verifyFinger: async (extId: string, image: string, dpi?: number) =>
     decision(await call('POST', `${FINGER}/${encodeURIComponent(extId)}/verify`, { dpi: fingerDpi(dpi), imageData: image }), 1002),
-  identifyFace: async (image: string, liveness: boolean) => decision(await call('POST', `${FACE}/identify`, faceBody([image], liveness)), 1008, liveness),
+  identifyFace: async (image: string, liveness: boolean) => decision(await call('POST', `${FACE}/identify`, faceBody([image], liveness)), 1008, liveness, 'cosine'),
   identifyFinger: async (image: string, dpi?: number) =>
     decision(await call('POST', `${FINGER}/identify`, { dpi: fingerDpi(dpi), imageData: image }), 1008),
-  compareFaces: async (a: string, b: string, liveness: boolean) => decision(await call('POST', `${FACE}/match`, faceBody([a, b], liveness)), 1002, liveness),
+  compareFaces: async (a: string, b: string, liveness: boolean) => decision(await call('POST', `${FACE}/match`, faceBody([a, b], liveness)), 1002, liveness, 'cosine'),
   compareFingers: async (a: string, b: string, dpiA?: number, dpiB?: number) =>
     decision(await call('POST', `${FINGER}/images/match`, [{ dpi: fingerDpi(dpiA), imageData: a }, { dpi: fingerDpi(dpiB), imageData: b }]), 1010),
   /** Reads a CNH; with `selfieBase64` (JPEG) the card photo is also compared with that face. */

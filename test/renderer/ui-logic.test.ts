@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assessFace, GUIDE } from '../../renderer/capture/face-guide.js';
 import { confidenceBand } from '../../renderer/src/cnh-bands.js';
+import { confidenceWord } from '../../renderer/src/components/ui.js';
 import { en, enErrors } from '../../renderer/src/i18n/en.js';
 import { ptBR, ptBRErrors } from '../../renderer/src/i18n/pt-BR.js';
 import { ERROR_CATALOGUE } from '../../src/runtime/errors.js';
@@ -39,5 +40,24 @@ describe('face guide feedback', () => {
     expect(assessFace([box(500, 216, 200)], frame, 120)).toBe('offCentre');
     expect(assessFace([box(320, 216, 200)], frame, 120)).toBe('good');
     expect(assessFace([box(320, 216, 200), box(80, 80, 40)], frame, 120)).toBe('good');
+  });
+});
+
+describe('confidence word of a decision', () => {
+  it('fingerprint scores (open scale): the ratio to the threshold', () => {
+    expect(confidenceWord(31.6, 17.4, true)).toBe('high');
+    expect(confidenceWord(20, 17.4, true)).toBe('medium');
+    expect(confidenceWord(18, 17.4, true)).toBe('low');
+    expect(confidenceWord(5, 17.4, false)).toBe('high');
+  });
+
+  it('face scores (cosine scale): an identical photo is high, a match just past the FAR 1e-4 threshold medium', () => {
+    // The ratio alone called a score of 1.0 at threshold 0.8505 only "medium" (1.18 < 1.3).
+    expect(confidenceWord(1.0, 0.8505, true, 'cosine')).toBe('high');
+    expect(confidenceWord(0.88, 0.8505, true, 'cosine')).toBe('medium');
+    expect(confidenceWord(0.86, 0.8505, true, 'cosine')).toBe('low');
+    expect(confidenceWord(0.3, 0.8505, false, 'cosine')).toBe('high');
+    expect(confidenceWord(0.8, 0.8505, false, 'cosine')).toBe('low');
+    expect(confidenceWord(0.9, undefined, true, 'cosine')).toBeUndefined();
   });
 });

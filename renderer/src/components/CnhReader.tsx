@@ -194,7 +194,7 @@ export function PhotoCheck({ read, selfie }: { read: CnhRead; selfie: string | n
   if (!c || !read.selfie) return <p className="muted" data-testid="cnh-photo" data-photo="found">{t('doc.photo.found')}</p>;
   if (read.selfie !== selfie) return <p className="warn-text" data-testid="cnh-photo" data-photo="stale">{t('doc.photo.stale')}</p>;
   if (c.error) return <p className="warn-text" data-testid="cnh-photo" data-photo="error">{t('doc.photo.error', { why: errorText(c.error) ?? t('error.generic') })}</p>;
-  const word = confidenceWord(c.score, c.threshold, !!c.matched);
+  const word = confidenceWord(c.score, c.threshold, !!c.matched, 'cosine');
   return c.matched ? (
     <p className="ok-text" data-testid="cnh-photo" data-photo="match">✓ {t('doc.photo.match')}{word ? ` (${t('result.confidence').toLowerCase()} ${t(`result.confidence.${word}`)})` : ''}</p>
   ) : (

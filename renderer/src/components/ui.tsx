@@ -97,22 +97,36 @@ export function Screen({ title, onBack, children }: { title: string; onBack: () 
 export type ConfidenceWord = 'high' | 'medium' | 'low';
 
 /**
- * How far a decision sits from its threshold, as a word for the clerk: the ratio score/threshold
- * (the engines' similarity scores are calibrated so that the threshold meets a documented FMR).
- * Accepted: >= 1.3 high, >= 1.1 medium, else low. Rejected: <= 0.7 high, <= 0.9 medium, else low.
- * A margin heuristic, not a calibrated probability; undefined without a positive threshold.
+ * How a modality's scores run: fingerprint scores are open-ended (0 up, threshold ~17), face scores are
+ * cosine-like (at most about 1, threshold ~0.85), so one ratio cannot serve both.
  */
-export function confidenceWord(score: number | undefined, threshold: number | undefined, matched: boolean): ConfidenceWord | undefined {
+export type ScoreScale = 'open' | 'cosine';
+
+/**
+ * How far a decision sits from its threshold, as a word for the clerk (a margin heuristic, not a
+ * calibrated probability; undefined without a positive threshold).
+ * - Open scale (fingerprint): the ratio score/threshold. Accepted: >= 1.3 high, >= 1.1 medium, else low.
+ * - Cosine scale (face): the share of the way from the threshold to a perfect 1. Accepted: >= 0.5 high,
+ *   >= 0.15 medium (at the default verify threshold 0.8505 that is 0.873, the FAR 1e-4 threshold
+ *   0.8723 of src/face/tuning.ts), else low. The ratio would call an identical photo (score ~1.0,
+ *   ratio 1.18) only "medium".
+ * - Rejected, both scales: the ratio. <= 0.7 high, <= 0.9 medium, else low.
+ */
+export function confidenceWord(score: number | undefined, threshold: number | undefined, matched: boolean, scale: ScoreScale = 'open'): ConfidenceWord | undefined {
   if (score === undefined || threshold === undefined || !(threshold > 0)) return undefined;
   const r = score / threshold;
-  if (matched) return r >= 1.3 ? 'high' : r >= 1.1 ? 'medium' : 'low';
-  return r <= 0.7 ? 'high' : r <= 0.9 ? 'medium' : 'low';
+  if (!matched) return r <= 0.7 ? 'high' : r <= 0.9 ? 'medium' : 'low';
+  if (scale === 'cosine' && threshold < 1) {
+    const m = (score - threshold) / (1 - threshold);
+    return m >= 0.5 ? 'high' : m >= 0.15 ? 'medium' : 'low';
+  }
+  return r >= 1.3 ? 'high' : r >= 1.1 ? 'medium' : 'low';
 }
 
 /** The confidence word of a decision (shown on the card) and its numbers, folded in a details line. */
-export function ScoreLine({ score, threshold, matched }: { score?: number; threshold?: number; matched: boolean }) {
+export function ScoreLine({ score, threshold, matched, scale }: { score?: number; threshold?: number; matched: boolean; scale?: ScoreScale }) {
   const { t, lang } = useI18n();
-  const word = confidenceWord(score, threshold, matched);
+  const word = confidenceWord(score, threshold, matched, scale);
   const fmt = (n: number) => n.toLocaleString(lang, { maximumFractionDigits: 3, minimumFractionDigits: 3 });
   return (
     <>
@@ -152,7 +166,7 @@ export function Verdict({ decision, yes, no, testId, children, after }: {
       <strong className="notice-title">{decision.matched ? yes : no}</strong>
       {children}
       {decision.matched && unprovenLiveness && <p className="warn-text" data-testid="liveness-unproven">{t('liveness.notEvaluated')}</p>}
-      <ScoreLine score={decision.score} threshold={decision.threshold} matched={decision.matched} />
+      <ScoreLine score={decision.score} threshold={decision.threshold} matched={decision.matched} scale={decision.scoreScale} />
       {after}
     </div>
   );

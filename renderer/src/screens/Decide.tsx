@@ -114,7 +114,7 @@ export function Identify({ onBack }: { onBack: () => void }) {
                   <ul className="outcomes">
                     {result.candidates.slice(1).map((c) => (
                       <li key={c.extId}>
-                        <b>{c.extId}</b> · {t('result.confidence')}: {t(`result.confidence.${confidenceWord(c.score, result.threshold, true) ?? 'low'}`)}
+                        <b>{c.extId}</b> · {t('result.confidence')}: {t(`result.confidence.${confidenceWord(c.score, result.threshold, true, result.scoreScale) ?? 'low'}`)}
                       </li>
                     ))}
                   </ul>
