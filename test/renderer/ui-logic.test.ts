@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assessFace, GUIDE } from '../../renderer/capture/face-guide.js';
 import { confidenceBand } from '../../renderer/src/cnh-bands.js';
-import { confidenceWord } from '../../renderer/src/components/ui.js';
+import { confidenceWord } from '../../renderer/src/confidence.js';
 import { en, enErrors } from '../../renderer/src/i18n/en.js';
 import { ptBR, ptBRErrors } from '../../renderer/src/i18n/pt-BR.js';
 import { ERROR_CATALOGUE } from '../../src/runtime/errors.js';
