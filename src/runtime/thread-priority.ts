@@ -1,4 +1,4 @@
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 
 /**
@@ -29,4 +29,38 @@ export function lowerWorkerThreadPriority(increment = WORKER_NICE_INCREMENT): nu
   } catch {
     return undefined;
   }
+}
+
+/** Names (Linux comm) of native threads that only do image work for the workers: libvips's pool (sharp). */
+const NATIVE_IMAGE_THREADS = new Set(['libvips worker']);
+
+/**
+ * Lowers the native image threads of this process (libvips's pool, which sharp drives from libuv's
+ * threadpool: both are process-wide and start at the main thread's priority, so the image decoding the
+ * fingerprint workers ask for ran level with the main thread, issue #18) to WORKER_NICE_INCREMENT above
+ * the main thread. Threads the pool starts later need another call: the worker side of the pool calls it
+ * after every request (worker-serve.ts). Linux only (thread names and ids from /proc/self/task); a thread
+ * that ends meanwhile is skipped.
+ * @returns how many threads were lowered now
+ */
+export function lowerNativeImageThreads(increment = WORKER_NICE_INCREMENT): number {
+  if (process.platform !== 'linux') return 0;
+  let lowered = 0;
+  try {
+    const target = Math.min(19, os.getPriority(process.pid) + increment);
+    for (const task of readdirSync('/proc/self/task')) {
+      try {
+        const tid = Number(task);
+        if (!NATIVE_IMAGE_THREADS.has(readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim())) continue;
+        if (os.getPriority(tid) >= target) continue;
+        os.setPriority(tid, target);
+        lowered++;
+      } catch {
+        // the thread ended, or the kernel refused: leave it
+      }
+    }
+  } catch {
+    return lowered;
+  }
+  return lowered;
 }

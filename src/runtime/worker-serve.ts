@@ -9,7 +9,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PoolReply, PoolRequest, PoolStop, PoolWorkerData, SerialisedError } from './worker-pool.js';
-import { lowerWorkerThreadPriority } from './thread-priority.js';
+import { lowerNativeImageThreads, lowerWorkerThreadPriority } from './thread-priority.js';
 
 function serialise(e: unknown): SerialisedError {
   if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
@@ -50,6 +50,15 @@ const isTransferred = <R>(r: R | Transferred<R>): r is Transferred<R> => typeof 
 
 type Handler<Q, R> = (request: Q) => R | Transferred<R> | Promise<R | Transferred<R>>;
 
+/** Last look at the process's native image threads (ms, performance.now()); at most one a second. */
+let nativeThreadsCheckedAt = -Infinity;
+function lowerNativeThreadsNow(): void {
+  const now = performance.now();
+  if (now - nativeThreadsCheckedAt < 1000) return;
+  nativeThreadsCheckedAt = now;
+  lowerNativeImageThreads();
+}
+
 export function serveWorker<D, Q, R>(init: (data: D) => Promise<Handler<Q, R>> | Handler<Q, R>): void {
   const port = parentPort;
   if (!port) throw new Error('serveWorker runs in a worker thread only');
@@ -76,6 +85,8 @@ export function serveWorker<D, Q, R>(init: (data: D) => Promise<Handler<Q, R>> |
         else reply({ type: 'result', id: m.id, result: answer, ...memory() });
       } catch (e) {
         if (m.id !== undefined) reply({ type: 'error', id: m.id, error: serialise(e), ...memory() });
+      } finally {
+        lowerNativeThreadsNow();
       }
     });
     reply({ type: 'ready' });
