@@ -55,4 +55,22 @@ describe('GalleryShard.searchSliced (issue #18)', () => {
       expect(turns).toBeGreaterThan(1);
     }
   });
+
+  it('prepares deferred records in the search, with the hits of eagerly prepared ones (same persons, same order)', async () => {
+    const random = rng(99);
+    const templates = Array.from({ length: 300 }, () => template(random));
+    const eager = new GalleryShard();
+    const deferred = new GalleryShard();
+    templates.forEach((t, i) => {
+      eager.upsert(`p${i % 250}`, [t]); // 50 persons replaced: their place stays the first one's
+      deferred.defer(`p${i % 250}`, [t]);
+    });
+    eager.remove('p3');
+    deferred.remove('p3');
+    expect(deferred.size).toBe(eager.size);
+    const probe = templates[260];
+    expect(await deferred.searchSliced(probe, 20, 0)).toEqual(eager.search(probe, 20));
+    expect(deferred.search(probe, 20)).toEqual(eager.search(probe, 20));
+    expect(eager.search(probe, 1)[0].extId).toBe('p10');
+  });
 });

@@ -58,7 +58,7 @@ export class WorkerFingerGallery implements FingerGallery {
     this.templateCount.set(extId, templates.length);
     const copies = templates.map((t) => t.slice());
     this.post(shard, { type: 'upsert', extId, templates: copies });
-    if (this.totalTemplates <= this.inProcessTemplates) this.local.upsert(extId, copies);
+    if (this.totalTemplates <= this.inProcessTemplates) this.local.defer(extId, copies); // prepared by the next search, in slices
     else if (this.local.size) this.local.clear();
   }
 
