@@ -7,11 +7,14 @@
  * workers under a time budget, fingerprint decoding + extraction on the finger extraction workers
  * (src/finger/extract-pool.ts); the main thread only parses requests and answers.
  *
+ * It runs alone, after the other test files (`npm test`'s second step, vitest.alone.config.ts): beside
+ * another file on 2 cores it would measure that file's load.
+ *
  * The client (probes and load) runs on a worker thread (load-client.ts), as real clients are other
  * processes. /health is probed open-loop: one request is due every 20 ms from the start, whether or not the
  * previous ones have been answered, and each latency counts from the moment its request was due. A
  * main thread blocked for 300 ms therefore shows as ~15 late probes (not one), so the p99 catches it:
- * `BIOSTATION_FINGER_WORKERS=0 npx vitest run test/api/health-under-load.test.ts` (extraction on the main
+ * `BIOSTATION_FINGER_WORKERS=0 npx vitest run -c vitest.alone.config.ts` (extraction on the main
  * thread) fails with p99 ~260 ms on a 2-core box; with 2 workers the p99 was ~30 ms.
  */
 import { existsSync, readFileSync } from 'node:fs';
