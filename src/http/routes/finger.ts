@@ -24,6 +24,8 @@ const dpiOf = (dpi: string | number | undefined): number => (dpi === undefined ?
 /** The probe image of verify, identify or match, with the resolution it was scanned at. */
 async function probeOf(body: ProbeBody, field = 'imageData') {
   const image = await imageFieldOf(body, field, 'finger');
+  // The decoded bytes are all the request needs from here on; a megabytes-long base64 string kept by
+  // the body for the seconds extraction takes would outlive the young generation and need a full GC.
   body.imageData = '';
   return { image, dpi: dpiOf(body.dpi) };
 }
@@ -31,12 +33,9 @@ async function probeOf(body: ProbeBody, field = 'imageData') {
 const ok = (code: number, message: string) => ({ code, message });
 const DecisionResponse = Type.Object({ result: Result, ...DecisionFields });
 
+/** The enroll/update sample: the probe with its finger position. */
 async function sampleOf(body: ImageBody) {
-  const image = await imageFieldOf(body, 'imageData', 'finger');
-  // The decoded bytes are all the request needs from here on; a megabytes-long base64 string kept by
-  // the body for the seconds extraction takes would outlive the young generation and need a full GC.
-  body.imageData = '';
-  return { image, position: body.position ?? 'UNKNOWN', dpi: dpiOf(body.dpi) };
+  return { ...(await probeOf(body)), position: body.position ?? 'UNKNOWN' };
 }
 
 /** Routes of the fingerprint group (spec: Fingerprint). Note the spec's camelCase list items. */
