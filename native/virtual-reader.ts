@@ -70,10 +70,11 @@ export class VirtualReader implements FingerprintReader {
 
   /** Returns the next image file of the folder. Throws NO_IMAGE when it holds none, BUSY when a capture runs. */
   async capture(options: CaptureOptions = {}): Promise<FingerImage> {
-    if (!this.opened) await this.open();
+    // Claimed before the first await: two captures racing through open() must not both get in.
     if (this.busy) throw new ReaderError('BUSY', 'A capture is already running on this reader');
     this.busy = true;
     try {
+      if (!this.opened) await this.open();
       await waitFor(Math.min(this.delayMs, options.timeoutMs ?? 30_000), options.signal);
       if (this.delayMs > (options.timeoutMs ?? 30_000)) throw new ReaderError('TIMEOUT', 'No finger was placed in time');
       const files = await listImageFiles(this.dir);
