@@ -1,11 +1,12 @@
 /**
  * CNH OCR benchmark on the widened synthetic set (test/fixtures/cnh/widened.ts, issue #17):
  *
- *   npm run bench:ocr -- [--part tuning|heldout|untouched|both] [--n 44] [--pool 1] [--verbose]
+ *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|both] [--n 44] [--pool 1] [--verbose]
  *
  * `tuning` (seeds 100000+) may be tuned on; `heldout` (seeds 900000+) was run several times and its
  * errors seen once: a validation part now; `untouched` (seeds 700000+, with fonts and uneven light the
  * other parts never have) is run once, at the end of a tuning round, and gives the reported figures.
+ * `final` (seeds 500000+, reserved fonts, light and names) is run by the lead once, at the end of issue #17.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2).
  * Prints, per part: exact match per field (and CER), per card model, per condition, documents fully
  * right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
@@ -27,7 +28,7 @@ const arg = (name: string): string | undefined => {
 };
 const partArg = arg('--part') ?? 'both';
 const parts: Part[] = partArg === 'both' ? ['tuning', 'heldout'] : [partArg as Part];
-if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched or both, not ${partArg}`);
+if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final or both, not ${partArg}`);
 const n = Number(arg('--n') ?? 44);
 const poolSize = Number(arg('--pool') ?? 1);
 
@@ -80,7 +81,7 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
     const os = outs.filter((o) => o.doc.condition === c);
     return [c, String(os.length), pct(exactAll(os)), os.length ? pct(fullyRight(os)) : '-', os.length ? median(os.map((o) => o.seconds)).toFixed(2) : '-', String(os.filter((o) => o.error).length)];
   })));
-  if (part === 'untouched') {
+  if (part === 'untouched' || part === 'final') {
     console.log('\n## Variants only this part has\n');
     const reserved = (o: Outcome): boolean => (UNTOUCHED_FONTS as readonly string[]).includes(o.doc.font);
     const groups: Array<[string, Outcome[]]> = [

@@ -1,0 +1,38 @@
+/**
+ * The widened set's `final` part (test/fixtures/cnh/widened.ts, issue #17 part B) draws its people from
+ * lists no other part uses. This checks the lists and the people only (no image is rendered or read:
+ * the part's images are for the lead's single final benchmark run).
+ */
+import { describe, expect, it } from 'vitest';
+import { COMMON_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { PART_SEED } from '../fixtures/cnh/widened.js';
+
+const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+const cities = (p: typeof COMMON_NAMES): string[] => Object.values(p.cities).flat();
+
+describe('widened set, final part', () => {
+  it('reserves given names, surnames and towns that no other part draws (accents ignored)', () => {
+    const common = new Set([...COMMON_NAMES.male, ...COMMON_NAMES.female, ...COMMON_NAMES.surnames, ...cities(COMMON_NAMES)].map(fold));
+    const reserved = [...RESERVED_NAMES.male, ...RESERVED_NAMES.female, ...RESERVED_NAMES.surnames, ...cities(RESERVED_NAMES)];
+    expect(reserved.filter((w) => common.has(fold(w)))).toEqual([]);
+    expect(RESERVED_NAMES.male.length + RESERVED_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(RESERVED_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    // With and without accents.
+    const accented = [...RESERVED_NAMES.male, ...RESERVED_NAMES.female, ...RESERVED_NAMES.surnames].filter((w) => fold(w) !== w);
+    expect(accented.length).toBeGreaterThan(20);
+  });
+
+  it('its people use only the reserved lists; the other parts keep the common ones', () => {
+    const words = (p: ReturnType<typeof fakePerson>): string[] => `${p.nome_completo} ${p.nome_pai} ${p.nome_mae}`.split(' ').filter((w) => w && !['DE', 'DA', 'DOS'].includes(w));
+    const reservedWords = new Set([...RESERVED_NAMES.male, ...RESERVED_NAMES.female, ...RESERVED_NAMES.surnames, 'ARCOVERDE']);
+    const commonWords = new Set([...COMMON_NAMES.male, ...COMMON_NAMES.female, ...COMMON_NAMES.surnames, 'JUNQUEIRA']);
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final + i, false, RESERVED_NAMES);
+      expect(words(f).every((w) => reservedWords.has(w))).toBe(true);
+      expect(RESERVED_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
+      const t = fakePerson(PART_SEED.tuning + i);
+      expect(words(t).every((w) => commonWords.has(w))).toBe(true);
+      expect(COMMON_NAMES.cities[t.ufNascimento]).toContain(t.cidadeNascimento);
+    }
+  });
+});
