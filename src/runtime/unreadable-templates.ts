@@ -6,7 +6,8 @@ export type UnreadableStage = 'decrypt' | 'engine';
 
 export interface UnreadableTemplate {
   applicationId: string;
-  modality: 'face' | 'finger';
+  /** 'document': a person's document record (src/store/documents.ts), sealed like templates. */
+  modality: 'face' | 'finger' | 'document';
   extId: string;
   stage: UnreadableStage;
   /** Why, in words (no template bytes). */

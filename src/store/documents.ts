@@ -3,136 +3,64 @@
  * enrollment and the card-photo <-> live-face result, as one opaque blob per ext_id in the
  * application's store (never an image). The service (src/services/person-documents.ts) gives the
  * blob its JSON shape; EncryptingTenantStoreProvider wraps the repository with `encryptingDocuments`
- * so the blob is sealed with the application's data key like templates.
+ * (encryption/encrypting-documents.ts) so the blob is sealed with the application's data key like
+ * templates. Implementations: sqlite/document-repository.ts, postgres/document-repository.ts.
  *
- * Deleted with the person: a trigger on the persons table removes the record once the ext_id has
- * no face and no fingerprint person left, whichever way the person went (DELETE of the API, a sync
- * tombstone applied by src/sync). The table and trigger are created on first use (IF NOT EXISTS),
- * beside the person tables, in the SQLite file / PostgreSQL schema of the application.
+ * Station sync (src/sync): documents have their own change feed beside the persons', with the same
+ * rules. Every write stamps the record with a version (hybrid logical clock, src/sync/hlc.ts) and a
+ * change sequence number from the application's sync clock; a delete leaves a document tombstone.
+ * A record follows its person: when the ext_id's last face or fingerprint person is deleted
+ * (DELETE of the API, or a tombstone applied by sync) the record goes and a document tombstone with
+ * the person delete's version is left, so the removal travels even when the person comes back
+ * (re-enrolled) before the peer syncs. A record received from a peer is stored only when a person
+ * with that ext_id exists here (`refused` otherwise).
  */
-import type { Pool } from 'pg';
-import { decryptTemplate, encryptTemplate } from './encryption/encrypting-store.js';
-import type { SqliteDatabase } from './sqlite/database.js';
+import type { ApplyOutcome } from './types.js';
 
-/** One stored document record: the (possibly sealed) bytes and when they were written (ISO 8601 UTC). */
+/** One stored document record: the (possibly sealed) bytes, when they were written (ISO 8601 UTC) and the version of that write. */
 export interface StoredDocument {
   data: Uint8Array;
   updatedAt: string;
+  /** Hybrid-logical-clock version of the latest write ('' for none recorded). */
+  version: string;
 }
 
-/** Document records of one application, one per ext_id. */
+/** A document record's latest state or its tombstone, as applied from a peer. */
+export type IncomingDocumentChange =
+  | { kind: 'upsert'; extId: string; version: string; updatedAt: string; data: Uint8Array }
+  | { kind: 'delete'; extId: string; version: string; deletedAt: string; stationId: string };
+
+/** A change of the local document feed, with its sequence number. */
+export type DocumentChange = IncomingDocumentChange & { seq: number };
+
+/** As for persons; `refused`: a record for an ext_id with no face and no fingerprint person here (never stored). */
+export type DocumentApplyOutcome = ApplyOutcome | 'refused';
+
+/** Document records of one application, one per ext_id. Every write is one transaction. */
 export interface DocumentRepository {
-  /** Creates or replaces the record of `extId`. */
+  /** Creates or replaces the record of `extId` (a new version and sequence number; a tombstone of the ext_id goes). */
   put(extId: string, data: Uint8Array, now: string): Promise<void>;
   get(extId: string): Promise<StoredDocument | undefined>;
-  /** Returns false when there was none. */
+  /** Deletes the record, leaving a tombstone. Returns false when there was none (nothing written). */
   delete(extId: string): Promise<boolean>;
-}
+  /** How many records there are. */
+  count(): Promise<number>;
+  /** Records in a stable order (first written first), for the documents dump. */
+  page(offset: number, limit: number): Promise<Array<StoredDocument & { extId: string }>>;
 
-const toBytes = (b: Buffer | Uint8Array): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-
-/** SQLite: table `person_documents` in the application's database file. */
-export class SqliteDocumentRepository implements DocumentRepository {
-  constructor(private readonly db: SqliteDatabase) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS person_documents (ext_id TEXT PRIMARY KEY, data BLOB NOT NULL, updated_at TEXT NOT NULL);
-      CREATE TRIGGER IF NOT EXISTS person_documents_follow_person AFTER DELETE ON persons
-        WHEN NOT EXISTS (SELECT 1 FROM persons WHERE ext_id = OLD.ext_id)
-        BEGIN DELETE FROM person_documents WHERE ext_id = OLD.ext_id; END;
-    `);
-  }
-
-  async put(extId: string, data: Uint8Array, now: string): Promise<void> {
-    this.db
-      .prepare('INSERT INTO person_documents (ext_id, data, updated_at) VALUES (?, ?, ?) ON CONFLICT (ext_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at')
-      .run(extId, Buffer.from(data), now);
-  }
-
-  async get(extId: string): Promise<StoredDocument | undefined> {
-    const row = this.db.prepare('SELECT data, updated_at FROM person_documents WHERE ext_id = ?').get(extId) as { data: Buffer; updated_at: string } | undefined;
-    return row && { data: toBytes(row.data), updatedAt: row.updated_at };
-  }
-
-  async delete(extId: string): Promise<boolean> {
-    return this.db.prepare('DELETE FROM person_documents WHERE ext_id = ?').run(extId).changes > 0;
-  }
-}
-
-/** PostgreSQL: table `<schema>.person_documents` in the application's schema. */
-export class PgDocumentRepository implements DocumentRepository {
-  private ready: Promise<void> | null = null;
-
-  constructor(
-    private readonly pool: Pool,
-    private readonly schema: string,
-  ) {}
-
-  private ensure(): Promise<void> {
-    const s = this.schema;
-    this.ready ??= (async () => {
-      const client = await this.pool.connect();
-      try {
-        await client.query('SELECT pg_advisory_lock(hashtext($1))', [`biostation:documents:${s}`]);
-        try {
-          await client.query(`CREATE TABLE IF NOT EXISTS ${s}.person_documents (ext_id TEXT PRIMARY KEY, data BYTEA NOT NULL, updated_at TEXT NOT NULL)`);
-          await client.query(`CREATE OR REPLACE FUNCTION ${s}.person_documents_follow_person() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-              IF NOT EXISTS (SELECT 1 FROM ${s}.persons WHERE ext_id = OLD.ext_id) THEN
-                DELETE FROM ${s}.person_documents WHERE ext_id = OLD.ext_id;
-              END IF;
-              RETURN NULL;
-            END $$`);
-          await client.query(`DROP TRIGGER IF EXISTS person_documents_follow_person ON ${s}.persons`);
-          await client.query(`CREATE TRIGGER person_documents_follow_person AFTER DELETE ON ${s}.persons FOR EACH ROW EXECUTE FUNCTION ${s}.person_documents_follow_person()`);
-        } finally {
-          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`biostation:documents:${s}`]);
-        }
-      } finally {
-        client.release();
-      }
-    })();
-    this.ready.catch(() => {
-      this.ready = null;
-    });
-    return this.ready;
-  }
-
-  async put(extId: string, data: Uint8Array, now: string): Promise<void> {
-    await this.ensure();
-    await this.pool.query(
-      `INSERT INTO ${this.schema}.person_documents (ext_id, data, updated_at) VALUES ($1, $2, $3) ON CONFLICT (ext_id) DO UPDATE SET data = EXCLUDED.data, updated_at = EXCLUDED.updated_at`,
-      [extId, Buffer.from(data), now],
-    );
-  }
-
-  async get(extId: string): Promise<StoredDocument | undefined> {
-    await this.ensure();
-    const res = await this.pool.query(`SELECT data, updated_at FROM ${this.schema}.person_documents WHERE ext_id = $1`, [extId]);
-    const row = res.rows[0] as { data: Buffer; updated_at: string } | undefined;
-    return row && { data: toBytes(row.data), updatedAt: row.updated_at };
-  }
-
-  async delete(extId: string): Promise<boolean> {
-    await this.ensure();
-    const res = await this.pool.query(`DELETE FROM ${this.schema}.person_documents WHERE ext_id = $1`, [extId]);
-    return (res.rowCount ?? 0) > 0;
-  }
-}
-
-/**
- * The repository with its records sealed under the application's data key: AES-256-GCM, the same
- * format as templates (encrypting-store.ts), associated data `applicationId \0 document \0 ext_id`
- * (a record moved to another person or application fails to open). Records written without
- * encryption are read as they are.
- */
-export function encryptingDocuments(inner: DocumentRepository, applicationId: string, dataKey: Buffer): DocumentRepository {
-  const aad = (extId: string) => Buffer.from(`${applicationId}\0document\0${extId}`, 'utf8');
-  return {
-    put: (extId, data, now) => inner.put(extId, encryptTemplate(dataKey, aad(extId), data), now),
-    async get(extId) {
-      const row = await inner.get(extId);
-      return row && { ...row, data: decryptTemplate(dataKey, aad(extId), row.data) };
-    },
-    delete: (extId) => inner.delete(extId),
-  };
+  /** Records and tombstones with a sequence number above `afterSeq`, in sequence order, at most `limit`. */
+  changes(afterSeq: number, limit: number): Promise<DocumentChange[]>;
+  /** How many changes lie above `afterSeq`. */
+  countChanges(afterSeq: number): Promise<number>;
+  /**
+   * Applies a peer's changes in one transaction, each when its version is newer than what is held
+   * for the ext_id (record or tombstone); an upsert only when a person with that ext_id exists.
+   */
+  applyChanges(changes: IncomingDocumentChange[]): Promise<DocumentApplyOutcome[]>;
+  /** The version held for an ext_id (record, else tombstone); undefined when neither. */
+  versionOf(extId: string): Promise<string | undefined>;
+  /** Whether a face or fingerprint person with this ext_id exists (the rule applyChanges follows). */
+  personExists(extId: string): Promise<boolean>;
+  /** Drops document tombstones deleted before `before` (ISO time); returns how many. */
+  purgeTombstones(before: string): Promise<number>;
 }

@@ -169,13 +169,16 @@ export interface SyncRecord {
   error: string | null;
 }
 
+/** A change feed of station sync: the persons of a modality, or the persons' document records. */
+export type SyncFeed = 'face' | 'finger' | 'document';
+
 export interface SyncLogRepository {
   record(entry: SyncRecord): Promise<void>;
   /** The most recent pulls, newest first. */
   recent(limit: number): Promise<SyncRecord[]>;
-  /** Resume point of a sync with a peer: the last change sequence number fully applied (0 when none). */
-  checkpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger'): Promise<number>;
-  setCheckpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger', seq: number): Promise<void>;
+  /** Resume point of a sync with a peer, per feed: the last change sequence number fully applied (0 when none). */
+  checkpoint(peer: string, direction: 'pull' | 'push', modality: SyncFeed): Promise<number>;
+  setCheckpoint(peer: string, direction: 'pull' | 'push', modality: SyncFeed, seq: number): Promise<void>;
 }
 
 /** The stores of one application. */

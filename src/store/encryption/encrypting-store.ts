@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { PersonRepository, TenantStore, TenantStoreProvider } from '../types.js';
 import type { Keyring } from './keyring.js';
-import { encryptingDocuments } from '../documents.js';
+import { encryptingDocuments } from './encrypting-documents.js';
 import { unreadableTemplates } from '../../runtime/unreadable-templates.js';
 
 /**

@@ -3,6 +3,7 @@ import { toBytes, type PersonRow, type TemplateRow } from '../rows.js';
 import type { ApplyOutcome, IncomingChange, NewTemplate, PersonChange, PersonRecord, PersonRepository, PersonSummary, StoredTemplate, StoredTemplateRow } from '../types.js';
 import type { Modality } from '../sqlite/person-repository.js';
 import { clockPast, nextStamp, type Stamp } from './change-feed.js';
+import { followPersonDelete } from './document-repository.js';
 import { REVISION_CHANNEL, type RevisionListener } from './revision-listener.js';
 import { inTransaction } from './schema.js';
 
@@ -105,7 +106,9 @@ export class PgPersonRepository implements PersonRepository {
       const res = await c.query(`DELETE FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`, [this.modality, extId]);
       if (res.rowCount === 0) return false;
       const stamp = await nextStamp(c, this.schema);
-      await this.tombstone(c, extId, stamp.version, stamp.stationId, new Date().toISOString(), stamp.seq);
+      const deletedAt = new Date().toISOString();
+      await this.tombstone(c, extId, stamp.version, stamp.stationId, deletedAt, stamp.seq);
+      await followPersonDelete(c, this.schema, extId, stamp.version, stamp.stationId, deletedAt);
       await this.bump(c);
       return true;
     });
@@ -238,6 +241,7 @@ export class PgPersonRepository implements PersonRepository {
         await this.tombstone(c, change.extId, change.version, change.stationId, change.deletedAt, seq);
         if (!person) return 'tombstone';
         await c.query(`DELETE FROM ${this.persons} WHERE modality = $1 AND ext_id = $2`, [this.modality, change.extId]);
+        await followPersonDelete(c, this.schema, change.extId, change.version, change.stationId, change.deletedAt);
         await this.bump(c);
         return 'deleted';
       }

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { PG_SYNC_MIGRATION } from './change-feed.js';
+import { PG_DOCUMENTS_MIGRATION } from './document-repository.js';
 
 /**
  * PostgreSQL layout. The station registry lives in schema `biostation`; each application owns a
@@ -73,6 +74,7 @@ export const TENANT_MIGRATIONS: PgMigration[] = [
     )`);
   },
   (c, s) => PG_SYNC_MIGRATION(c, s),
+  (c, s) => PG_DOCUMENTS_MIGRATION(c, s),
 ];
 
 /** Schema name of an application (ids are UUIDs, checked by the caller). */

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { toSyncRecord, type SyncRow as Row } from '../rows.js';
 import { originOf } from '../sqlite/change-feed.js';
-import type { SyncLogRepository, SyncRecord } from '../types.js';
+import type { SyncFeed, SyncLogRepository, SyncRecord } from '../types.js';
 
 /** The application's sync history and resume points in its PostgreSQL schema. */
 export class PgSyncLogRepository implements SyncLogRepository {
@@ -29,12 +29,12 @@ export class PgSyncLogRepository implements SyncLogRepository {
     return rows.map(toSyncRecord);
   }
 
-  async checkpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger'): Promise<number> {
+  async checkpoint(peer: string, direction: 'pull' | 'push', modality: SyncFeed): Promise<number> {
     const { rows } = await this.pool.query<{ seq: string }>(`SELECT seq FROM ${this.checkpoints} WHERE peer = $1 AND direction = $2 AND modality = $3`, [peer, direction, modality]);
     return rows[0] ? Number(rows[0].seq) : 0;
   }
 
-  async setCheckpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger', seq: number): Promise<void> {
+  async setCheckpoint(peer: string, direction: 'pull' | 'push', modality: SyncFeed, seq: number): Promise<void> {
     await this.pool.query(
       `INSERT INTO ${this.checkpoints} (peer, direction, modality, seq) VALUES ($1, $2, $3, $4) ON CONFLICT (peer, direction, modality) DO UPDATE SET seq = excluded.seq`,
       [peer, direction, modality, seq],

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { TenantStore, TenantStoreProvider } from '../types.js';
 import { PgPersonRepository } from './person-repository.js';
 import { PgSyncLogRepository } from './sync-log-repository.js';
-import { PgDocumentRepository } from '../documents.js';
+import { PgDocumentRepository } from './document-repository.js';
 import type { RevisionListener } from './revision-listener.js';
 import { TENANT_MIGRATIONS, migrateSchema, tenantSchema } from './schema.js';
 

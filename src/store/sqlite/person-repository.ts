@@ -2,6 +2,7 @@ import { toBytes, type PersonRow, type TemplateRow } from '../rows.js';
 import type { ApplyOutcome, IncomingChange, NewTemplate, PersonChange, PersonRecord, PersonRepository, PersonSummary, StoredTemplate, StoredTemplateRow } from '../types.js';
 import type { Migration, SqliteDatabase } from './database.js';
 import { SYNC_MIGRATION, clockPast, nextStamp, type Stamp } from './change-feed.js';
+import { DOCUMENTS_MIGRATION, followPersonDelete } from './document-repository.js';
 
 export type Modality = 'face' | 'finger';
 
@@ -58,6 +59,7 @@ export const TENANT_MIGRATIONS: Migration[] = [
       );
     `),
   SYNC_MIGRATION,
+  DOCUMENTS_MIGRATION,
 ];
 
 /**
@@ -143,7 +145,9 @@ export class SqlitePersonRepository implements PersonRepository {
     return this.db.transaction(() => {
       if (this.db.prepare('DELETE FROM persons WHERE modality = ? AND ext_id = ?').run(this.modality, extId).changes === 0) return false;
       const stamp = nextStamp(this.db);
-      this.tombstone(extId, stamp.version, stamp.stationId, new Date().toISOString(), stamp.seq);
+      const deletedAt = new Date().toISOString();
+      this.tombstone(extId, stamp.version, stamp.stationId, deletedAt, stamp.seq);
+      followPersonDelete(this.db, extId, stamp.version, stamp.stationId, deletedAt);
       this.bump();
       return true;
     }).immediate();
@@ -245,6 +249,7 @@ export class SqlitePersonRepository implements PersonRepository {
         this.tombstone(change.extId, change.version, change.stationId, change.deletedAt, seq);
         if (!person) return 'tombstone';
         this.db.prepare('DELETE FROM persons WHERE modality = ? AND ext_id = ?').run(this.modality, change.extId);
+        followPersonDelete(this.db, change.extId, change.version, change.stationId, change.deletedAt);
         this.bump();
         return 'deleted';
       }

@@ -1,5 +1,5 @@
 import { toSyncRecord, type SyncRow as Row } from '../rows.js';
-import type { SyncLogRepository, SyncRecord } from '../types.js';
+import type { SyncFeed, SyncLogRepository, SyncRecord } from '../types.js';
 import { originOf } from './change-feed.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -21,12 +21,12 @@ export class SqliteSyncLogRepository implements SyncLogRepository {
     return rows.map(toSyncRecord);
   }
 
-  async checkpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger'): Promise<number> {
+  async checkpoint(peer: string, direction: 'pull' | 'push', modality: SyncFeed): Promise<number> {
     const row = this.db.prepare('SELECT seq FROM sync_checkpoints WHERE peer = ? AND direction = ? AND modality = ?').get(peer, direction, modality) as { seq: number } | undefined;
     return row?.seq ?? 0;
   }
 
-  async setCheckpoint(peer: string, direction: 'pull' | 'push', modality: 'face' | 'finger', seq: number): Promise<void> {
+  async setCheckpoint(peer: string, direction: 'pull' | 'push', modality: SyncFeed, seq: number): Promise<void> {
     this.db
       .prepare('INSERT INTO sync_checkpoints (peer, direction, modality, seq) VALUES (?, ?, ?, ?) ON CONFLICT (peer, direction, modality) DO UPDATE SET seq = excluded.seq')
       .run(peer, direction, modality, seq);

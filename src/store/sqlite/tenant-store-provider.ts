@@ -4,7 +4,7 @@ import type { TenantStore, TenantStoreProvider } from '../types.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { SqlitePersonRepository, TENANT_MIGRATIONS } from './person-repository.js';
 import { SqliteSyncLogRepository } from './sync-log-repository.js';
-import { SqliteDocumentRepository } from '../documents.js';
+import { SqliteDocumentRepository } from './document-repository.js';
 
 const APPLICATION_ID = /^[0-9a-f-]{36}$/;
 

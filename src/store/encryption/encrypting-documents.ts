@@ -1,0 +1,46 @@
+import type { DocumentChange, DocumentRepository, IncomingDocumentChange } from '../documents.js';
+import { decryptTemplate, encryptTemplate } from './encrypting-store.js';
+import { unreadableTemplates } from '../../runtime/unreadable-templates.js';
+
+/**
+ * The document repository with its records sealed under the application's data key: AES-256-GCM,
+ * the same format as templates (encrypting-store.ts), associated data
+ * `applicationId \0 document \0 ext_id` (a record moved to another person or application fails to
+ * open). Records written without encryption are read as they are. The sync feed is read in clear
+ * and what a peer sends is sealed here with this station's key, as the persons' templates are.
+ * A stored record that does not open is left out of the feed and the dump (logged and counted,
+ * stage decrypt); `get` throws for it.
+ */
+export function encryptingDocuments(inner: DocumentRepository, applicationId: string, dataKey: Buffer): DocumentRepository {
+  const aad = (extId: string) => Buffer.from(`${applicationId}\0document\0${extId}`, 'utf8');
+  const seal = (c: IncomingDocumentChange): IncomingDocumentChange => (c.kind === 'upsert' ? { ...c, data: encryptTemplate(dataKey, aad(c.extId), c.data) } : c);
+  const open = <T extends { extId: string; data?: Uint8Array }>(c: T): T[] => {
+    if (!c.data) return [c];
+    try {
+      return [{ ...c, data: decryptTemplate(dataKey, aad(c.extId), c.data) }];
+    } catch (e) {
+      unreadableTemplates.report({ applicationId, modality: 'document', extId: c.extId, stage: 'decrypt', reason: e instanceof Error ? e.message : String(e) });
+      return [];
+    }
+  };
+  return {
+    put: (extId, data, now) => inner.put(extId, encryptTemplate(dataKey, aad(extId), data), now),
+    async get(extId) {
+      const row = await inner.get(extId);
+      return row && { ...row, data: decryptTemplate(dataKey, aad(extId), row.data) };
+    },
+    delete: (extId) => inner.delete(extId),
+    count: () => inner.count(),
+    async page(offset, limit) {
+      return (await inner.page(offset, limit)).flatMap(open);
+    },
+    async changes(afterSeq, limit) {
+      return (await inner.changes(afterSeq, limit)).flatMap((c: DocumentChange) => open(c));
+    },
+    countChanges: (afterSeq) => inner.countChanges(afterSeq),
+    applyChanges: (changes) => inner.applyChanges(changes.map(seal)),
+    versionOf: (extId) => inner.versionOf(extId),
+    personExists: (extId) => inner.personExists(extId),
+    purgeTombstones: (before) => inner.purgeTombstones(before),
+  };
+}
