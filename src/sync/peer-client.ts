@@ -1,5 +1,7 @@
 import { BiostationError } from '../runtime/errors.js';
 import type { PersonChange } from '../store/types.js';
+import type { DocumentChange } from '../store/documents.js';
+import { decodeDocumentPage, encodeDocumentPage, type DecodedDocumentPage } from './document-wire.js';
 import { InvalidPage, decodePage, encodeFeedPage, type DecodedPage, type Modality } from './wire.js';
 
 /** A peer station and the credential of the application to sync with there. Comes from the station's configuration only. */
@@ -80,9 +82,29 @@ export class PeerClient {
     }
   }
 
-  /** Sends one page of local changes; returns the peer's outcome counts. */
-  async push(modality: Modality, changes: PersonChange[], since: number): Promise<Record<string, number>> {
-    const page = encodeFeedPage(modality, changes, changes.length, since);
+  /**
+   * One page of the peer's document feed after `since` (document-wire.ts). A peer that keeps no
+   * documents' feed (an older station: 404) answers an empty page.
+   */
+  async documentChanges(since: number): Promise<DecodedDocumentPage> {
+    const res = await this.authorized(`/api/v1/sync/documents?since=${since}&limit=${this.limits.pageSize}`, { method: 'GET' });
+    if (res.status === 404) {
+      await res.body?.cancel().catch(() => undefined);
+      return { changes: [], total: 0, nextSince: since };
+    }
+    if (res.status !== 200) throw new BiostationError('PEER_INVALID_RESPONSE', INVALID);
+    const body = await this.json(res);
+    try {
+      return decodeDocumentPage(body, { maxItems: this.limits.pageSize });
+    } catch (e) {
+      if (e instanceof InvalidPage) throw new BiostationError('PEER_INVALID_RESPONSE', `${INVALID}: ${e.message}`);
+      throw e;
+    }
+  }
+
+  /** Sends one page of local changes (persons of a modality, or document records); returns the peer's outcome counts. */
+  async push(modality: Modality | 'document', changes: PersonChange[] | DocumentChange[], since: number): Promise<Record<string, number>> {
+    const page = modality === 'document' ? encodeDocumentPage(changes as DocumentChange[], changes.length, since) : encodeFeedPage(modality, changes as PersonChange[], changes.length, since);
     const res = await this.authorized('/api/v1/sync/changes', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,5 +1,7 @@
 import { BiostationError } from '../runtime/errors.js';
-import type { ApplyOutcome, IncomingChange, PersonRepository, SyncRecord, TenantStore } from '../store/types.js';
+import type { DocumentApplyOutcome, DocumentChange, DocumentRepository, IncomingDocumentChange } from '../store/documents.js';
+import type { ApplyOutcome, IncomingChange, PersonChange, PersonRepository, SyncFeed, SyncRecord, TenantStore } from '../store/types.js';
+import { decodeDocumentPage } from './document-wire.js';
 import { DEFAULT_PEER_LIMITS, PeerClient, type Peer, type PeerLimits } from './peer-client.js';
 import { InvalidPage, decodePage, type Modality } from './wire.js';
 
@@ -9,9 +11,9 @@ export type TemplateCheck = (modality: Modality) => Promise<(template: Uint8Arra
 export interface SyncOptions {
   /** Read and compare only: nothing is written, no checkpoint moves. */
   dryRun?: boolean;
-  /** Called after each page: changes handled so far and the total known at that point. */
-  onProgress?: (p: { modality: Modality; done: number; total: number }) => void;
-  /** Stop after this many pages per modality (tests: an interrupted sync). */
+  /** Called after each page: changes handled so far and the total known at that point (`document`: the document records' feed). */
+  onProgress?: (p: { modality: SyncFeed; done: number; total: number }) => void;
+  /** Stop after this many pages per feed (tests: an interrupted sync); a pull so cut short leaves the documents' feed for the next one. */
   maxPages?: number;
 }
 
@@ -21,7 +23,7 @@ export interface SyncCounts {
   created: number;
   updated: number;
   deleted: number;
-  /** Already as recent on the receiving side, tombstones of persons it never had, refused persons. */
+  /** Already as recent on the receiving side, tombstones of persons it never had, refused persons, documents of persons not here. */
   skipped: number;
   /** Persons refused because their templates belong to another model version. */
   refused: number;
@@ -32,8 +34,11 @@ const zero = (): SyncCounts => ({ pulled: 0, created: 0, updated: 0, deleted: 0,
 
 /**
  * Station-to-station sync over the change feed (wire.ts): each application's persons and
- * tombstones, per modality, in change-sequence order. Per person the change with the newest
- * version wins (hybrid logical clock, station id as tie-break; store `applyChange`), so pulling and
+ * tombstones, per modality, in change-sequence order, then the persons' document records and their
+ * tombstones (document-wire.ts; src/store/documents.ts) by the same rules, after the persons so
+ * that a record finds its person (and only once the persons' feeds were read or sent whole); a
+ * record for an ext_id with no person on the receiving side is refused (counted as skipped), never
+ * stored. Counts add documents to persons. Per person the change with the newest version wins (hybrid logical clock, station id as tie-break; store `applyChange`), so pulling and
  * pushing in any order, any number of times, converges to the same state on both sides. A delete
  * travels as a tombstone. Pages are validated whole before any of their changes is written; the
  * checkpoint (last sequence number applied from or sent to that peer) moves after each page, so an
@@ -55,16 +60,24 @@ export class SyncService {
   async pull(store: TenantStore, peer: Peer, options: SyncOptions = {}): Promise<SyncRecord> {
     const client = new PeerClient(peer, this.limits, this.fetchImpl);
     return this.logged(store, client.origin, 'pull', options, async (counts) => {
+      let complete = true;
+      let specOnly = false;
       for (const modality of MODALITIES) {
         const repository = repo(store, modality);
         const assertUsable = await this.check(modality);
         let since = await store.syncLog.checkpoint(client.origin, 'pull', modality);
         let done = 0;
         for (let page = 1; ; page++) {
-          if (options.maxPages !== undefined && page > options.maxPages) break;
+          if (options.maxPages !== undefined && page > options.maxPages) {
+            complete = false;
+            break;
+          }
           const legacy = page > 1 && since < 0 ? page : undefined;
           const got = await client.changes(modality, Math.max(since, 0), legacy);
-          if (got.nextSince === undefined && since >= 0 && page === 1) since = -1; // a spec-only peer: page through its dump
+          if (got.nextSince === undefined && since >= 0 && page === 1) {
+            since = -1; // a spec-only peer: page through its dump (it keeps no documents' feed either)
+            specOnly = true;
+          }
           if (since >= 0 && got.changes.length > 0 && got.nextSince! <= since) {
             throw new BiostationError('PEER_INVALID_RESPONSE', 'The peer station answered something that is not a valid Biostation change feed: next_since did not advance');
           }
@@ -81,52 +94,87 @@ export class SyncService {
           if (got.changes.length < this.limits.pageSize) break;
         }
       }
+      if (complete && !specOnly && store.documents) await this.pullDocuments(store, store.documents, client, counts, options);
     });
   }
 
-  /** Pushes this application's changes to the peer. Same errors as pull. */
+  /** The peer's document feed after the checkpoint, page by page (after the persons' feeds). */
+  private async pullDocuments(store: TenantStore, documents: DocumentRepository, client: PeerClient, counts: SyncCounts, options: SyncOptions): Promise<void> {
+    let since = await store.syncLog.checkpoint(client.origin, 'pull', 'document');
+    let done = 0;
+    for (let page = 1; ; page++) {
+      if (options.maxPages !== undefined && page > options.maxPages) break;
+      const got = await client.documentChanges(since);
+      if (got.changes.length === 0) break;
+      if (got.nextSince <= since) throw new BiostationError('PEER_INVALID_RESPONSE', 'The peer station answered something that is not a valid Biostation change feed: next_since did not advance');
+      await this.applyDocuments(documents, got.changes, counts, options.dryRun);
+      done += got.changes.length;
+      options.onProgress?.({ modality: 'document', done, total: done + Math.max(0, got.total - got.changes.length) });
+      since = got.nextSince;
+      if (!options.dryRun) await store.syncLog.setCheckpoint(client.origin, 'pull', 'document', since);
+      if (got.changes.length < this.limits.pageSize) break;
+    }
+  }
+
+  /** Pushes this application's changes to the peer: persons per modality, then document records (when the persons' feeds were sent whole). Same errors as pull. */
   async push(store: TenantStore, peer: Peer, options: SyncOptions = {}): Promise<SyncRecord> {
     const client = new PeerClient(peer, this.limits, this.fetchImpl);
     return this.logged(store, client.origin, 'push', options, async (counts) => {
-      for (const modality of MODALITIES) {
-        const repository = repo(store, modality);
-        let since = await store.syncLog.checkpoint(client.origin, 'push', modality);
-        const total = await repository.countChanges(since);
-        let done = 0;
-        for (let page = 1; ; page++) {
-          if (options.maxPages !== undefined && page > options.maxPages) break;
-          const changes = await repository.changes(since, this.limits.pageSize);
-          if (changes.length === 0) break;
-          counts.pulled += changes.length;
-          if (options.dryRun) counts.skipped += changes.length;
-          else {
-            const outcome = await client.push(modality, changes, since);
-            for (const k of ['created', 'updated', 'deleted', 'skipped', 'refused'] as const) counts[k] += outcome[k] ?? 0;
-          }
-          since = changes[changes.length - 1].seq;
-          if (!options.dryRun) await store.syncLog.setCheckpoint(client.origin, 'push', modality, since);
-          done += changes.length;
-          options.onProgress?.({ modality, done, total: Math.max(total, done) });
-        }
-      }
+      let complete = true;
+      for (const modality of MODALITIES) complete = (await this.pushFeed(store, modality, repo(store, modality), client, counts, options)) && complete;
+      if (complete && store.documents) await this.pushFeed(store, 'document', store.documents, client, counts, options);
     });
+  }
+
+  /** Sends one feed from its push checkpoint, page by page. Returns false when cut short by maxPages. */
+  private async pushFeed(
+    store: TenantStore,
+    feed: SyncFeed,
+    repository: Pick<PersonRepository | DocumentRepository, 'countChanges'> & { changes(afterSeq: number, limit: number): Promise<Array<{ seq: number }>> },
+    client: PeerClient,
+    counts: SyncCounts,
+    options: SyncOptions,
+  ): Promise<boolean> {
+    let since = await store.syncLog.checkpoint(client.origin, 'push', feed);
+    const total = await repository.countChanges(since);
+    let done = 0;
+    for (let page = 1; ; page++) {
+      if (options.maxPages !== undefined && page > options.maxPages) return false;
+      const changes = await repository.changes(since, this.limits.pageSize);
+      if (changes.length === 0) return true;
+      counts.pulled += changes.length;
+      if (options.dryRun) counts.skipped += changes.length;
+      else {
+        const outcome = await client.push(feed, changes as PersonChange[] | DocumentChange[], since);
+        for (const k of ['created', 'updated', 'deleted', 'skipped', 'refused'] as const) counts[k] += outcome[k] ?? 0;
+      }
+      since = changes[changes.length - 1].seq;
+      if (!options.dryRun) await store.syncLog.setCheckpoint(client.origin, 'push', feed, since);
+      done += changes.length;
+      options.onProgress?.({ modality: feed, done, total: Math.max(total, done) });
+    }
   }
 
   /**
    * Applies a page pushed by a peer (POST /api/v1/sync/changes) to `store`. The page is validated
    * whole first. @throws INVALID_REQUEST naming the broken rule
    */
-  async receive(store: TenantStore, modality: Modality, body: unknown, maxItems: number): Promise<SyncCounts> {
+  async receive(store: TenantStore, modality: SyncFeed, body: unknown, maxItems: number): Promise<SyncCounts> {
     let page;
     try {
-      page = decodePage(modality, body, { maxItems });
+      page = modality === 'document' ? decodeDocumentPage(body, { maxItems }) : decodePage(modality, body, { maxItems });
     } catch (e) {
       if (e instanceof InvalidPage) throw new BiostationError('INVALID_REQUEST', `The pushed page was refused: ${e.message}`);
       throw e;
     }
     const counts = zero();
+    if (modality === 'document') {
+      if (!store.documents) throw new BiostationError('INVALID_REQUEST', 'The pushed page was refused: this store keeps no document records');
+      await this.applyDocuments(store.documents, page.changes as IncomingDocumentChange[], counts, false);
+      return counts;
+    }
     const assertUsable = await this.check(modality);
-    await this.applyPage(repo(store, modality), page.changes, assertUsable, counts, false);
+    await this.applyPage(repo(store, modality), page.changes as IncomingChange[], assertUsable, counts, false);
     return counts;
   }
 
@@ -135,10 +183,10 @@ export class SyncService {
     return store.syncLog.recent(limit);
   }
 
-  /** Drops the application's tombstones older than `days`. Returns how many. */
+  /** Drops the application's tombstones (persons' and documents') older than `days`. Returns how many. */
   async purgeTombstones(store: TenantStore, days: number): Promise<number> {
     const before = new Date(Date.now() - days * 86_400_000).toISOString();
-    return (await store.faces.purgeTombstones(before)) + (await store.fingers.purgeTombstones(before));
+    return (await store.faces.purgeTombstones(before)) + (await store.fingers.purgeTombstones(before)) + ((await store.documents?.purgeTombstones(before)) ?? 0);
   }
 
   /** Applies one page in one transaction (dry run: compares only); persons this station cannot compare are refused. */
@@ -164,6 +212,27 @@ export class SyncService {
         const local = await repository.versionOf(change.extId);
         const exists = local !== undefined && (await repository.templateCount(change.extId)) !== undefined;
         outcomes.push(local !== undefined && change.version <= local ? 'stale' : change.kind === 'delete' ? (exists ? 'deleted' : 'tombstone') : exists ? 'updated' : 'created');
+      }
+    }
+    for (const outcome of outcomes) {
+      if (outcome === 'created' || outcome === 'updated' || outcome === 'deleted') counts[outcome]++;
+      else counts.skipped++;
+    }
+  }
+
+  /** Applies a page of document changes in one transaction (dry run: compares only). */
+  private async applyDocuments(documents: DocumentRepository, changes: IncomingDocumentChange[], counts: SyncCounts, dryRun?: boolean): Promise<void> {
+    counts.pulled += changes.length;
+    const outcomes: DocumentApplyOutcome[] = [];
+    if (!dryRun) outcomes.push(...(await documents.applyChanges(changes)));
+    else {
+      for (const change of changes) {
+        const local = await documents.versionOf(change.extId);
+        const held = local !== undefined && (await documents.get(change.extId).then((d) => d !== undefined, () => true));
+        if (local !== undefined && change.version <= local) outcomes.push('stale');
+        else if (change.kind === 'delete') outcomes.push(held ? 'deleted' : 'tombstone');
+        else if (!(await documents.personExists(change.extId))) outcomes.push('refused');
+        else outcomes.push(held ? 'updated' : 'created');
       }
     }
     for (const outcome of outcomes) {

@@ -104,9 +104,7 @@ export function decodePage(modality: Modality, body: unknown, options: { now?: n
   const versionOf = (r: Record<string, unknown>, updatedAt: string) => {
     const v = r[f.version];
     if (v === undefined && options.legacyStation && next === undefined) return `${String(Date.parse(updatedAt)).padStart(13, '0')}.000000@${options.legacyStation}`;
-    const h = typeof v === 'string' ? parseHlc(v) : undefined;
-    if (!h || h.ms < EARLIEST_MS || h.ms > now + MAX_CLOCK_AHEAD_MS) throw new InvalidPage('a version is malformed or out of the accepted time window');
-    return v as string;
+    return checkedVersion(v, now);
   };
   for (const r of list) {
     if (!isObject(r)) throw new InvalidPage('a person is not an object');
@@ -142,11 +140,19 @@ export function decodePage(modality: Modality, body: unknown, options: { now?: n
   return { changes, total: (total as number | undefined) ?? changes.length, nextSince: next as number | undefined };
 }
 
-function timeOf(v: unknown, now: number): string {
+/** A peer's version string, well formed and within the accepted time window. @throws InvalidPage */
+export function checkedVersion(v: unknown, now: number): string {
+  const h = typeof v === 'string' ? parseHlc(v) : undefined;
+  if (!h || h.ms < EARLIEST_MS || h.ms > now + MAX_CLOCK_AHEAD_MS) throw new InvalidPage('a version is malformed or out of the accepted time window');
+  return v as string;
+}
+
+/** A peer's time: ISO 8601 UTC between 2000 and one day ahead of `now`, normalised. @throws InvalidPage */
+export function timeOf(v: unknown, now: number): string {
   if (typeof v !== 'string' || !ISO_UTC.test(v)) throw new InvalidPage('a time is not ISO 8601 UTC');
   const ms = Date.parse(v);
   if (!Number.isFinite(ms) || ms < EARLIEST_MS || ms > now + MAX_CLOCK_AHEAD_MS) throw new InvalidPage('a time is out of the accepted window');
   return new Date(ms).toISOString();
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -37,6 +37,8 @@ describe('a hostile peer changes nothing and gets a clear error', () => {
   let url: string;
   let dump: Handler = (_req, res) => ok(res, page([]));
   let token: Handler = (_req, res) => ok(res, { token: 't' });
+  const noDocuments: Handler = (_req, res) => ok(res, { result: { total_entries: 0, documents: [], tombstones: [], next_since: 0 } });
+  let documents: Handler = noDocuments;
   const hits: string[] = [];
   const sync = new SyncService(async () => () => undefined, { pageSize: 100, timeoutMs: 1500, maxResponseBytes: 1024 * 1024 });
   const peer = () => ({ url, key: 'k', secret: 'the-peer-secret' });
@@ -54,6 +56,7 @@ describe('a hostile peer changes nothing and gets a clear error', () => {
       hits.push(req.url ?? '');
       if (req.url?.startsWith('/api/v1/app-credentials/token')) return token(req, res);
       if (req.url?.startsWith('/api/v1/services/finger/dump')) return ok(res, { result: { total_entries: 0, fingers: [], tombstones: [], next_since: 0 } });
+      if (req.url?.startsWith('/api/v1/sync/documents')) return documents(req, res);
       return dump(req, res);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -63,6 +66,8 @@ describe('a hostile peer changes nothing and gets a clear error', () => {
     expect(await tenant.faces.count()).toBe(0);
     expect(await tenant.fingers.count()).toBe(0);
     token = (_req, res) => ok(res, { token: 't' });
+    documents = noDocuments;
+    expect(await tenant.documents!.count()).toBe(0);
   });
   afterAll(async () => {
     server.closeAllConnections();
@@ -82,6 +87,40 @@ describe('a hostile peer changes nothing and gets a clear error', () => {
     const e = await pullError();
     expect(e.code).toBe('PEER_INVALID_RESPONSE');
     expect(e.message).toMatch(/ext_id/);
+  });
+
+  it('a document for a person this station does not have, or one it deleted, is refused and never stored', async () => {
+    const cnh = { kind: 'CNH', fields: { nome_completo: 'MALLORY' }, updatedAt: new Date().toISOString() };
+    await tenant.faces.create('gone', [{ data: new Uint8Array([1]) }], new Date().toISOString());
+    await tenant.faces.delete('gone');
+    dump = (_req, res) => ok(res, page([]));
+    documents = (_req, res) => ok(res, { result: { total_entries: 2, documents: [{ externalId: 'nobody', document: cnh, version: version(), seq: 1 }, { externalId: 'gone', document: cnh, version: version(Date.now() + 1000), seq: 2 }], tombstones: [], next_since: 2 } });
+    const r = await sync.pull(tenant, peer());
+    expect(r).toMatchObject({ pulled: 2, created: 0, updated: 0, skipped: 2, error: null });
+    expect(await tenant.documents!.get('nobody')).toBeUndefined();
+    expect(await tenant.documents!.get('gone')).toBeUndefined();
+  });
+
+  it.each([
+    ['not a CNH', { kind: 'RG' }],
+    ['a field name that is not lower-case words', { fields: { '../x': 'y' } }],
+    ['41 fields', { fields: Object.fromEntries(Array.from({ length: 41 }, (_, i) => [`f${i}`, 'x'])) }],
+    ['a field of 10,000 characters', { fields: { nome: 'x'.repeat(10_000) } }],
+    ['a photo check score that is text', { photoCheck: { found: true, score: '0.9' } }],
+    ['no time', { updatedAt: undefined }],
+  ])('a document with %s refuses the whole page; nothing is written', async (_name, over) => {
+    await tenant.faces.create('real', [{ data: new Uint8Array([1]) }], new Date().toISOString());
+    try {
+      dump = (_req, res) => ok(res, page([]));
+      const good = { externalId: 'real', document: { kind: 'CNH', fields: { nome: 'A' }, updatedAt: new Date().toISOString() }, version: version(), seq: 1 };
+      const bad = { ...good, externalId: 'real2', seq: 2, document: { ...good.document, ...over } };
+      documents = (_req, res) => ok(res, { result: { total_entries: 2, documents: [good, bad], tombstones: [], next_since: 2 } });
+      const e = await pullError();
+      expect(e.code).toBe('PEER_INVALID_RESPONSE');
+      expect(await tenant.documents!.get('real')).toBeUndefined();
+    } finally {
+      await tenant.faces.delete('real');
+    }
   });
 
   it('500 templates on one fingerprint person (limit 20), and 11 on a face (limit 10)', async () => {
