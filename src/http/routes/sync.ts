@@ -4,9 +4,11 @@ import { BiostationError } from '../../runtime/errors.js';
 import type { StationConfig } from '../../runtime/config.js';
 import type { SyncRecord } from '../../store/types.js';
 import { peerBase } from '../../sync/peer-client.js';
+import { encodeDocumentPage, parseStored } from '../../sync/document-wire.js';
 import { tenantOf } from '../auth.js';
 import type { Authenticate, StationServices } from '../context.js';
-import { PlainError, Timestamp } from '../schemas.js';
+import { PlainError, Timestamp, pagingOf } from '../schemas.js';
+import { FeedQuery } from './sync-feed.js';
 
 const tags = ['sync'];
 const security = [{ bearerAuth: [] }];
@@ -35,9 +37,10 @@ const SyncRecordSchema = Type.Object({
 });
 
 const PushBody = Type.Object({
-  modality: Type.Union([Type.Literal('face'), Type.Literal('finger')]),
+  modality: Type.Union([Type.Literal('face'), Type.Literal('finger'), Type.Literal('document')], { description: "The feed of the page: a modality's persons, or (extension) the persons' document records" }),
   faces: Type.Optional(Type.Array(Type.Unknown(), { maxItems: MAX_PUSH_ITEMS })),
   fingers: Type.Optional(Type.Array(Type.Unknown(), { maxItems: MAX_PUSH_ITEMS })),
+  documents: Type.Optional(Type.Array(Type.Unknown(), { maxItems: MAX_PUSH_ITEMS })),
   tombstones: Type.Optional(Type.Array(Type.Unknown(), { maxItems: MAX_PUSH_ITEMS })),
   total_entries: Type.Optional(Type.Integer({ minimum: 0 })),
   next_since: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -45,6 +48,24 @@ const PushBody = Type.Object({
 
 const Counts = Type.Object({
   pulled: Type.Integer(), created: Type.Integer(), updated: Type.Integer(), deleted: Type.Integer(), skipped: Type.Integer(), refused: Type.Integer(),
+});
+
+const Version = Type.String({ description: 'Hybrid-logical-clock version of the latest change (ms.counter@station)' });
+const DocumentJson = Type.Object({
+  kind: Type.Literal('CNH'),
+  fields: Type.Record(Type.String(), Type.String()),
+  photoCheck: Type.Optional(Type.Object({
+    found: Type.Boolean(), matched: Type.Optional(Type.Boolean()), score: Type.Optional(Type.Number()), threshold: Type.Optional(Type.Number()),
+  })),
+  updatedAt: Timestamp,
+}, { description: 'The record as GET /api/v1/persons/{ext_id}/document answers it' });
+const DocumentDumpResponse = Type.Object({
+  result: Type.Object({
+    total_entries: Type.Integer({ description: 'Records (plain dump), or changes after `since` (feed)' }),
+    documents: Type.Array(Type.Object({ externalId: Type.String(), document: DocumentJson, version: Version, seq: Type.Optional(Type.Integer()) })),
+    tombstones: Type.Optional(Type.Array(Type.Object({ externalId: Type.String(), deletedAt: Timestamp, version: Version, stationId: Type.String(), seq: Type.Integer() }))),
+    next_since: Type.Optional(Type.Integer()),
+  }),
 });
 
 type PeerConfig = StationConfig['syncPeers'][number];
@@ -111,12 +132,35 @@ export function syncRoutes(services: StationServices, authenticate: Authenticate
       return { peers, lastSync: history.find((h) => h.error === null) ?? null, history };
     });
 
+    app.get('/api/v1/sync/documents', {
+      schema: {
+        tags, security,
+        summary: "Extension: the application's document records (the dump), or with `since` their change feed",
+        description: 'Without `since`: page `page` (1-based) of `limit` (1..1000, default 100) document records (src/store/documents.ts) in write order, each with its person\'s ext_id and version. ' +
+          'With `since`: the records and deletions (tombstones) changed after that sequence number, in sequence order, with `next_since`, as station sync reads them (src/sync/document-wire.ts).',
+        querystring: FeedQuery,
+        response: { 200: DocumentDumpResponse, 400: PlainError, 401: PlainError, 503: PlainError },
+      },
+    }, async (request) => {
+      const documents = tenantOf(request).store.documents;
+      if (!documents) throw new BiostationError('ENGINE_UNAVAILABLE', 'This store keeps no document records');
+      const query = request.query as Static<typeof FeedQuery>;
+      const { page, limit } = pagingOf(query);
+      if (query.since !== undefined) {
+        const after = Number(query.since);
+        const [changes, total] = await Promise.all([documents.changes(after, limit), documents.countChanges(after)]);
+        return { result: encodeDocumentPage(changes, total, after) };
+      }
+      const [total, rows] = await Promise.all([documents.count(), documents.page((page - 1) * limit, limit)]);
+      return { result: { total_entries: total, documents: rows.flatMap((r) => { const document = parseStored(r.data); return document ? [{ externalId: r.extId, document, version: r.version }] : []; }) } };
+    });
+
     app.post('/api/v1/sync/changes', {
       bodyLimit: PUSH_BODY_LIMIT,
       schema: {
         tags, security,
         summary: "Receive a page of a peer's changes (its push) into this application",
-        description: 'The body is one page of the change feed (the dump extension: persons with Version and Seq, tombstones). The page is validated whole before anything is written (ext_id rule, template limits, times); persons whose templates this station cannot compare are refused and counted.',
+        description: 'The body is one page of the change feed (the dump extension: persons with Version and Seq, tombstones; or with modality `document` a page of GET /api/v1/sync/documents?since=). The page is validated whole before anything is written (ext_id rule, template limits, times); persons whose templates this station cannot compare are refused and counted.',
         body: PushBody,
         response: { 200: Type.Object({ outcome: Counts }), 400: PlainError, 401: PlainError },
       },
