@@ -10,6 +10,7 @@ import {
 } from './normalize.js';
 import { isBoilerplate } from './boilerplate.js';
 import { isValidCnhNumber, isValidCpf, validateDates } from './validators.js';
+import { restoreDiacritics } from './orthography.js';
 import { fold, type Phrase } from './words.js';
 
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
@@ -18,8 +19,11 @@ export const LOW_CONFIDENCE = 0.8;
 /** Remarks as printed: restriction codes (one letter) and EAR, space-separated. */
 const REMARK_CODES = /^(EAR|[A-Z])( (EAR|[A-Z]))*$/;
 
-/** A field's value before scoring, with the recogniser's confidence 0..1. */
-export interface Draft { valor: string; conf: number }
+/**
+ * A field's value before scoring, with the recogniser's confidence 0..1; `cap`: the most its final
+ * confidence may be, after the checks (restoreNames).
+ */
+export interface Draft { valor: string; conf: number; cap?: number }
 const none: Draft = { valor: '', conf: 0 };
 
 const meanConf = (ps: Phrase[]): number => {
@@ -180,6 +184,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   if (d.uf.valor && localUf && UFS.has(localUf) && localUf !== d.uf.valor) d.uf = { ...d.uf, conf: d.uf.conf * 0.6 };
 
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels);
+  restoreNames(d);
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
 }
 
@@ -247,6 +252,29 @@ function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText: strin
   }
 }
 
+/**
+ * Confidence cap of a name in which the recogniser lost a diacritic that spelling requires (a word
+ * put back by orthography.ts): the rules cover only some words (a lost acute or circumflex cannot be
+ * told from a word written without one), so the rest of the value may have lost accents too.
+ */
+export const LOST_DIACRITIC_CAP = 0.7;
+
+/**
+ * Names and the birthplace's town with the diacritics Portuguese spelling requires put back
+ * (orthography.ts restoreDiacritics); a value with a word put back ends with at most LOST_DIACRITIC_CAP
+ * (applied after the checks, so a passed format check cannot lift it back over the line).
+ */
+export function restoreNames(d: Partial<Record<CnhFieldName, Draft>>): void {
+  for (const k of ['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento'] as const) {
+    const v = d[k];
+    if (!v?.valor) continue;
+    // The birthplace is "CITY, UF" (or a city alone): only the city's words are names.
+    const [city, ...rest] = v.valor.split(',');
+    const { name, restored } = restoreDiacritics(city);
+    if (restored.length) d[k] = { valor: [name, ...rest].join(','), conf: v.conf, cap: LOST_DIACRITIC_CAP };
+  }
+}
+
 /** Fields whose value is free text: a value that is the card's own print (boilerplate.ts) is dropped. */
 const TEXT_FIELDS = new Set<CnhFieldName>(['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento', 'observacoes', 'orgao_expedidor']);
 const NAME_RE = /^[A-ZÀ-ÖØ-Ý' -]+$/;
@@ -299,13 +327,13 @@ export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>): Record<Cnh
   const out = {} as Record<CnhFieldName, CnhField>;
   const r3 = (x: number): number => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
   for (const k of CNH_FIELD_NAMES) {
-    const { valor, conf } = get(k);
+    const { valor, conf, cap } = get(k);
     let check: boolean | undefined;
     const field: CnhField = { valor, confianca: 0 };
     if (k === 'cpf') field.valido = check = valor ? isValidCpf(valor) : false;
     if (k in dates) field.valida = check = valor ? dates[k as keyof typeof dates] : false;
     if (check === undefined && valor) check = fieldCheck(k, valor);
-    field.confianca = valor ? r3(withValidation(conf, check)) : 0;
+    field.confianca = valor ? r3(Math.min(withValidation(conf, check), cap ?? 1)) : 0;
     out[k] = field;
   }
   return out;

@@ -2,12 +2,14 @@
  * Image preprocessing for the recogniser (sharp): EXIF orientation, card detection and crop over a
  * darker background, perspective (a card photographed at an angle is warped upright, perspective.ts),
  * rotation (principal axis of the card, then text-line projection profile),
- * quarter-turn detection, red print handling (green channel: red and black ink both turn dark, the
+ * quarter-turn detection, uneven light divided out (light.ts: a shadow across the frame before the
+ * card is looked for, then what is left on the card before the stretch), red print handling (green channel: red and black ink both turn dark, the
  * pale green card stays light), contrast stretch and scaling to a standard text size.
  */
 import sharp from 'sharp';
 import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspective, type Quad } from './perspective.js';
 import { measureQuality, type QualityMetrics } from './quality.js';
+import { UNEVEN_FRAME, dividePlane, flattenLight, framePlane } from './light.js';
 
 export interface PreparedImage {
   /** 8-bit grayscale PNG ready for the recogniser. */
@@ -24,6 +26,8 @@ export interface PreparedImage {
   splitX?: number;
   /** Set when the card was photographed at an angle and warped upright: its corners (TL, TR, BR, BL, input px). */
   perspective?: Quad;
+  /** Unevenness of the light measured on the card (light.ts) and whether it was divided out. */
+  light: { unevenness: number; flattened: boolean };
 }
 
 /** Height (px) the card crop is scaled to: values ~30 px tall, where the LSTM model reads best. */
@@ -231,6 +235,19 @@ function rectify(rgb: Raw, quad: Quad): Raw {
   return { data: Buffer.from(out.buffer, out.byteOffset, out.length), width: w, height: h, channels: rgb.channels };
 }
 
+/**
+ * The frame with its light plane divided out (light.ts framePlane, fitted on an analysis copy) when
+ * the plane's spread is over UNEVEN_FRAME; otherwise the frame unchanged.
+ */
+async function evenFrame(rgb: Raw): Promise<Raw> {
+  const { g } = await toAnalysis(rgb);
+  const plane = framePlane(g.data, g.w, g.h);
+  if (plane.spread <= UNEVEN_FRAME) return rgb;
+  const data = Buffer.from(rgb.data);
+  dividePlane(data, rgb.width, rgb.height, rgb.channels, plane, g.w / rgb.width);
+  return { ...rgb, data };
+}
+
 export interface PrepareOptions {
   /** Extra clockwise turn first, degrees (the reader retries at 180 when labels are missing). */
   extraTurnDeg?: number;
@@ -238,6 +255,8 @@ export interface PrepareOptions {
   clip?: number;
   /** Unsharp-mask sigma applied before the stretch; 0: none; default 1 for blurred inputs (SHARPEN_BELOW). */
   sharpenSigma?: number;
+  /** false: never divide out uneven light (light.ts); default: when the light is uneven. */
+  flattenLight?: boolean;
   /** Decoder pixel limit (sharp's limitInputPixels); default sharp's own. */
   limitInputPixels?: number;
 }
@@ -249,6 +268,8 @@ export interface PrepareOptions {
 export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
   const extraTurnDeg = options.extraTurnDeg ?? 0;
   let rgb = await toRaw(sharp(bytes, options.limitInputPixels ? { limitInputPixels: options.limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb').extractChannel('green'));
+  // A shadow across the whole frame is divided out before anything looks for the card (light.ts).
+  if (options.flattenLight !== false) rgb = await evenFrame(rgb);
   // Uniform light margins (paper around a scan or a PDF page's card images) go first; dark ones are
   // left for the card finder, which also straightens by the card's edges.
   rgb = await trimLight(rgb);
@@ -304,11 +325,15 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   const outW = Math.round(srcW * factor);
   const gray = fromRaw(rgb).extractChannel(0).resize({ width: outW, kernel: factor > 1 ? 'cubic' : 'lanczos3' });
   const { data, info } = await gray.raw().toBuffer({ resolveWithObject: true });
-  const quality = await measureQuality(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, Math.min(srcW, srcH));
+  const pixels = new Uint8Array(data.buffer, data.byteOffset, data.length);
+  const quality = await measureQuality(pixels, info.width, info.height, Math.min(srcW, srcH));
+  // Uneven light (a shadow across the card) is divided out first (light.ts), so the stretch's single
+  // paper level holds over the whole card; evenly lit cards are left as they are.
+  const light = flattenLight(pixels, info.width, info.height, options.flattenLight === false ? Infinity : undefined);
   let img = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } });
   const sigma = options.sharpenSigma ?? (quality.sharpness < SHARPEN_BELOW ? 1 : 0);
   if (sigma > 0) img = img.sharpen({ sigma });
   const png = await img.linear(...stretch(data, options.clip ?? PAPER_CLIP)).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
   const splitX = info.width / info.height > 2.3 ? emptiestColumn(data, info.width, info.height) : undefined;
-  return { png, width: info.width, height: info.height, quality, rotationDeg: turned, splitX, perspective: rectified };
+  return { png, width: info.width, height: info.height, quality, rotationDeg: turned, splitX, perspective: rectified, light };
 }

@@ -1,0 +1,66 @@
+/**
+ * Diacritics the recogniser dropped from names, put back only where Portuguese spelling leaves no
+ * choice. No lexicon of names: the rules are the orthography's own, and each one says what it assumes.
+ *
+ * Source: Formulário Ortográfico de 1943 (Academia Brasileira de Letras; the spelling Brazilian
+ * registries use), Bases XI-XII of the Acordo Ortográfico de 1990 (Decreto 6.583/2008), and the
+ * Vocabulário Ortográfico da Língua Portuguesa (VOLP, ABL) for the absence of counter-examples:
+ *
+ * - NASAL_AO: the nasal diphthong [ɐ̃w] at the end of a word is written "ão" (mão, João, Sebastião,
+ *   Brandão); an unstressed "-ao" at the end of a word does not occur in Portuguese (the only "ao" is
+ *   the two-letter contraction a + o, left alone). So a name word of three letters or more ending in
+ *   AO (or AOS) was ÃO (ÃOS) before the tilde was lost.
+ * - NASAL_AES: likewise "-ães" (mães, Guimarães, Magalhães): a word of four letters or more ending in
+ *   AES was ÃES (no Portuguese word ends in unstressed "-aes").
+ * - CEDILLA_CAO: the suffix "-ção" (Conceição, Assunção, ação): before ÃO a C after a vowel or N is,
+ *   in names, the suffix's Ç. Known exceptions are augmentatives of nouns in -co/-ca (macacão,
+ *   brancão), not names; after L or R (Falcão, porcão) the C is left as read.
+ *
+ * "-ões" (Simões) is NOT restored: unstressed "-oes" exists (verb forms such as perdoes, voes).
+ */
+
+/** One applied rule: the word as read and as restored. */
+export type OrthographyRule = 'NASAL_AO' | 'NASAL_AES' | 'CEDILLA_CAO';
+export interface Restoration { from: string; to: string; rules: OrthographyRule[] }
+
+const VOWEL_OR_N = /[AEIOUÁÉÍÓÚÂÊÔÃÕN]/;
+
+/** One word (uppercase) -> restored word and the rules used (none: unchanged). */
+function restoreWord(w: string): { word: string; rules: OrthographyRule[] } {
+  const rules: OrthographyRule[] = [];
+  let out = w;
+  const ao = /^(.+)AO(S?)$/.exec(out);
+  if (ao && out.length >= 3) {
+    let stem = ao[1];
+    if (stem.endsWith('C') && stem.length >= 2 && VOWEL_OR_N.test(stem[stem.length - 2])) {
+      stem = `${stem.slice(0, -1)}Ç`;
+      rules.push('CEDILLA_CAO');
+    }
+    out = `${stem}ÃO${ao[2]}`;
+    rules.push('NASAL_AO');
+  } else if (/^.{2,}AES$/.test(out)) {
+    out = `${out.slice(0, -3)}ÃES`;
+    rules.push('NASAL_AES');
+  } else if (/^.+CÃO$/.test(out) && VOWEL_OR_N.test(out[out.length - 4])) {
+    // The tilde was read, the cedilla lost.
+    out = `${out.slice(0, -3)}ÇÃO`;
+    rules.push('CEDILLA_CAO');
+  }
+  return { word: out, rules };
+}
+
+/**
+ * A name (uppercase words separated by single spaces, as normalize.ts's normalizeName returns) with
+ * the diacritics the rules above require put back; `restored` lists each changed word. Words the
+ * rules do not cover are returned as read.
+ */
+export function restoreDiacritics(name: string): { name: string; restored: Restoration[] } {
+  const restored: Restoration[] = [];
+  const words = name.split(' ').map((w) => {
+    if (w.length < 3) return w;
+    const r = restoreWord(w);
+    if (r.word !== w) restored.push({ from: w, to: r.word, rules: r.rules });
+    return r.word;
+  });
+  return { name: words.join(' '), restored };
+}

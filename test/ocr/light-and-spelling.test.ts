@@ -1,0 +1,118 @@
+/**
+ * Issue #17 part B: uneven light divided out before the card is looked for and before the contrast
+ * stretch (light.ts, preprocess.ts), and diacritics put back only by rules of Portuguese spelling
+ * (orthography.ts), with the value's confidence capped under the low-confidence line.
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { dividePlane, flattenLight, framePlane, lightField, UNEVEN_FRAME, UNEVEN_LIGHT } from '../../src/ocr/light.js';
+import { restoreDiacritics } from '../../src/ocr/orthography.js';
+import { LOST_DIACRITIC_CAP, LOW_CONFIDENCE, restoreNames, scoreFields, type Draft } from '../../src/ocr/fields.js';
+import { prepareImage } from '../../src/ocr/preprocess.js';
+import { generateCnh } from '../fixtures/cnh/index.js';
+
+/** A page of paper 220 with rows of dark 'letters' (8 x 14 px blocks), darkened by `shade(x, y)` (1: none). */
+function page(w: number, h: number, shade: (x: number, y: number) => number): Uint8Array {
+  const d = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const ink = y % 40 >= 20 && y % 40 < 34 && x % 12 < 8 && x > 20 && x < w - 20;
+    d[y * w + x] = Math.round((ink ? 40 : 220) * shade(x, y));
+  }
+  return d;
+}
+const pct = (d: Uint8Array, w: number, x0: number, x1: number, h: number, p: number): number => {
+  const vs: number[] = [];
+  for (let y = 0; y < h; y++) for (let x = x0; x < x1; x++) vs.push(d[y * w + x]);
+  vs.sort((a, b) => a - b);
+  return vs[Math.floor(p * (vs.length - 1))];
+};
+
+describe('uneven light (light.ts)', () => {
+  it('divides a shadow across the page out: paper even again, ink still dark', () => {
+    const w = 800, h = 400;
+    const d = page(w, h, (x) => 1 - 0.45 * (x / w));
+    expect(lightField(d, w, h).unevenness).toBeGreaterThan(UNEVEN_LIGHT);
+    expect(pct(d, w, w - 100, w, h, 0.9)).toBeLessThan(140);
+    expect(flattenLight(d, w, h).flattened).toBe(true);
+    const left = pct(d, w, 0, 100, h, 0.9), right = pct(d, w, w - 100, w, h, 0.9);
+    expect(Math.abs(left - right)).toBeLessThan(12);
+    expect(pct(d, w, w - 100, w, h, 0.1)).toBeLessThan(left / 2);
+  });
+
+  it('leaves an evenly lit page unchanged', () => {
+    const w = 800, h = 400;
+    const d = page(w, h, () => 1);
+    const before = Uint8Array.from(d);
+    expect(flattenLight(d, w, h)).toEqual({ unevenness: expect.any(Number), flattened: false });
+    expect(d).toEqual(before);
+  });
+
+  it('finds the light plane of a frame around a dark table, shadowed or not', () => {
+    const w = 700, h = 500;
+    const card = (x: number, y: number): boolean => x > 100 && x < 600 && y > 100 && y < 400;
+    const frame = (shade: (x: number) => number): Uint8Array => {
+      const d = page(w, h, (x) => shade(x));
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (!card(x, y)) d[y * w + x] = Math.round(35 * shade(x));
+      return d;
+    };
+    expect(framePlane(frame(() => 1), w, h).spread).toBeLessThan(UNEVEN_FRAME);
+    const shadowed = frame((x) => 1 - 0.4 * (x / w));
+    const plane = framePlane(shadowed, w, h);
+    expect(plane.spread).toBeGreaterThan(UNEVEN_FRAME);
+    dividePlane(shadowed, w, h, 1, plane, 1);
+    const left = pct(shadowed, w, 110, 200, 100, 0.9), right = pct(shadowed, w, 500, 590, 100, 0.9);
+    expect(Math.abs(left - right)).toBeLessThan(12);
+  });
+
+  it('prepares a shadowed card photo with the shadow gone; an evenly lit one is not flattened', async () => {
+    const doc = await generateCnh(7, { model: '2022', degraded: { rotateDeg: 2, photo: true, jpegQuality: 85 } });
+    const m = await sharp(doc.bytes).metadata();
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${m.width}" height="${m.height}"><defs><linearGradient id="s" x1="0%" y1="0%" x2="100%" y2="0%"><stop offset="0" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.45"/></linearGradient></defs><rect width="${m.width}" height="${m.height}" fill="url(#s)"/></svg>`;
+    const shadowed = await sharp(doc.bytes).composite([{ input: Buffer.from(svg) }]).jpeg({ quality: 88 }).toBuffer();
+    const even = await prepareImage(doc.bytes);
+    expect(even.light.flattened).toBe(false);
+    const prep = await prepareImage(shadowed);
+    expect(Math.abs(prep.rotationDeg - even.rotationDeg)).toBeLessThan(1.5);
+    expect(prep.width / prep.height).toBeCloseTo(even.width / even.height, 1);
+    const { data, info } = await sharp(prep.png).raw().toBuffer({ resolveWithObject: true });
+    const px = new Uint8Array(data.buffer, data.byteOffset, data.length);
+    const q = Math.floor(info.width / 4);
+    expect(Math.abs(pct(px, info.width, 0, q, info.height, 0.6) - pct(px, info.width, info.width - q, info.width, info.height, 0.6))).toBeLessThan(20);
+  }, 30_000);
+});
+
+describe('diacritics put back by spelling rules (orthography.ts)', () => {
+  it('restores word-final ÃO, ÃES and the -ção cedilla', () => {
+    expect(restoreDiacritics('JOAO DA SILVA').name).toBe('JOÃO DA SILVA');
+    expect(restoreDiacritics('MARIA DA CONCEICAO').name).toBe('MARIA DA CONCEIÇÃO');
+    expect(restoreDiacritics('ASSUNCAO').name).toBe('ASSUNÇÃO');
+    expect(restoreDiacritics('CONCEICÃO').name).toBe('CONCEIÇÃO');
+    expect(restoreDiacritics('LUIZ GUIMARAES').name).toBe('LUIZ GUIMARÃES');
+    expect(restoreDiacritics('IRMAOS').name).toBe('IRMÃOS');
+  });
+
+  it('leaves what spelling does not decide: C after L or R, -OES, the contraction AO, accents as read', () => {
+    expect(restoreDiacritics('FALCAO').name).toBe('FALCÃO');
+    expect(restoreDiacritics('PORCAO').name).toBe('PORCÃO');
+    expect(restoreDiacritics('SIMOES').name).toBe('SIMOES');
+    expect(restoreDiacritics('ANA AO').name).toBe('ANA AO');
+    expect(restoreDiacritics('JOSE ARAUJO').restored).toEqual([]);
+    expect(restoreDiacritics('JOÃO SEBASTIÃO').restored).toEqual([]);
+  });
+
+  it('a name with a diacritic put back ends under the low-confidence line; untouched names keep theirs', () => {
+    const d: Record<string, Draft> = {
+      nome_completo: { valor: 'JOAO ARAUJO LIMA', conf: 0.96 },
+      nome_mae: { valor: 'ANA LIMA', conf: 0.95 },
+      local_nascimento: { valor: 'SAO PAULO, SP', conf: 0.9 },
+    };
+    restoreNames(d);
+    const campos = scoreFields(d);
+    expect(campos.nome_completo.valor).toBe('JOÃO ARAUJO LIMA');
+    expect(campos.nome_completo.confianca).toBeLessThanOrEqual(LOST_DIACRITIC_CAP);
+    expect(campos.nome_completo.confianca).toBeLessThan(LOW_CONFIDENCE);
+    expect(campos.local_nascimento.valor).toBe('SÃO PAULO, SP');
+    expect(campos.local_nascimento.confianca).toBeLessThan(LOW_CONFIDENCE);
+    expect(campos.nome_mae).toEqual({ valor: 'ANA LIMA', confianca: 0.95 });
+  });
+});
