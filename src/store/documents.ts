@@ -41,6 +41,8 @@ export interface DocumentRepository {
   /** Creates or replaces the record of `extId` (a new version and sequence number; a tombstone of the ext_id goes). */
   put(extId: string, data: Uint8Array, now: string): Promise<void>;
   get(extId: string): Promise<StoredDocument | undefined>;
+  /** The records of those of `extIds` that have one (the persons' dump). */
+  getMany(extIds: string[]): Promise<Map<string, StoredDocument>>;
   /** Deletes the record, leaving a tombstone. Returns false when there was none (nothing written). */
   delete(extId: string): Promise<boolean>;
   /** How many records there are. */

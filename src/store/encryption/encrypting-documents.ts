@@ -1,4 +1,4 @@
-import type { DocumentChange, DocumentRepository, IncomingDocumentChange } from '../documents.js';
+import type { DocumentChange, DocumentRepository, IncomingDocumentChange, StoredDocument } from '../documents.js';
 import { decryptTemplate, encryptTemplate } from './encrypting-store.js';
 import { unreadableTemplates } from '../../runtime/unreadable-templates.js';
 
@@ -8,7 +8,7 @@ import { unreadableTemplates } from '../../runtime/unreadable-templates.js';
  * `applicationId \0 document \0 ext_id` (a record moved to another person or application fails to
  * open). Records written without encryption are read as they are. The sync feed is read in clear
  * and what a peer sends is sealed here with this station's key, as the persons' templates are.
- * A stored record that does not open is left out of the feed and the dump (logged and counted,
+ * A stored record that does not open is left out of the feed and the dumps (logged and counted,
  * stage decrypt); `get` throws for it.
  */
 export function encryptingDocuments(inner: DocumentRepository, applicationId: string, dataKey: Buffer): DocumentRepository {
@@ -28,6 +28,11 @@ export function encryptingDocuments(inner: DocumentRepository, applicationId: st
     async get(extId) {
       const row = await inner.get(extId);
       return row && { ...row, data: decryptTemplate(dataKey, aad(extId), row.data) };
+    },
+    async getMany(extIds) {
+      const out = new Map<string, StoredDocument>();
+      for (const [extId, row] of await inner.getMany(extIds)) for (const opened of open({ ...row, extId })) out.set(extId, { data: opened.data, updatedAt: row.updatedAt, version: row.version });
+      return out;
     },
     delete: (extId) => inner.delete(extId),
     count: () => inner.count(),

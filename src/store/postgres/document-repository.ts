@@ -86,6 +86,14 @@ export class PgDocumentRepository implements DocumentRepository {
     return row && { data: toBytes(row.data), updatedAt: row.updated_at, version: row.version };
   }
 
+  async getMany(extIds: string[]): Promise<Map<string, StoredDocument>> {
+    const out = new Map<string, StoredDocument>();
+    if (extIds.length === 0) return out;
+    const { rows } = await this.pool.query<Row>(`SELECT ext_id, data, updated_at, version FROM ${this.docs} WHERE ext_id = ANY($1)`, [extIds]);
+    for (const r of rows) out.set(r.ext_id, { data: toBytes(r.data), updatedAt: r.updated_at, version: r.version });
+    return out;
+  }
+
   async delete(extId: string): Promise<boolean> {
     return inTransaction(this.pool, async (c) => {
       if (((await c.query(`DELETE FROM ${this.docs} WHERE ext_id = $1`, [extId])).rowCount ?? 0) === 0) return false;

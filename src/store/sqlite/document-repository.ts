@@ -90,6 +90,16 @@ export class SqliteDocumentRepository implements DocumentRepository {
     return row && { data: toBytes(row.data), updatedAt: row.updated_at, version: row.version };
   }
 
+  async getMany(extIds: string[]): Promise<Map<string, StoredDocument>> {
+    const select = this.db.prepare('SELECT ext_id, data, updated_at, version FROM person_documents WHERE ext_id = ?');
+    const out = new Map<string, StoredDocument>();
+    for (const extId of extIds) {
+      const row = select.get(extId) as Row | undefined;
+      if (row) out.set(extId, { data: toBytes(row.data), updatedAt: row.updated_at, version: row.version });
+    }
+    return out;
+  }
+
   async delete(extId: string): Promise<boolean> {
     return this.db.transaction(() => {
       if (this.db.prepare('DELETE FROM person_documents WHERE ext_id = ?').run(extId).changes === 0) return false;
