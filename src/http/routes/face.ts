@@ -7,7 +7,7 @@ import { tenantOf } from '../auth.js';
 import { encodeBase64 } from '../../runtime/base64.js';
 import { imageFieldOf } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
-import { FaceDumpResponse, FeedQuery, feedPage } from './sync-feed.js';
+import { FaceDumpResponse, FeedQuery, documentsOf, feedPage } from './sync-feed.js';
 import { Candidates, DuplicateRefusal, Duplicates, candidatesField, duplicatesField, refusingDuplicates } from './dedup.js';
 import {
   CountBody, DecisionFields, DumpQuery, ExtIdParams, FaceBody, FaceMatchBody, FaceRecord, Result, ResultBody, Timestamp, pagingOf, resultErrors,
@@ -93,6 +93,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
         tags, security,
         summary: 'Page through every face with its templates (device loading, moving between applications)',
         description: '`page` is 1-based (default 1); `limit` is 1..1000 (default 100). Pages follow enrollment order and are disjoint. ' +
+          'Extension: a person with a document record (PUT /api/v1/persons/{ext_id}/document) carries it as `Document`. ' +
           'Extension: `since` answers the change feed after that sequence number instead (persons with Version and Seq, `tombstones`, `next_since`; see README, station sync).',
         querystring: FeedQuery,
         response: { 200: FaceDumpResponse, ...resultErrors(400) },
@@ -102,7 +103,8 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       if (feed) return feed;
       const { page, limit } = pagingOf(request.query);
       const { total, persons } = await face.dump(tenantOf(request), page, limit);
-      return { result: { total_entries: total, faces: persons.map(faceRecord) } };
+      const documents = await documentsOf(tenantOf(request), persons.map((p) => p.extId));
+      return { result: { total_entries: total, faces: persons.map((p) => ({ ...faceRecord(p), ...(documents.has(p.extId) ? { Document: documents.get(p.extId) } : {}) })) } };
     });
 
     app.get(`${BASE}/templates/count/:ext_id`, {

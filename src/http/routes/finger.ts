@@ -4,7 +4,7 @@ import { tenantOf } from '../auth.js';
 import { decodeBase64Field, encodeBase64 } from '../../runtime/base64.js';
 import { imageFieldOf } from '../image-limits.js';
 import type { Authenticate, StationServices } from '../context.js';
-import { FeedQuery, FingerDumpResponse, feedPage } from './sync-feed.js';
+import { FeedQuery, FingerDumpResponse, documentsOf, feedPage } from './sync-feed.js';
 import { Candidates, DuplicateRefusal, Duplicates, candidatesField, duplicatesField, refusingDuplicates } from './dedup.js';
 import {
   CompareResponse, CountBody, DecisionFields, DumpQuery, ExtIdParams, FingerImageBody, FingerImagePairBody, FingerProbeBody,
@@ -58,7 +58,7 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
       schema: {
         tags, security,
         summary: 'Page through every fingerprint person with its ISO/IEC 19794-2:2005 templates (extension: not in the spec)',
-        description: 'The fingerprint counterpart of the face dump, used by station-to-station sync. Same paging as the face dump, and the same `since` extension (change feed).',
+        description: 'The fingerprint counterpart of the face dump, used by station-to-station sync. Same paging as the face dump, and the same `since` extension (change feed); a person with a document record carries it as `document`.',
         querystring: FeedQuery,
         response: { 200: FingerDumpResponse, ...resultErrors(400) },
       },
@@ -67,6 +67,7 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
       if (feed) return feed;
       const { page, limit } = pagingOf(request.query);
       const { total, persons } = await finger.dump(tenantOf(request), page, limit);
+      const documents = await documentsOf(tenantOf(request), persons.map((p) => p.extId));
       return {
         result: {
           total_entries: total,
@@ -76,6 +77,7 @@ export function fingerRoutes(services: StationServices, authenticate: Authentica
             createdAt: p.createdAt,
             updatedAt: p.updatedAt,
             ...(p.version ? { version: p.version } : {}),
+            ...(documents.has(p.extId) ? { document: documents.get(p.extId) } : {}),
           })),
         },
       };

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Tenant } from '../../runtime/tenant.js';
 import { encodeFeedPage, type FeedPage, type Modality } from '../../sync/wire.js';
+import { parseStored } from '../../sync/document-wire.js';
+import type { DocumentRecord } from '../../services/person-documents.js';
 import { FaceRecord, Timestamp, pagingOf } from '../schemas.js';
 
 /**
@@ -16,6 +18,16 @@ export const FeedQuery = Type.Object({
 });
 
 const Version = Type.String({ description: 'Extension: hybrid-logical-clock version of the latest change (ms.counter@station)' });
+
+/** A person's document record as GET /api/v1/persons/{ext_id}/document answers it (src/services/person-documents.ts). */
+export const DocumentJson = Type.Object({
+  kind: Type.Literal('CNH'),
+  fields: Type.Record(Type.String(), Type.String()),
+  photoCheck: Type.Optional(Type.Object({
+    found: Type.Boolean(), matched: Type.Optional(Type.Boolean()), score: Type.Optional(Type.Number()), threshold: Type.Optional(Type.Number()),
+  })),
+  updatedAt: Timestamp,
+}, { description: 'Extension: the person\'s document record (PUT /api/v1/persons/{ext_id}/document), when it has one' });
 const Seq = Type.Integer({ description: "Extension: the change's sequence number on this station" });
 const feedFields = {
   tombstones: Type.Optional(Type.Array(Type.Object({
@@ -31,7 +43,7 @@ const feedFields = {
 export const FaceDumpResponse = Type.Object({
   result: Type.Object({
     total_entries: Type.Integer(),
-    faces: Type.Array(Type.Composite([FaceRecord, Type.Object({ Version: Type.Optional(Version), Seq: Type.Optional(Seq) })])),
+    faces: Type.Array(Type.Composite([FaceRecord, Type.Object({ Version: Type.Optional(Version), Seq: Type.Optional(Seq), Document: Type.Optional(DocumentJson) })])),
     ...feedFields,
   }),
 });
@@ -46,6 +58,7 @@ export const FingerDumpResponse = Type.Object({
       updatedAt: Timestamp,
       version: Type.Optional(Version),
       seq: Type.Optional(Seq),
+      document: Type.Optional(DocumentJson),
     })),
     ...feedFields,
   }),
@@ -60,4 +73,19 @@ export async function feedPage(modality: Modality, tenant: Tenant, query: unknow
   const after = Number(since);
   const [changes, total] = await Promise.all([repository.changes(after, limit), repository.countChanges(after)]);
   return { result: encodeFeedPage(modality, changes, total, after) };
+}
+
+/**
+ * The document records of the persons of a plain dump page (extension: the dump carries each person's
+ * record, `Document` / `document`), by ext_id; empty for a store that keeps none.
+ */
+export async function documentsOf(tenant: Tenant, extIds: string[]): Promise<Map<string, DocumentRecord>> {
+  const out = new Map<string, DocumentRecord>();
+  const documents = tenant.store.documents;
+  if (!documents) return out;
+  for (const [extId, row] of await documents.getMany(extIds)) {
+    const record = parseStored(row.data);
+    if (record) out.set(extId, record);
+  }
+  return out;
 }

@@ -8,7 +8,7 @@ import { encodeDocumentPage, parseStored } from '../../sync/document-wire.js';
 import { tenantOf } from '../auth.js';
 import type { Authenticate, StationServices } from '../context.js';
 import { PlainError, Timestamp, pagingOf } from '../schemas.js';
-import { FeedQuery } from './sync-feed.js';
+import { DocumentJson, FeedQuery } from './sync-feed.js';
 
 const tags = ['sync'];
 const security = [{ bearerAuth: [] }];
@@ -51,14 +51,6 @@ const Counts = Type.Object({
 });
 
 const Version = Type.String({ description: 'Hybrid-logical-clock version of the latest change (ms.counter@station)' });
-const DocumentJson = Type.Object({
-  kind: Type.Literal('CNH'),
-  fields: Type.Record(Type.String(), Type.String()),
-  photoCheck: Type.Optional(Type.Object({
-    found: Type.Boolean(), matched: Type.Optional(Type.Boolean()), score: Type.Optional(Type.Number()), threshold: Type.Optional(Type.Number()),
-  })),
-  updatedAt: Timestamp,
-}, { description: 'The record as GET /api/v1/persons/{ext_id}/document answers it' });
 const DocumentDumpResponse = Type.Object({
   result: Type.Object({
     total_entries: Type.Integer({ description: 'Records (plain dump), or changes after `since` (feed)' }),
