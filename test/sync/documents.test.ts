@@ -92,7 +92,7 @@ function contract(backend: Backend) {
       expect(await pull()).toMatchObject({ pulled: 0 });
     });
 
-    it('the documents dump (GET /api/v1/sync/documents) lists them; with since it is the feed', async () => {
+    it('the documents dump (GET /api/v1/sync/documents) lists them, with since it is the feed; the face and finger dumps carry them', async () => {
       const dump = await onA('GET', '/api/v1/sync/documents?page=1&limit=10');
       expect(dump.status).toBe(200);
       expect(dump.body.result.total_entries).toBe(2);
@@ -102,6 +102,18 @@ function contract(backend: Backend) {
       expect(feed.body.result).toMatchObject({ total_entries: 2, tombstones: [] });
       expect(feed.body.result.documents).toHaveLength(1);
       expect(feed.body.result.next_since).toBe(feed.body.result.documents[0].seq);
+      // the persons' dumps carry each person's record (Document / document), on both stations
+      for (const on of [onA, onB]) {
+        const faces = (await on('GET', '/api/v1/services/face/dump?page=1&limit=10')).body.result.faces;
+        expect(faces.find((f: { ExternalID: string }) => f.ExternalID === 'p1').Document).toEqual(await docOf(onA, 'p1'));
+        const fingers = (await on('GET', '/api/v1/services/finger/dump?page=1&limit=10')).body.result.fingers;
+        expect(fingers.find((f: { externalId: string }) => f.externalId === 'p2').document).toEqual(await docOf(onA, 'p2'));
+      }
+      await onA('POST', '/api/v1/services/face/enroll/nodoc', faceBody('nodoc'));
+      const plain = (await onA('GET', '/api/v1/services/face/dump?page=1&limit=10')).body.result.faces.find((f: { ExternalID: string }) => f.ExternalID === 'nodoc');
+      expect(plain).toBeDefined();
+      expect('Document' in plain).toBe(false);
+      await onA('DELETE', '/api/v1/services/face/nodoc');
     });
 
     it('a deleted document, and the document of a deleted person, are gone on B after the next pull', async () => {
