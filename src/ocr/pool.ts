@@ -36,7 +36,9 @@ class TesseractRecognizer implements Recognizer {
   async words(image: Buffer, psm: PSM = PSM.SPARSE_TEXT, rectangle?: { left: number; top: number; width: number; height: number }): Promise<OcrWord[]> {
     if (this.psm !== psm) {
       // tessedit_do_invert 0: skip the inverted-text retry of every line (cards print dark on light).
-      await this.worker.setParameters({ tessedit_pageseg_mode: psm, user_defined_dpi: '300', tessedit_do_invert: '0' });
+      // enable_noise_removal 0: tesseract's noise removal dropped the accent of capitals as a stray
+      // blob (JÚLIO read JULIO, JÉSSICA read JESSICA on the tuning part; issue #17 part B).
+      await this.worker.setParameters({ tessedit_pageseg_mode: psm, user_defined_dpi: '300', tessedit_do_invert: '0', enable_noise_removal: '0' });
       this.psm = psm;
     }
     const res = await this.worker.recognize(image, rectangle ? { rectangle } : {}, { text: false, blocks: true });
