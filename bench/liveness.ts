@@ -1,5 +1,5 @@
 /**
- * Passive liveness benchmark (`npm run bench:liveness [-- --per-split N (default 60)] [--fit] [--fresh] [--time N] [--no-cache] [--quick]`).
+ * Passive liveness benchmark (`npm run bench:liveness [-- --per-split N (default 60)] [--fit] [--fresh] [--fresh2] [--time N] [--no-cache] [--quick]`).
  *
  * Sets (bench/liveness/attacks.ts; identity-disjoint 'tune' and 'heldout' parts of lfw-dev):
  *  - bona fide: 'live-camera' (the photos through a camera model: blur, noise, low light, JPEG) and
@@ -11,8 +11,10 @@
  *
  * Parts: 'tune' (fitting, thresholds), 'heldout' (untouched until the gates and fusions of 2026-11-24
  * were chosen on it: now a development part) and, with `--fresh`, 'fresh' (a second untouched part:
- * other held-out people, new seeds; see attacks.ts generateSet). Every run that prints the fresh part
- * is counted in .cache/liveness-bench/fresh-runs-<generator>-<size>.log and the count is printed.
+ * other held-out people, new seeds; see attacks.ts generateSet; printed once, 2026-11-24T19:29Z) and,
+ * with `--fresh2`, 'fresh2' (a third untouched part, made after the network's two views were chosen:
+ * other held-out people than heldout's and fresh's, new seeds). Every run that prints an untouched part
+ * is counted in .cache/liveness-bench/<part>-runs-<generator>-<size>.log and the count is printed.
  * Real samples: spoof-samples, and the public samples of bench/liveness/generalise.ts found in
  * BIOSTATION_LIVENESS_PUBLIC (default .cache/liveness-public; skipped with a note when absent).
  *
@@ -48,6 +50,9 @@ const quick = process.argv.includes('--quick');
 const fit = process.argv.includes('--fit');
 const noCache = process.argv.includes('--no-cache');
 const fresh = process.argv.includes('--fresh');
+const fresh2 = process.argv.includes('--fresh2');
+/** The untouched parts asked for (each printed as rarely as possible: see the run logs). */
+const UNTOUCHED: Split[] = [...(fresh ? (['fresh'] as const) : []), ...(fresh2 ? (['fresh2'] as const) : [])];
 const PER_SPLIT = arg('--per-split', quick ? 30 : 60);
 const LFW_STEP = quick ? 10 : 1;
 const DATASETS = process.env.BIOSTATION_DATASETS ?? path.resolve('../shared/datasets');
@@ -57,8 +62,8 @@ const CACHE_DIR = path.resolve('.cache/liveness-bench');
 const PUBLIC_DIR = path.resolve(process.env.BIOSTATION_LIVENESS_PUBLIC ?? '.cache/liveness-public');
 /** Bump when the generator or the detector path change (images and boxes are cached under it). */
 const GEN_VERSION = 'g3';
-/** Bump when the gates, the crop or the signals change. */
-const SIGNALS_VERSION = 's4';
+/** Bump when the gates, the crop, the network views or the signals change (s5: two views). */
+const SIGNALS_VERSION = 's5';
 
 if (!existsSync(LFW)) {
   console.log(`bench:liveness skipped: ${LFW} not found (set BIOSTATION_DATASETS)`);
@@ -175,9 +180,9 @@ async function measureSet(dir: string, set: Acquired[]): Promise<Measured[]> {
 
 const setDir = path.join(CACHE_DIR, `${GEN_VERSION}-${PER_SPLIT}-${LFW_STEP}`);
 const all: Measured[] = await measureSet(setDir, await acquireSet(setDir, ['tune', 'heldout'], true));
-if (fresh) {
-  const freshDir = path.join(CACHE_DIR, `${GEN_VERSION}-fresh-${PER_SPLIT}`);
-  all.push(...(await measureSet(freshDir, await acquireSet(freshDir, ['fresh'], false))));
+for (const part of UNTOUCHED) {
+  const partDir = path.join(CACHE_DIR, `${GEN_VERSION}-${part}-${PER_SPLIT}`);
+  all.push(...(await measureSet(partDir, await acquireSet(partDir, [part], false))));
 }
 // The public samples (never in the repo): measured on each run.
 const publicSamples = publicSampleFiles(PUBLIC_DIR);
@@ -297,17 +302,18 @@ if (fit) {
 const PART_NOTE: Record<Split, string> = {
   tune: 'fitting and thresholds',
   heldout: 'development: looked at while choosing the gates and fusions',
-  fresh: 'untouched: other held-out people, new seeds',
+  fresh: 'untouched until its single run of 2026-11-24T19:29Z: other held-out people, new seeds',
+  fresh2: 'untouched: made after the two views were chosen; other held-out people than heldout and fresh, new seeds',
 };
-let freshRuns = 0;
-if (fresh) {
-  const log = path.join(CACHE_DIR, `fresh-runs-${GEN_VERSION}-${PER_SPLIT}.log`);
-  appendFileSync(log, `${new Date().toISOString()} gates ${JSON.stringify(GATES)} threshold ${T}\n`);
-  freshRuns = readFileSync(log, 'utf8').trim().split('\n').length;
+const partRuns: Partial<Record<Split, number>> = {};
+for (const part of UNTOUCHED) {
+  const log = path.join(CACHE_DIR, `${part}-runs-${GEN_VERSION}-${PER_SPLIT}.log`);
+  appendFileSync(log, `${new Date().toISOString()} gates ${JSON.stringify(GATES)} threshold ${T} views ${JSON.stringify(DEFAULT_LIVENESS_TUNING.views)}\n`);
+  partRuns[part] = readFileSync(log, 'utf8').trim().split('\n').length;
 }
-for (const split of (fresh ? ['tune', 'heldout', 'fresh'] : ['tune', 'heldout']) as Split[]) {
+for (const split of ['tune', 'heldout', ...UNTOUCHED] as Split[]) {
   const part = all.filter((m) => m.split === split && synthetic(m));
-  console.log(`\n3${{ tune: 'a', heldout: 'b', fresh: 'c' }[split]}. Default engine (src/liveness/passive/tuning.ts: ${engine.hasNetwork ? `fusion of ${DEFAULT_LIVENESS_TUNING.fusion.inputs.length === 1 ? 'the network alone' : 'network + signals'}` : 'signals only'}), threshold ${T}, gates ${JSON.stringify(GATES)}, ${split} part (${PART_NOTE[split]})${split === 'fresh' ? `: printed ${freshRuns} time(s) so far with this generator (.cache/liveness-bench/fresh-runs-${GEN_VERSION}-${PER_SPLIT}.log)` : ''}`);
+  console.log(`\n3${{ tune: 'a', heldout: 'b', fresh: 'c', fresh2: 'd' }[split]}. Default engine (src/liveness/passive/tuning.ts: ${engine.hasNetwork ? `fusion of ${DEFAULT_LIVENESS_TUNING.fusion.inputs.length === 1 ? 'the network alone' : 'network + signals'}, views ${JSON.stringify(DEFAULT_LIVENESS_TUNING.views)}` : 'signals only'}), threshold ${T}, gates ${JSON.stringify(GATES)}, ${split} part (${PART_NOTE[split]})${partRuns[split] ? `: printed ${partRuns[split]} time(s) so far with this generator (.cache/liveness-bench/${split}-runs-${GEN_VERSION}-${PER_SPLIT}.log)` : ''}`);
   const rows: Array<Record<string, string | number>> = [];
   for (const set of ['live-camera', 'lfw', ...ATTACK_TYPES]) {
     const ms = part.filter((m) => m.set === set);
@@ -329,7 +335,7 @@ for (const split of (fresh ? ['tune', 'heldout', 'fresh'] : ['tune', 'heldout'])
 }
 
 // 4. DET: APCER per attack type at fixed BPCER (threshold set on the part's bona fide)
-for (const split of (fresh ? ['heldout', 'fresh'] : ['heldout']) as Split[]) {
+for (const split of ['heldout', ...UNTOUCHED] as Split[]) {
   const part = ok(all.filter((m) => m.split === split && synthetic(m)));
   for (const bset of ['live-camera', 'live-camera + lfw']) {
     if (bset.includes('lfw') && !part.some((m) => m.set === 'lfw')) continue; // the fresh part has no lfw photos of its own
@@ -348,7 +354,7 @@ for (const split of (fresh ? ['heldout', 'fresh'] : ['heldout']) as Split[]) {
 }
 
 // 4b. why bona fide captures fail: the live-camera errors by camera degradation, and the exposure gate swept
-const liveCam = all.filter((m) => m.set === 'live-camera' && m.split !== 'fresh');
+const liveCam = all.filter((m) => m.set === 'live-camera' && (m.split === 'tune' || m.split === 'heldout'));
 console.log(`\n4b. live-camera (tune + heldout, ${liveCam.length}) by the camera recipe of each capture (bench/liveness/attacks.ts), default engine at ${T}`);
 console.table(degradationTable(liveCam, (m) => liveCameraRecipe(fnv1a(m.id)), defaultScore, T));
 for (const split of ['tune', 'heldout'] as Split[]) {

@@ -37,8 +37,8 @@ export const FRAME = 400;
 export const ATTACK_TYPES = ['print', 'print-closeup', 'screen', 'screen-closeup', 'cutout'] as const;
 export type AttackType = (typeof ATTACK_TYPES)[number];
 export type SampleType = AttackType | 'live-camera';
-/** 'fresh': the second untouched part (see generateSet). */
-export type Split = 'tune' | 'heldout' | 'fresh';
+/** 'fresh', 'fresh2': the second and third untouched parts (see generateSet). */
+export type Split = 'tune' | 'heldout' | 'fresh' | 'fresh2';
 
 export interface Raster {
   width: number;
@@ -297,8 +297,22 @@ export async function makeSample(type: SampleType, photo: Raster, other: Raster,
  * Parts: 'tune' and 'heldout' (the photos at i * step of each identity list, seeds from
  * `${part}/${i}/${type}`); 'fresh': a second untouched part, added after 'heldout' had been looked at
  * while tuning: the held-out identities' photos halfway between heldout's (i * step + step / 2: other
- * people), seeds from `fresh/${i}/${type}`, scene and cut-out wearer from the fresh photo list too.
+ * people), seeds from `fresh/${i}/${type}`, scene and cut-out wearer from the fresh photo list too;
+ * 'fresh2': a third untouched part, added after 'fresh' had been printed once and the network's views
+ * chosen (issue #20): the held-out identities' photos a quarter of the way between heldout's
+ * (i * step + step / 4: neither heldout's nor fresh's people while step >= 4), seeds from
+ * `fresh2/${i}/${type}`.
  */
+/**
+ * Index of the i-th of n photos of a part in its identity list of `length` photos: tune and heldout at
+ * i * step, fresh at i * step + step / 2, fresh2 at i * step + step / 4 (step = length / n).
+ */
+export function partPhotoIndex(split: Split, i: number, n: number, length: number): number {
+  const step = length / n;
+  const offset = split === 'fresh' ? step / 2 : split === 'fresh2' ? step / 4 : 0;
+  return Math.floor(i * step + offset) % length;
+}
+
 export async function* generateSet(
   lfwImages: string,
   perSplit: number,
@@ -307,10 +321,9 @@ export async function* generateSet(
 ): AsyncGenerator<Sample> {
   const photos = sourcePhotos(lfwImages);
   for (const split of parts) {
-    const list = photos[split === 'fresh' ? 'heldout' : split];
+    const list = photos[split === 'fresh' || split === 'fresh2' ? 'heldout' : split];
     const n = Math.min(perSplit, list.length);
-    const step = list.length / n;
-    const at = (i: number): number => (split === 'fresh' ? Math.floor(i * step + step / 2) : Math.floor(i * step)) % list.length;
+    const at = (i: number): number => partPhotoIndex(split, i, n, list.length);
     for (let i = 0; i < n; i++) {
       const file = list[at(i)];
       const otherFile = list[(at(i) + Math.floor(list.length / 2)) % list.length];

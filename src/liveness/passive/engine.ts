@@ -5,7 +5,9 @@
  *
  * Steps: (1) quality gates (face size, focus, exposure): an unusable capture is a
  * PassiveLivenessQualityError, never a spoof verdict; (2) the network (models/liveness.ts,
- * MiniFASNet from faceplugin-face-recognition-js) on the Silent-Face crop, when its file is present;
+ * MiniFASNet from faceplugin-face-recognition-js) on the Silent-Face crop of each view of
+ * `tuning.views` (the face box as found, and shifted; test-time augmentation: the views' raw logits
+ * are averaged before the softmax), when its file is present;
  * (3) the image signals of signals.ts; (4) logistic fusion of the network's log-odds and the
  * standardised signals (weights fitted on the tuning part of the bench set, see README.md):
  * probability = P(live), live = probability >= threshold.
@@ -112,6 +114,18 @@ export interface PassiveLivenessTuning {
   thresholdNoCnn: number;
   /** Silent-Face crop scale around the face box. */
   cropScale: number;
+  /**
+   * The views the network is run on (test-time augmentation): each shifts the face box by
+   * (dx * width, dy * height) before the Silent-Face crop; the raw logits of all views are averaged,
+   * then softmaxed. The first view's crop also feeds the image signals. At least one view.
+   */
+  views: LivenessView[];
+}
+
+/** One network view: the face box shifted by fractions of its width (dx) and height (dy). */
+export interface LivenessView {
+  dx: number;
+  dy: number;
 }
 
 const CROP = 128;
@@ -159,12 +173,18 @@ export class PassiveLivenessEngine {
     const failures = gateFailures(exposure, box.width, this.tuning.gates);
     if (failures.length > 0) throw new PassiveLivenessQualityError(failures, { ...exposure, faceWidthPx: box.width });
 
-    const rect = silentFaceRect(box, img.width, img.height, this.tuning.cropScale);
+    const views = this.tuning.views.length > 0 ? this.tuning.views : [{ dx: 0, dy: 0 }];
+    const viewRect = (v: LivenessView): PixelRect => silentFaceRect({ ...box, x: box.x + v.dx * box.width, y: box.y + v.dy * box.height }, img.width, img.height, this.tuning.cropScale);
+    const rect = viewRect(views[0]);
     const bgr = resizePlanar(img, rect, CROP, 'bgr');
     let cnn: CnnScores | null = null;
     if (this.session) {
-      const out = await this.session.run({ input: new Tensor('float32', bgr, [1, 3, CROP, CROP]) });
-      const z = out.output.data as Float32Array;
+      const z = [0, 0, 0];
+      for (let k = 0; k < views.length; k++) {
+        const input = k === 0 ? bgr : resizePlanar(img, viewRect(views[k]), CROP, 'bgr');
+        const out = (await this.session.run({ input: new Tensor('float32', input, [1, 3, CROP, CROP]) })).output.data as Float32Array;
+        for (let c = 0; c < 3; c++) z[c] += out[c] / views.length;
+      }
       const mx = Math.max(z[0], z[1], z[2]);
       const e = [Math.exp(z[0] - mx), Math.exp(z[1] - mx), Math.exp(z[2] - mx)];
       const s = e[0] + e[1] + e[2];

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ATTACK_TYPES, FRAME, fnv1a, generateSet, liveCameraRecipe, makeSample, sourcePhotos } from '../../../bench/liveness/attacks.js';
+import { ATTACK_TYPES, FRAME, fnv1a, generateSet, liveCameraRecipe, makeSample, partPhotoIndex, sourcePhotos } from '../../../bench/liveness/attacks.js';
 import { HAVE_DATA, LFW_IMAGES } from './datasets.js';
 
 const raster = async (file: string) => {
@@ -47,6 +47,19 @@ describe.skipIf(!HAVE_DATA)('liveness attack-set generator', () => {
       expect(sources.heldout.has(f)).toBe(false);
     }
   }, 60_000);
+
+  it('the fresh2 part takes held-out people that neither heldout nor fresh take (indices only: nothing of it is rendered)', () => {
+    const { heldout } = sourcePhotos(LFW_IMAGES);
+    for (const n of [30, 60, 100]) {
+      const idx = (split: 'heldout' | 'fresh' | 'fresh2') => new Set(Array.from({ length: n }, (_, i) => partPhotoIndex(split, i, n, heldout.length)));
+      const [h, f, f2] = [idx('heldout'), idx('fresh'), idx('fresh2')];
+      expect(f2.size).toBe(n);
+      for (const i of f2) {
+        expect(h.has(i)).toBe(false);
+        expect(f.has(i)).toBe(false);
+      }
+    }
+  });
 
   it('liveCameraRecipe gives the camera of a live-camera sample: low light is darker', async () => {
     const { tune } = sourcePhotos(LFW_IMAGES);
