@@ -102,6 +102,13 @@ export class PeerClient {
     }
   }
 
+  /** Whether the peer keeps a documents' feed: an older station (no GET /api/v1/sync/documents) answers 404. */
+  async keepsDocuments(): Promise<boolean> {
+    const res = await this.authorized('/api/v1/sync/documents?since=0&limit=1', { method: 'GET' });
+    await res.body?.cancel().catch(() => undefined);
+    return res.status !== 404;
+  }
+
   /** Sends one page of local changes (persons of a modality, or document records); returns the peer's outcome counts. */
   async push(modality: Modality | 'document', changes: PersonChange[] | DocumentChange[], since: number): Promise<Record<string, number>> {
     const page = modality === 'document' ? encodeDocumentPage(changes as DocumentChange[], changes.length, since) : encodeFeedPage(modality, changes as PersonChange[], changes.length, since);

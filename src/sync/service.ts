@@ -116,13 +116,17 @@ export class SyncService {
     }
   }
 
-  /** Pushes this application's changes to the peer: persons per modality, then document records (when the persons' feeds were sent whole). Same errors as pull. */
+  /**
+   * Pushes this application's changes to the peer: persons per modality, then document records (when
+   * the persons' feeds were sent whole and the peer keeps documents). Same errors as pull.
+   */
   async push(store: TenantStore, peer: Peer, options: SyncOptions = {}): Promise<SyncRecord> {
     const client = new PeerClient(peer, this.limits, this.fetchImpl);
     return this.logged(store, client.origin, 'push', options, async (counts) => {
       let complete = true;
       for (const modality of MODALITIES) complete = (await this.pushFeed(store, modality, repo(store, modality), client, counts, options)) && complete;
-      if (complete && store.documents) await this.pushFeed(store, 'document', store.documents, client, counts, options);
+      // An older peer without the documents' feed would refuse their page: it gets the persons only.
+      if (complete && store.documents && (await client.keepsDocuments())) await this.pushFeed(store, 'document', store.documents, client, counts, options);
     });
   }
 

@@ -1,8 +1,13 @@
 import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEncrypted } from '../../src/store/encryption/encrypting-store.js';
+import { openStore } from '../../src/store/index.js';
+import { DEFAULT_PEER_LIMITS } from '../../src/sync/peer-client.js';
+import { SyncService } from '../../src/sync/service.js';
 import { formatHlc } from '../../src/sync/hlc.js';
 import { startTestStation, type TestStation } from '../api/harness.js';
 import { fakeFaceEngine, fakeFingerEngine, faceBody } from '../api/fakes.js';
@@ -200,6 +205,41 @@ async function rawDocument(station: TestStation, applicationId: string, extId: s
     db.close();
   }
 }
+
+describe('an older peer that keeps no documents (no GET /api/v1/sync/documents)', () => {
+  it('pull reads its persons; push sends persons only and succeeds, documents stay for a peer that keeps them', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bs-docs-old-peer-'));
+    const store = await openStore({ kind: 'sqlite', dataDir: dir });
+    try {
+      const tenant = await store.tenants.forApplication('11111111-2222-3333-4444-555555555555');
+      await tenant.faces.create('p', [{ data: new Uint8Array([1]) }], new Date().toISOString());
+      await tenant.documents!.put('p', new TextEncoder().encode(JSON.stringify({ ...cnh('ANA'), updatedAt: new Date().toISOString() })), new Date().toISOString());
+      const pushed: string[] = [];
+      const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+      const olderPeer = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+        const url = new URL(String(input));
+        if (url.pathname === '/api/v1/app-credentials/token') return json({ token: 't' });
+        if (url.pathname.endsWith('/dump')) return json({ result: { total_entries: 0, faces: [], fingers: [], tombstones: [], next_since: Number(url.searchParams.get('since') ?? 0) } });
+        if (url.pathname === '/api/v1/sync/changes') {
+          const body = JSON.parse(String(init?.body)) as { modality: string };
+          pushed.push(body.modality);
+          if (body.modality === 'document') return json({ statusCode: 400, message: 'body/modality must be equal to one of the allowed values' }, 400);
+          return json({ outcome: { created: 1, updated: 0, deleted: 0, skipped: 0, refused: 0 } });
+        }
+        return json({ statusCode: 404, error: 'Not Found' }, 404);
+      };
+      const sync = new SyncService(async () => () => undefined, DEFAULT_PEER_LIMITS, olderPeer as typeof fetch);
+      const peer = { url: 'http://older.example:8080', key: 'k', secret: 's' };
+      expect(await sync.pull(tenant, peer)).toMatchObject({ pulled: 0, error: null });
+      expect(await sync.push(tenant, peer)).toMatchObject({ pulled: 1, created: 1, error: null });
+      expect(pushed).toEqual(['face']);
+      expect(await tenant.syncLog.checkpoint('http://older.example:8080', 'push', 'document')).toBe(0);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 contract('sqlite');
 if (testDatabaseUrl) contract('postgres');
