@@ -193,5 +193,7 @@ export interface TenantStore {
 /** Opens (and caches) each application's store. The only way below HTTP to reach data. */
 export interface TenantStoreProvider {
   forApplication(applicationId: string): Promise<TenantStore>;
+  /** Where stored templates found unreadable are reported (one per store; runtime/unreadable-templates.ts); absent in hand-made test providers. */
+  readonly unreadable?: import('../runtime/unreadable-templates.js').UnreadableTemplates;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import type { DocumentChange, DocumentRepository, IncomingDocumentChange, StoredDocument } from '../documents.js';
 import { decryptTemplate, encryptTemplate } from './encrypting-store.js';
-import { unreadableTemplates } from '../../runtime/unreadable-templates.js';
+import type { UnreadableTemplates } from '../../runtime/unreadable-templates.js';
 
 /**
  * The document repository with its records sealed under the application's data key: AES-256-GCM,
@@ -11,7 +11,7 @@ import { unreadableTemplates } from '../../runtime/unreadable-templates.js';
  * A stored record that does not open is left out of the feed and the dumps (logged and counted,
  * stage decrypt); `get` throws for it.
  */
-export function encryptingDocuments(inner: DocumentRepository, applicationId: string, dataKey: Buffer): DocumentRepository {
+export function encryptingDocuments(inner: DocumentRepository, applicationId: string, dataKey: Buffer, unreadable: UnreadableTemplates): DocumentRepository {
   const aad = (extId: string) => Buffer.from(`${applicationId}\0document\0${extId}`, 'utf8');
   const seal = (c: IncomingDocumentChange): IncomingDocumentChange => (c.kind === 'upsert' ? { ...c, data: encryptTemplate(dataKey, aad(c.extId), c.data) } : c);
   const open = <T extends { extId: string; data?: Uint8Array }>(c: T): T[] => {
@@ -19,7 +19,7 @@ export function encryptingDocuments(inner: DocumentRepository, applicationId: st
     try {
       return [{ ...c, data: decryptTemplate(dataKey, aad(c.extId), c.data) }];
     } catch (e) {
-      unreadableTemplates.report({ applicationId, modality: 'document', extId: c.extId, stage: 'decrypt', reason: e instanceof Error ? e.message : String(e) });
+      unreadable.report({ applicationId, modality: 'document', extId: c.extId, stage: 'decrypt', reason: e instanceof Error ? e.message : String(e) });
       return [];
     }
   };

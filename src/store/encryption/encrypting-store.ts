@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { PersonRepository, TenantStore, TenantStoreProvider } from '../types.js';
 import type { Keyring } from './keyring.js';
 import { encryptingDocuments } from './encrypting-documents.js';
-import { unreadableTemplates } from '../../runtime/unreadable-templates.js';
+import { UnreadableTemplates } from '../../runtime/unreadable-templates.js';
 
 /**
  * Encryption at rest of biometric templates (issue #18, finding 5), as a layer over any tenant
@@ -78,16 +78,16 @@ function mapTemplates(extId: string, templates: unknown[], f: Transform): unknow
 /**
  * A person repository whose templates are encrypted on the way down and decrypted on the way up.
  * A stored template that does not decrypt (a damaged row, one moved to another person) is left out
- * of what the read returns, logged and counted (runtime/unreadable-templates.ts), instead of failing
+ * of what the read returns, logged and counted (`unreadable`, the store's), instead of failing
  * the whole read: one bad row must not poison the application's gallery (issue #18).
  */
-export function encryptingRepository(inner: PersonRepository, applicationId: string, modality: 'face' | 'finger', dataKey: Buffer): PersonRepository {
+export function encryptingRepository(inner: PersonRepository, applicationId: string, modality: 'face' | 'finger', dataKey: Buffer, unreadable: UnreadableTemplates): PersonRepository {
   const enc: Transform = (extId, b) => encryptTemplate(dataKey, aadOf(applicationId, modality, extId), b);
   const dec: Transform = (extId, b) => {
     try {
       return decryptTemplate(dataKey, aadOf(applicationId, modality, extId), b);
     } catch (e) {
-      unreadableTemplates.report({ applicationId, modality, extId, stage: 'decrypt', reason: e instanceof Error ? e.message : String(e) });
+      unreadable.report({ applicationId, modality, extId, stage: 'decrypt', reason: e instanceof Error ? e.message : String(e) });
       return UNREADABLE;
     }
   };
@@ -110,13 +110,16 @@ export function encryptingRepository(inner: PersonRepository, applicationId: str
 /** Wraps a tenant store provider so that every application's face and fingerprint repositories encrypt their templates. */
 export class EncryptingTenantStoreProvider implements TenantStoreProvider {
   private readonly stores = new Map<string, Promise<TenantStore>>();
+  readonly unreadable: UnreadableTemplates;
 
   constructor(
     private readonly inner: TenantStoreProvider,
     private readonly keyring: Keyring,
     /** Runs before the inner provider opens an application's store (file permissions). */
     private readonly beforeOpen?: (applicationId: string) => void,
-  ) {}
+  ) {
+    this.unreadable = inner.unreadable ?? new UnreadableTemplates();
+  }
 
   forApplication(applicationId: string): Promise<TenantStore> {
     let store = this.stores.get(applicationId);
@@ -125,9 +128,9 @@ export class EncryptingTenantStoreProvider implements TenantStoreProvider {
         this.beforeOpen?.(applicationId);
         const [raw, key] = await Promise.all([this.inner.forApplication(applicationId), this.keyring.dataKey(applicationId)]);
         const wrapped = Object.create(Object.getPrototypeOf(raw), Object.getOwnPropertyDescriptors(raw)) as TenantStore;
-        Object.defineProperty(wrapped, 'faces', { value: encryptingRepository(raw.faces, applicationId, 'face', key), enumerable: true });
-        Object.defineProperty(wrapped, 'fingers', { value: encryptingRepository(raw.fingers, applicationId, 'finger', key), enumerable: true });
-        if (raw.documents) Object.defineProperty(wrapped, 'documents', { value: encryptingDocuments(raw.documents, applicationId, key), enumerable: true });
+        Object.defineProperty(wrapped, 'faces', { value: encryptingRepository(raw.faces, applicationId, 'face', key, this.unreadable), enumerable: true });
+        Object.defineProperty(wrapped, 'fingers', { value: encryptingRepository(raw.fingers, applicationId, 'finger', key, this.unreadable), enumerable: true });
+        if (raw.documents) Object.defineProperty(wrapped, 'documents', { value: encryptingDocuments(raw.documents, applicationId, key, this.unreadable), enumerable: true });
         return wrapped;
       })();
       store.catch(() => this.stores.delete(applicationId));

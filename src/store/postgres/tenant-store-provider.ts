@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { TenantStore, TenantStoreProvider } from '../types.js';
+import { UnreadableTemplates } from '../../runtime/unreadable-templates.js';
 import { PgPersonRepository } from './person-repository.js';
 import { PgSyncLogRepository } from './sync-log-repository.js';
 import { PgDocumentRepository } from './document-repository.js';
@@ -11,6 +12,7 @@ const APPLICATION_ID = /^[0-9a-f-]{36}$/;
 /** One PostgreSQL schema per application, migrated on first use by this node. */
 export class PgTenantStoreProvider implements TenantStoreProvider {
   private readonly stores = new Map<string, Promise<TenantStore>>();
+  readonly unreadable = new UnreadableTemplates();
 
   constructor(
     private readonly pool: Pool,

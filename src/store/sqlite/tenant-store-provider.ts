@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { TenantStore, TenantStoreProvider } from '../types.js';
+import { UnreadableTemplates } from '../../runtime/unreadable-templates.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { SqlitePersonRepository, TENANT_MIGRATIONS } from './person-repository.js';
 import { SqliteSyncLogRepository } from './sync-log-repository.js';
@@ -15,6 +16,7 @@ const APPLICATION_ID = /^[0-9a-f-]{36}$/;
 export class SqliteTenantStoreProvider implements TenantStoreProvider {
   private readonly open = new Map<string, { db: SqliteDatabase; store: TenantStore }>();
   private readonly dir: string;
+  readonly unreadable = new UnreadableTemplates();
 
   constructor(dataDir: string) {
     this.dir = path.join(dataDir, 'applications');
