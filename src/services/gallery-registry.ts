@@ -1,7 +1,7 @@
 import { FaceError } from '../face/errors.js';
 import { FingerError } from '../finger/errors.js';
 import { BiostationError } from '../runtime/errors.js';
-import { unreadableTemplates } from '../runtime/unreadable-templates.js';
+import { UnreadableTemplates } from '../runtime/unreadable-templates.js';
 
 /** A template the engine refuses to compare (another model version, or unreadable), from either engine. */
 function isRefusedTemplate(e: unknown): boolean {
@@ -46,7 +46,7 @@ interface Entry<G> {
  * person still answers TEMPLATE_INCOMPATIBLE. The count is kept (`skipped`) and a process warning
  * (code BIOSTATION_GALLERY_SKIPPED) names the application once per load. A person with some readable
  * templates keeps those: each refused template is left out, logged at warn with its person and counted
- * (runtime/unreadable-templates.ts), so that one bad row does not poison the gallery (issue #18).
+ * (the store's UnreadableTemplates, runtime/unreadable-templates.ts), so that one bad row does not poison the gallery (issue #18).
  */
 export class GalleryRegistry<G extends MutableGallery> {
   private readonly entries = new Map<string, Entry<G>>();
@@ -56,6 +56,8 @@ export class GalleryRegistry<G extends MutableGallery> {
     private readonly build: () => Promise<G>,
     private readonly source: GallerySource,
     private readonly modality: 'face' | 'finger',
+    /** Where refused templates are reported: the store's (TenantStoreProvider.unreadable); a private one when none is given. */
+    private readonly unreadable: UnreadableTemplates = new UnreadableTemplates(),
   ) {}
 
   /** The application's up-to-date gallery, (re)loading it when needed. A failed load is retried next time. */
@@ -101,7 +103,7 @@ export class GalleryRegistry<G extends MutableGallery> {
         readable.push(t);
       } catch (e) {
         if (!isRefusedTemplate(e)) throw e;
-        unreadableTemplates.report({ applicationId, modality: this.modality, extId, stage: 'engine', reason: (e as Error).message });
+        this.unreadable.report({ applicationId, modality: this.modality, extId, stage: 'engine', reason: (e as Error).message });
       }
     }
     g.remove(extId);

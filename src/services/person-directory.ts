@@ -65,7 +65,7 @@ export abstract class PersonDirectory<E extends MatchingEngine<G>, G extends Mut
     this.galleries = new GalleryRegistry(async () => (await engine.get()).createGallery(), {
       allTemplates: async (applicationId) => (await repositoryOf(applicationId)).allTemplates(),
       revision: async (applicationId) => (await repositoryOf(applicationId)).revision(),
-    }, rules.thresholdKey);
+    }, rules.thresholdKey, stores.unreadable);
   }
 
   /**
