@@ -8,7 +8,6 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { Logger } from '../runtime/logger.js';
-import { unreadableTemplates } from '../runtime/unreadable-templates.js';
 import { bearerAuth } from './auth.js';
 import type { StationServices } from './context.js';
 import { handleError, sendError } from './errors.js';
@@ -66,8 +65,11 @@ export async function buildServer(services: StationServices, logger: Logger): Pr
   if (services.audit) registerAudit(app, services.audit);
   const metrics = createMetrics();
   if (services.face.livenessGate) metrics.registry.registerMetric(services.face.livenessGate.counter);
-  metrics.registry.registerMetric(unreadableTemplates.counter);
-  unreadableTemplates.useLogger(app.log as Logger);
+  const unreadable = services.stores.unreadable;
+  if (unreadable) {
+    metrics.registry.registerMetric(unreadable.counter);
+    unreadable.useLogger(app.log as Logger);
+  }
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request completed');
     request.log.debug({ url: request.url }, 'request url');
