@@ -46,6 +46,3 @@ export class UnreadableTemplates {
     else process.emitWarning(`${message}: application ${t.applicationId}, ${t.modality} person ${t.extId} (${t.stage}: ${t.reason})`, { code: 'BIOSTATION_UNREADABLE_TEMPLATE' });
   }
 }
-
-/** @deprecated transitional: the process-wide instance of the callers not yet given their store's (removed once none is left). */
-export const unreadableTemplates = new UnreadableTemplates();
