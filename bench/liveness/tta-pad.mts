@@ -1,4 +1,5 @@
-// Throwaway (issue #20): the Silent-Face crop without the cap (2.7x the box even past the image edge,
+// Throwaway scan (issue #20; README "Two views of the face"; `npx tsx bench/liveness/tta-pad.mts`, then
+// `npx tsx bench/liveness/tta-scan.ts --eval --short --pad`): the Silent-Face crop without the cap (2.7x the box even past the image edge,
 // the outside filled by edge replication, mirror or black), to see whether the missing context matters.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

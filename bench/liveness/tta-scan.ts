@@ -1,11 +1,16 @@
 /**
  * Test-time augmentation scan for the passive liveness network (issue #20, idea 1): the network's
  * raw logits on several Silent-Face crops of each judged face (crop scale, box shift, horizontal
- * flip), for the g3 tune + heldout parts, lfw-dev photos (every 4th), the real samples and NUAA.
- * Writes .cache/liveness-bench/tta-<variants hash>.json; `--eval` reads it and prints each
- * candidate combination's figures (tune AUC and APCER at tune BPCER 3 %, heldout, NUAA at 0.5).
+ * flip), for the g3 tune + heldout parts, lfw-dev photos (every 4th), the real samples and NUAA
+ * (needs `npm run bench:liveness` to have cached the g3 images and boxes first).
+ * Writes .cache/liveness-bench/tta-v1.json (about 6 minutes on a loaded 2-core machine); `--eval`
+ * reads it and prints each candidate combination's figures: tune and heldout AUC, BPCER
+ * live-camera / lfw and APCER per attack type at 0.5 and at the part's live-camera BPCER 3 %; NUAA
+ * AUC and BPCER / APCER at 0.5, also by odd / even subject; the real samples' P(live). `--short`:
+ * logit averaging only, fewer rows; `--pad`: the padded-crop rows of tta-pad.mts (when its cache
+ * exists) beside the chosen ones. Findings: src/liveness/passive/README.md, "Two views of the face".
  *
- * `npx tsx bench/liveness/tta-scan.ts [--eval]`
+ * `npx tsx bench/liveness/tta-scan.ts [--eval [--short] [--pad]]`
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

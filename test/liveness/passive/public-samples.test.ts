@@ -51,7 +51,7 @@ const HAVE_NUAA = existsSync(path.join(NUAA, 'client')) && existsSync(path.join(
 if (!HAVE_NUAA) console.warn(`[liveness tests] NUAA crops not found in ${NUAA} (README "Real print attacks: NUAA"): skipped`);
 
 describe.skipIf(!HAVE_NUAA || !MODEL)('passive liveness on real print attacks (NUAA)', () => {
-  // Regression guard, loose on purpose: measured 2026-11-24 on 128 / 188 crops: BPCER 17.4 %, APCER 12.8 %.
+  // Regression guard, loose on purpose: measured 2026-11-24 on 128 / 188 crops: BPCER 17.4 %, APCER 12.8 % (one view); 14.8 %, 11.2 % (two views).
   it('refuses most printed photos and passes most live clients', async () => {
     const face = await createFaceEngine({ intraOpNumThreads: 1 });
     const engine = await createPassiveLivenessEngine({ intraOpNumThreads: 1 });
