@@ -113,9 +113,9 @@ async function snapshot(s: Running) {
   const faces = (await api(s, 'GET', '/api/v1/services/face/list')).body.faces.map((f: { ExternalID: string; CreatedAt: string }) => `${f.ExternalID}@${f.CreatedAt}`).sort();
   const fingers = (await api(s, 'GET', '/api/v1/services/finger/list')).body.map((f: { externalId: string; createdAt: string }) => `${f.externalId}@${f.createdAt}`).sort();
   const faceDump = (await api(s, 'GET', '/api/v1/services/face/dump?limit=1000')).body.result.faces
-    .map((f: { ExternalID: string; Templates: unknown; UpdatedAt: string; Version: string }) => JSON.stringify([f.ExternalID, f.Templates, f.UpdatedAt, f.Version])).sort();
+    .map((f: { ExternalID: string; Templates: unknown; UpdatedAt: string; Version: string; Document?: unknown }) => JSON.stringify([f.ExternalID, f.Templates, f.UpdatedAt, f.Version, f.Document ?? null])).sort();
   const fingerDump = (await api(s, 'GET', '/api/v1/services/finger/dump?limit=1000')).body.result.fingers
-    .map((f: { externalId: string; templates: unknown; updatedAt: string; version: string }) => JSON.stringify([f.externalId, f.templates, f.updatedAt, f.version])).sort();
+    .map((f: { externalId: string; templates: unknown; updatedAt: string; version: string; document?: unknown }) => JSON.stringify([f.externalId, f.templates, f.updatedAt, f.version, f.document ?? null])).sort();
   return {
     counts: [(await api(s, 'GET', '/api/v1/services/face/count')).body.count, (await api(s, 'GET', '/api/v1/services/finger/count')).body.count],
     faces, fingers, faceDump, fingerDump,
@@ -153,7 +153,7 @@ describe.skipIf(!haveData)('two stations on loopback (issue #19 acceptance)', ()
     }
   });
 
-  it('enroll, update and delete faces and fingers on A; pull on B: counts, lists, dumps and identify equal, deleted persons gone', async () => {
+  it('enroll, update and delete faces and fingers on A, documents too; pull on B: counts, lists, dumps (documents included) and identify equal, deleted persons gone', async () => {
     for (const person of PEOPLE.slice(0, 6)) await writeFace(a, 'POST', person, 0);
     for (const id of [101, 102, 103, 104]) {
       await ok(api(a, 'POST', `/api/v1/services/finger/enroll/f${id}`, finger(id, 1)));
@@ -163,9 +163,14 @@ describe.skipIf(!haveData)('two stations on loopback (issue #19 acceptance)', ()
     await ok(api(a, 'PATCH', '/api/v1/services/finger/f101', finger(101, 4)));
     await ok(api(a, 'DELETE', '/api/v1/services/face/Wen_Jiabao'));
     await ok(api(a, 'DELETE', '/api/v1/services/finger/f102'));
+    // document records (issue #16) travel with the persons; the dumps carry them, so the snapshots compare them
+    const cnh = (name: string) => ({ kind: 'CNH', fields: { nome_completo: name, numero_cnh: '01234567890' }, photoCheck: { found: true, matched: true, score: 0.9, threshold: 0.85 } });
+    await ok(api(a, 'PUT', '/api/v1/persons/Tony_Blair/document', cnh('ANTHONY CHARLES LYNTON BLAIR')));
+    await ok(api(a, 'PUT', '/api/v1/persons/f101/document', cnh('F101')));
     await api(b, 'POST', '/api/v1/services/face/identify', faceBody('Wen_Jiabao', 2)); // B's gallery is loaded before the pull
     const first = await sync('pull', b, a);
-    expect(first).toMatchObject({ error: null, direction: 'pull', created: 8 });
+    expect(first).toMatchObject({ error: null, direction: 'pull', created: 10 }); // 8 persons, 2 documents
+    expect((await api(b, 'GET', '/api/v1/persons/Tony_Blair/document')).body).toEqual((await api(a, 'GET', '/api/v1/persons/Tony_Blair/document')).body);
 
     const [sa, sb] = [await snapshot(a), await snapshot(b)];
     expect(sb).toEqual(sa);
