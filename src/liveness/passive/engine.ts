@@ -179,10 +179,19 @@ export class PassiveLivenessEngine {
     const bgr = resizePlanar(img, rect, CROP, 'bgr');
     let cnn: CnnScores | null = null;
     if (this.session) {
+      // A view whose crop equals an earlier view's (no room to shift: the crop is capped at the image,
+      // as on most close-up photos) gives the same logits: they are reused, not computed again.
       const z = [0, 0, 0];
+      const byRect = new Map<string, Float32Array>();
       for (let k = 0; k < views.length; k++) {
-        const input = k === 0 ? bgr : resizePlanar(img, viewRect(views[k]), CROP, 'bgr');
-        const out = (await this.session.run({ input: new Tensor('float32', input, [1, 3, CROP, CROP]) })).output.data as Float32Array;
+        const r = k === 0 ? rect : viewRect(views[k]);
+        const key = `${r.x0},${r.y0},${r.x1},${r.y1}`;
+        let out = byRect.get(key);
+        if (!out) {
+          const input = k === 0 ? bgr : resizePlanar(img, r, CROP, 'bgr');
+          out = (await this.session.run({ input: new Tensor('float32', input, [1, 3, CROP, CROP]) })).output.data as Float32Array;
+          byRect.set(key, out);
+        }
         for (let c = 0; c < 3; c++) z[c] += out[c] / views.length;
       }
       const mx = Math.max(z[0], z[1], z[2]);

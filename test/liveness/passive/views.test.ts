@@ -49,4 +49,14 @@ describe.skipIf(!HAVE_DATA || !MODEL)('passive liveness network views', () => {
       ratios(both).forEach((r, k) => expect(r).toBeCloseTo((ratios(a)[k] + ratios(b)[k]) / 2, 3));
     }
   }, 60_000);
+
+  it('a view whose crop cannot move (capped at the image) gives the single view\'s scores', async () => {
+    const img = await face.decode(new Uint8Array(readFileSync(path.join(SPOOF_DIR, 'image_T1.jpg'))));
+    // the whole image as the box: every shifted crop is shifted back to the same pixels
+    const box = { x: 0, y: 0, width: img.width - 1, height: img.height - 1 };
+    const one = (await (await createPassiveLivenessEngine({ tuning: { views: [{ dx: 0, dy: 0 }] } })).measure(img, box, false)).cnn!;
+    const two = (await (await createPassiveLivenessEngine()).measure(img, box, false)).cnn!;
+    expect(two.real).toBeCloseTo(one.real, 6);
+    expect(two.spoof2d).toBeCloseTo(one.spoof2d, 6);
+  }, 60_000);
 });
