@@ -66,14 +66,14 @@ export class PersonDocumentService {
       const v = input.fields[n];
       if (typeof v !== 'string' || v.length > MAX_FIELD_CHARS) throw new BiostationError('INVALID_REQUEST', `field ${n} must be text of at most ${MAX_FIELD_CHARS} characters`);
     }
-    if (!(await exists(tenant, extId))) throw new BiostationError('PERSON_NOT_FOUND');
     const record: DocumentRecord = {
       kind: input.kind,
       fields: Object.fromEntries(names.map((n) => [n, input.fields[n]!])),
       ...(input.photoCheck ? { photoCheck: pickPhotoCheck(input.photoCheck) } : {}),
       updatedAt: this.now().toISOString(),
     };
-    await repositoryOf(tenant).put(extId, new TextEncoder().encode(JSON.stringify(record)), record.updatedAt);
+    // The repository checks that the person exists in the transaction of the write (a delete in between cannot orphan it).
+    if (!(await repositoryOf(tenant).put(extId, new TextEncoder().encode(JSON.stringify(record)), record.updatedAt))) throw new BiostationError('PERSON_NOT_FOUND');
     return record;
   }
 

@@ -38,8 +38,13 @@ export type DocumentApplyOutcome = ApplyOutcome | 'refused';
 
 /** Document records of one application, one per ext_id. Every write is one transaction. */
 export interface DocumentRepository {
-  /** Creates or replaces the record of `extId` (a new version and sequence number; a tombstone of the ext_id goes). */
-  put(extId: string, data: Uint8Array, now: string): Promise<void>;
+  /**
+   * Creates or replaces the record of `extId` (a new version and sequence number; a tombstone of the
+   * ext_id goes) when a face or fingerprint person with that ext_id exists; returns false, writing
+   * nothing, when none does. The check and the write are one transaction, ordered with person
+   * deletes (PostgreSQL: both lock the application's clock row), so a record never outlives its person.
+   */
+  put(extId: string, data: Uint8Array, now: string): Promise<boolean>;
   get(extId: string): Promise<StoredDocument | undefined>;
   /** The records of those of `extIds` that have one (the persons' dump). */
   getMany(extIds: string[]): Promise<Map<string, StoredDocument>>;

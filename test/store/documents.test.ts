@@ -35,13 +35,29 @@ function contract(kind: StoreSettings['kind'], settings: () => Promise<{ setting
     });
 
     it('put, replace, get, delete', async () => {
-      const docs = (await store.tenants.forApplication(APP)).documents!;
+      const t = await store.tenants.forApplication(APP);
+      const docs = t.documents!;
       expect(await docs.get('p1')).toBeUndefined();
-      await docs.put('p1', text('one'), now());
-      await docs.put('p1', text('two'), now());
+      await t.faces.create('p1', [{ data: text('f') }], now());
+      expect(await docs.put('p1', text('one'), now())).toBe(true);
+      expect(await docs.put('p1', text('two'), now())).toBe(true);
       expect(new TextDecoder().decode((await docs.get('p1'))!.data)).toBe('two');
       expect(await docs.delete('p1')).toBe(true);
       expect(await docs.delete('p1')).toBe(false);
+    });
+
+    it('put refuses an ext_id with no face or fingerprint person, in the transaction of the write (nothing written, no feed entry)', async () => {
+      const t = await store.tenants.forApplication(APP);
+      const before = await t.documents!.countChanges(0);
+      expect(await t.documents!.put('nobody', text('doc'), now())).toBe(false);
+      expect(await t.documents!.get('nobody')).toBeUndefined();
+      expect(await t.documents!.versionOf('nobody')).toBeUndefined();
+      expect(await t.documents!.countChanges(0)).toBe(before);
+      // a person deleted before the write: refused too
+      await t.fingers.create('gone', [{ data: text('g') }], now());
+      expect(await t.fingers.delete('gone')).toBe(true);
+      expect(await t.documents!.put('gone', text('doc'), now())).toBe(false);
+      expect(await t.documents!.get('gone')).toBeUndefined();
     });
 
     it('goes with the last modality of the person, and with a tombstone applied by sync', async () => {
@@ -174,6 +190,41 @@ describe('document records written before the change feed (SQLite tenant migrati
     try {
       await checkMigrated(store);
     } finally {
+      await store.close();
+      await fresh.drop();
+    }
+  });
+});
+
+describe.skipIf(!testDatabaseUrl)('postgres: a document put racing a person delete', () => {
+  it('a put that waits behind an uncommitted person delete is refused once the delete commits (no record left without its person)', async () => {
+    const fresh = await freshDatabase();
+    const store = await openStore({ kind: 'postgres', dataDir: mkdtempSync(path.join(os.tmpdir(), 'bs-docs-race-')), databaseUrl: fresh.url });
+    const deleter = new pg.Client({ connectionString: fresh.url });
+    const watcher = new pg.Client({ connectionString: fresh.url });
+    try {
+      const t = await store.tenants.forApplication(APP);
+      await t.faces.create('r1', [{ data: text('f') }], now());
+      await deleter.connect();
+      await watcher.connect();
+      const schema = tenantSchema(APP);
+      // What the person repository's delete does, held open: the person row goes, then the clock row is locked.
+      await deleter.query('BEGIN');
+      await deleter.query(`DELETE FROM ${schema}.persons WHERE ext_id = 'r1'`);
+      await deleter.query(`SELECT 1 FROM ${schema}.sync_clock FOR UPDATE`);
+      const put = t.documents!.put('r1', text('doc'), now());
+      // wait until the put is blocked on a lock (no timing is asserted)
+      for (let i = 0; i < 500; i++) {
+        const { rows } = await watcher.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+        if (Number(rows[0].n) > 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await deleter.query('COMMIT');
+      expect(await put).toBe(false);
+      expect(await t.documents!.get('r1')).toBeUndefined();
+    } finally {
+      await deleter.end().catch(() => undefined);
+      await watcher.end().catch(() => undefined);
       await store.close();
       await fresh.drop();
     }

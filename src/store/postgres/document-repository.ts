@@ -73,11 +73,17 @@ export class PgDocumentRepository implements DocumentRepository {
     this.tombs = `${schema}.document_tombstones`;
   }
 
-  async put(extId: string, data: Uint8Array, now: string): Promise<void> {
-    await inTransaction(this.pool, async (c) => {
+  async put(extId: string, data: Uint8Array, now: string): Promise<boolean> {
+    return inTransaction(this.pool, async (c) => {
+      // The clock row lock first: a person delete takes it too, so the check below reads the
+      // persons as they are after any delete ordered before this write (read committed: each
+      // statement sees what committed before it), and a delete ordered after it finds the record.
+      await c.query(`SELECT 1 FROM ${this.schema}.sync_clock FOR UPDATE`);
+      if (!(await this.personExists(extId, c))) return false;
       const stamp = await nextStamp(c, this.schema);
       await c.query(`DELETE FROM ${this.tombs} WHERE ext_id = $1`, [extId]);
       await this.upsert(c, extId, data, now, stamp.version, stamp.seq);
+      return true;
     });
   }
 

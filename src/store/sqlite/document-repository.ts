@@ -77,11 +77,13 @@ interface FeedRow {
 export class SqliteDocumentRepository implements DocumentRepository {
   constructor(private readonly db: SqliteDatabase) {}
 
-  async put(extId: string, data: Uint8Array, now: string): Promise<void> {
-    this.db.transaction(() => {
+  async put(extId: string, data: Uint8Array, now: string): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (!this.personExistsNow(extId)) return false;
       const stamp = nextStamp(this.db);
       this.db.prepare('DELETE FROM document_tombstones WHERE ext_id = ?').run(extId);
       this.upsert(extId, data, now, stamp.version, stamp.seq);
+      return true;
     }).immediate();
   }
 
