@@ -10,7 +10,9 @@
  * logit averaging only, fewer rows; `--pad`: the padded-crop rows of tta-pad.mts (when its cache
  * exists) beside the chosen ones. Findings: src/liveness/passive/README.md, "Two views of the face".
  *
- * `npx tsx bench/liveness/tta-scan.ts [--eval [--short] [--pad]]`
+ * `--disagree`: the chosen views' disagreement as a would-be quality gate.
+ *
+ * `npx tsx bench/liveness/tta-scan.ts [--eval [--short] [--pad]] [--disagree]`
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -99,7 +101,7 @@ async function scan(): Promise<void> {
   console.log(`wrote ${CACHE}`);
 }
 
-if (!process.argv.includes('--eval')) await scan();
+if (!process.argv.includes('--eval') && !process.argv.includes('--disagree')) await scan();
 
 /** P(real) of one item under the variants `vs`: 'logits' = softmax of the mean raw logits, 'probs' = mean of the softmax outputs. */
 export function ttaReal(logits: number[][], vs: number[], how: 'logits' | 'probs'): number {
@@ -214,4 +216,30 @@ function evaluate(): void {
     console.table(rows);
   }
 }
+/**
+ * `--disagree`: the two chosen views' disagreement (|log-odds difference| of P(real)) as a would-be
+ * quality gate ("the check cannot be trusted"): per set, images refused and the error among the rest.
+ */
+function disagreement(): void {
+  const { variants, items } = JSON.parse(readFileSync(CACHE, 'utf8')) as { variants: Variant[]; items: Item[] };
+  const at = (dy: number): number => variants.findIndex((v) => v.scale === 2.7 && v.dx === 0 && v.dy === dy && !v.flip);
+  const [b, y] = [at(0), at(0.08)];
+  const lo = (p: number): number => Math.log((p + 1e-6) / (1 - p + 1e-6));
+  const groups: Record<string, Array<{ d: number; s: number; bona: boolean }>> = {};
+  for (const it of items.filter((x) => x.status === 'ok' && !['spoof-samples', 'public', 'public-other'].includes(x.set))) {
+    const g = it.set === 'nuaa' ? (it.bonaFide ? 'nuaa-client' : 'nuaa-imposter') : `${it.split}:${it.set}`;
+    const d = Math.abs(lo(ttaReal(it.logits!, [b], 'logits')) - lo(ttaReal(it.logits!, [y], 'logits')));
+    (groups[g] ??= []).push({ d, s: ttaReal(it.logits!, [b, y], 'logits'), bona: it.bonaFide });
+  }
+  for (const D of [1, 2, 3, 4, Infinity]) {
+    const cells = Object.entries(groups).map(([g, xs]) => {
+      const kept = xs.filter((x) => x.d <= D);
+      const err = kept.filter((x) => (x.bona ? x.s < 0.5 : x.s >= 0.5)).length;
+      return `${g} refused ${xs.length - kept.length}, error ${((100 * err) / kept.length).toFixed(1)} %`;
+    });
+    console.log(`max disagreement ${D}: ${cells.join(' | ')}`);
+  }
+}
+
 if (process.argv.includes('--eval')) evaluate();
+if (process.argv.includes('--disagree')) disagreement();
