@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { PG_SYNC_MIGRATION } from './change-feed.js';
 import { PG_DOCUMENTS_MIGRATION } from './document-repository.js';
+import { PG_ROLLING_UPGRADE_MIGRATION } from './rolling-upgrade.js';
 
 /**
  * PostgreSQL layout. The station registry lives in schema `biostation`; each application owns a
@@ -75,6 +76,7 @@ export const TENANT_MIGRATIONS: PgMigration[] = [
   },
   (c, s) => PG_SYNC_MIGRATION(c, s),
   (c, s) => PG_DOCUMENTS_MIGRATION(c, s),
+  (c, s) => PG_ROLLING_UPGRADE_MIGRATION(c, s),
 ];
 
 /** Schema name of an application (ids are UUIDs, checked by the caller). */
@@ -82,7 +84,8 @@ export const tenantSchema = (applicationId: string): string => `app_${applicatio
 
 /**
  * Creates the schema if needed and applies pending migrations, under an advisory lock so several
- * nodes starting together migrate once.
+ * nodes starting together migrate once. Tenant schemas also refuse a lower level from older code
+ * (rolling-upgrade.ts).
  */
 export async function migrateSchema(client: PoolClient, schema: string, migrations: PgMigration[]): Promise<void> {
   await client.query('BEGIN');
@@ -94,7 +97,8 @@ export async function migrateSchema(client: PoolClient, schema: string, migratio
     const current = rows[0]?.version ?? 0;
     for (let v = current; v < migrations.length; v++) await migrations[v](client, schema);
     if (rows.length === 0) await client.query(`INSERT INTO ${schema}.schema_version VALUES ($1)`, [migrations.length]);
-    else await client.query(`UPDATE ${schema}.schema_version SET version = $1`, [migrations.length]);
+    // Never lowered: a node of an older version opening a newer schema leaves its level alone.
+    else await client.query(`UPDATE ${schema}.schema_version SET version = GREATEST(version, $1)`, [migrations.length]);
     await client.query('COMMIT');
   } catch (e) {
     await client.query('ROLLBACK');
