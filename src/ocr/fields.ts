@@ -273,6 +273,27 @@ export function restoreNames(d: Partial<Record<CnhFieldName, Draft>>): void {
     const { name, restored } = restoreDiacritics(city);
     if (restored.length) d[k] = { valor: [name, ...rest].join(','), conf: v.conf, cap: LOST_DIACRITIC_CAP };
   }
+  sameSpelling(d);
+}
+
+/**
+ * A surname printed twice on one card (the holder's and a parent's) has one spelling: a word read
+ * without diacritics in one name and with them in another lost them where it has none (the recogniser
+ * drops accents far more often than it invents them). It takes the accented spelling and its name is
+ * capped at LOST_DIACRITIC_CAP (the same line may have lost other accents; registries also spell a
+ * surname differently now and then).
+ */
+function sameSpelling(d: Partial<Record<CnhFieldName, Draft>>): void {
+  const keys = ['nome_completo', 'nome_pai', 'nome_mae'] as const;
+  const accented = new Map<string, string>();
+  for (const k of keys) for (const w of (d[k]?.valor ?? '').split(' ')) if (w.length > 2 && fold(w) !== w) accented.set(fold(w), w);
+  for (const k of keys) {
+    const v = d[k];
+    if (!v?.valor) continue;
+    const words = v.valor.split(' ');
+    const fixed = words.map((w) => (w.length > 2 && fold(w) === w ? accented.get(w) ?? w : w));
+    if (fixed.some((w, i) => w !== words[i])) d[k] = { ...v, valor: fixed.join(' '), cap: LOST_DIACRITIC_CAP };
+  }
 }
 
 /** Fields whose value is free text: a value that is the card's own print (boilerplate.ts) is dropped. */

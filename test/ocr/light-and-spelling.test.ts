@@ -115,4 +115,18 @@ describe('diacritics put back by spelling rules (orthography.ts)', () => {
     expect(campos.local_nascimento.confianca).toBeLessThan(LOW_CONFIDENCE);
     expect(campos.nome_mae).toEqual({ valor: 'ANA LIMA', confianca: 0.95 });
   });
+
+  it('a surname read without its accent in one name takes the spelling another name on the card has, under 0.8', () => {
+    const d: Record<string, Draft> = {
+      nome_completo: { valor: 'GISELE ARAUJO MOREIRA', conf: 0.96 },
+      nome_pai: { valor: 'PAULO MOREIRA', conf: 0.95 },
+      nome_mae: { valor: 'LUZIA ARAÚJO MOREIRA', conf: 0.93 },
+    };
+    restoreNames(d);
+    const campos = scoreFields(d);
+    expect(campos.nome_completo.valor).toBe('GISELE ARAÚJO MOREIRA');
+    expect(campos.nome_completo.confianca).toBeLessThan(LOW_CONFIDENCE);
+    expect(campos.nome_mae).toEqual({ valor: 'LUZIA ARAÚJO MOREIRA', confianca: 0.93 });
+    expect(campos.nome_pai).toEqual({ valor: 'PAULO MOREIRA', confianca: 0.95 });
+  });
 });
