@@ -23,6 +23,7 @@ import { createLogger, type Logger } from './runtime/logger.js';
 import { SyncService } from './sync/service.js';
 import { engineTemplateCheck } from './sync/checks.js';
 import { startSyncSchedule } from './sync/scheduler.js';
+import { SyncPeerRegistry } from './sync/peer-registry.js';
 import { openStore, type StoreSettings } from './store/index.js';
 import { parseMasterKey } from './store/encryption/master-key.js';
 import { AuditLog } from './audit/audit-log.js';
@@ -52,6 +53,8 @@ export function stationPaths(dataDir: string) {
     masterKey: path.join(dataDir, 'master.key'),
     /** The station-admin credential's argon2id hash (src/auth/station-admin.ts), 0600. */
     stationAdmin: path.join(dataDir, 'station-admin.json'),
+    /** Sync peers added from the Admin screen (src/sync/peer-registry.ts), 0600. */
+    syncPeers: path.join(dataDir, 'sync-peers.json'),
   };
 }
 
@@ -155,6 +158,7 @@ export async function startStation(config: StationConfig, options: StationOption
     sync: new SyncService(engineTemplateCheck(engines.face, engines.finger)),
     engines,
     stationAdmin,
+    syncPeers: new SyncPeerRegistry(paths.syncPeers, config.syncPeers),
     audit: new AuditLog(store.audit, {
       extIds: config.auditExtIds,
       pseudonymKey: (applicationId) => store.keyring!.dataKey(applicationId),
@@ -166,7 +170,7 @@ export async function startStation(config: StationConfig, options: StationOption
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const syncSchedule = startSyncSchedule({ config, applications, stores, sync: services.sync, log: server.log });
+  const syncSchedule = startSyncSchedule({ config, peers: () => services.syncPeers!.all(), applications, stores, sync: services.sync, log: server.log });
 
   let closing: Promise<void> | undefined;
   const close = () =>

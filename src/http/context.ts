@@ -11,6 +11,7 @@ import type { LivenessService } from '../liveness/service.js';
 import type { CnhReader } from '../ocr/engine.js';
 import type { StationConfig } from '../runtime/config.js';
 import type { SyncService } from '../sync/service.js';
+import type { SyncPeerRegistry } from '../sync/peer-registry.js';
 import type { EngineSlot } from '../runtime/engine-slot.js';
 import type { TenantStoreProvider } from '../store/types.js';
 
@@ -36,4 +37,6 @@ export interface StationServices {
   audit?: AuditLog;
   /** The station-admin credential (src/auth/station-admin.ts) guarding /api/v1/admin; absent: no admin API. */
   stationAdmin?: StationAdmin;
+  /** Sync peers: the configuration's and those added from the Admin screen (src/sync/peer-registry.ts); absent: config.syncPeers only, none can be added. */
+  syncPeers?: SyncPeerRegistry;
 }

@@ -49,8 +49,9 @@ export const StationConfigSchema = Type.Object({
   uiDir: Type.String(),
   /**
    * Station sync peers (src/sync): which local application (`app`, its name) syncs with which
-   * application (`key`/`secret`) on which station (`url`). Set by the station's operator only (env
-   * BIOSTATION_SYNC_PEERS as a JSON array, or the config file); never stored by the station.
+   * application (`key`/`secret`) on which station (`url`). Set by the station's operator (env
+   * BIOSTATION_SYNC_PEERS as a JSON array, or the config file), read-only to the station; the station
+   * admin may add more from the kiosk's Admin screen (kept in `<dataDir>/sync-peers.json`, src/sync/peer-registry.ts).
    */
   syncPeers: Type.Array(Type.Object({
     name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' }),

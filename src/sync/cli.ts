@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { BiostationError } from '../runtime/errors.js';
 import type { StationConfig } from '../runtime/config.js';
 import { openStore } from '../store/index.js';
-import { storeSettings } from '../station.js';
+import { stationPaths, storeSettings } from '../station.js';
+import { SyncPeerRegistry } from './peer-registry.js';
 import type { SyncRecord } from '../store/types.js';
 import { assertComparable } from './checks.js';
 import { DEFAULT_PEER_LIMITS } from './peer-client.js';
@@ -39,7 +40,7 @@ export function registerSyncCommands(program: Command, config: () => StationConf
       .option(direction === 'pull' ? '--from <url>' : '--to <url>', 'base URL of the peer station, e.g. http://10.0.0.7:8080')
       .option('--key <key>', "key of the peer's application")
       .option('--secret <secret>', "secret of the peer's application (or env BIOSTATION_PEER_SECRET)")
-      .option('--peer <name>', 'a peer configured in BIOSTATION_SYNC_PEERS instead of --from/--to, --key, --secret')
+      .option('--peer <name>', 'a peer configured in BIOSTATION_SYNC_PEERS or added from the Admin screen, instead of --from/--to, --key, --secret')
       .option('--app <name>', 'local application (default: the only one)')
       .option('--dry-run', 'read and compare only: write nothing, move no checkpoint')
       .option('--page-size <n>', `changes per request (default ${DEFAULT_PEER_LIMITS.pageSize})`)
@@ -57,8 +58,12 @@ async function runSync(direction: 'pull' | 'push', opts: SyncCliOptions, config:
     else process.stderr.write(`biostation: ${message}\n`);
     return 1;
   };
-  const named = opts.peer ? config.syncPeers.find((p) => p.name === opts.peer) : undefined;
-  if (opts.peer && !named) return fail('INVALID_REQUEST', `no peer named ${opts.peer} in BIOSTATION_SYNC_PEERS`);
+  // Configured peers and those added from the Admin screen; a name may repeat across applications (--app picks).
+  let peers = opts.peer ? new SyncPeerRegistry(stationPaths(config.dataDir).syncPeers, config.syncPeers).all().filter((p) => p.name === opts.peer) : [];
+  if (peers.length > 1 && opts.app) peers = peers.filter((p) => p.app === opts.app);
+  if (peers.length > 1) return fail('INVALID_REQUEST', `several applications have a peer named ${opts.peer}: name one with --app`);
+  const named = peers[0];
+  if (opts.peer && !named) return fail('INVALID_REQUEST', `no peer named ${opts.peer} in BIOSTATION_SYNC_PEERS or added from the Admin screen`);
   const url = named?.url ?? opts.from ?? opts.to;
   const key = named?.key ?? opts.key;
   const secret = named?.secret ?? opts.secret ?? process.env.BIOSTATION_PEER_SECRET;

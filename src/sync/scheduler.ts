@@ -4,6 +4,8 @@ import type { SyncService } from './service.js';
 
 export interface ScheduleDeps {
   config: Pick<StationConfig, 'syncPeers' | 'syncIntervalSeconds' | 'syncTombstoneDays'>;
+  /** The peers of each round (default config.syncPeers): the station passes its registry's, so peers added from the Admin screen sync too. */
+  peers?: () => ReadonlyArray<StationConfig['syncPeers'][number]>;
   applications: { list(): Promise<ApplicationRecord[]> };
   stores: TenantStoreProvider;
   sync: SyncService;
@@ -33,7 +35,14 @@ export function startSyncSchedule(deps: ScheduleDeps): { stop(): Promise<void>; 
 
   const round = async () => {
     const apps = await deps.applications.list();
-    for (const peer of deps.config.syncPeers) {
+    let peers: ReadonlyArray<StationConfig['syncPeers'][number]>;
+    try {
+      peers = deps.peers?.() ?? deps.config.syncPeers;
+    } catch (e) {
+      deps.log.warn({ err: (e as Error).message }, 'sync peers added from the Admin screen are unreadable; only the configured ones sync');
+      peers = deps.config.syncPeers;
+    }
+    for (const peer of peers) {
       if (stopped) return;
       const app = apps.find((a) => a.name === peer.app && !a.disabledAt);
       if (!app) {

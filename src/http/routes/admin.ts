@@ -5,6 +5,7 @@ import type { StationAdmin } from '../../auth/station-admin.js';
 import type { ApplicationRecord } from '../../store/types.js';
 import type { StationServices } from '../context.js';
 import { PlainError } from '../schemas.js';
+import { adminPeerRoutes } from './admin-peers.js';
 
 const BASE = '/api/v1/admin';
 const tags = ['station admin'];
@@ -40,6 +41,7 @@ function plain(reply: FastifyReply, status: number, code: string, message: strin
  *   POST /api/v1/admin/applications/{key}/disable  -> { key, disabled: true }
  *   POST /api/v1/admin/applications/{key}/rotate   -> { name, key, secret }
  *   PUT  /api/v1/admin/applications/{key}/dedup { policy: off|warn|block } -> { key, dedupPolicy }
+ *   GET|POST /api/v1/admin/applications/{key}/sync-peers, DELETE .../sync-peers/{name} (admin-peers.ts)
  * Every route but POST /session needs `Authorization: Bearer <session token>`; errors are the
  * plain body `{ statusCode, error, code, message }` (UNAUTHORIZED, APPLICATION_NOT_FOUND,
  * INVALID_NAME, INVALID_DEDUP_POLICY).
@@ -115,5 +117,8 @@ export function adminRoutes(services: StationServices, admin: StationAdmin): Fas
       await services.applications.setDedupPolicy(key, policy);
       return { key, dedupPolicy: policy };
     }));
+
+    // An application's sync peers (admin-peers.ts).
+    if (services.syncPeers) await app.register(adminPeerRoutes(services, admin, services.syncPeers));
   };
 }

@@ -62,18 +62,22 @@ const DocumentDumpResponse = Type.Object({
 
 type PeerConfig = StationConfig['syncPeers'][number];
 
-/** The configured peer of this application named `name` (or its only one). @throws INVALID_REQUEST */
-export function configuredPeer(config: StationConfig, applicationName: string, name?: string): PeerConfig {
-  const mine = (config.syncPeers ?? []).filter((p) => p.app === applicationName);
+/** Every peer of the station: the configuration's and the admin-added ones (src/sync/peer-registry.ts). */
+const peersOf = (services: StationServices): PeerConfig[] => services.syncPeers?.all() ?? services.config.syncPeers ?? [];
+
+/** The peer of this application named `name` (or its only one) among `peers`. @throws INVALID_REQUEST */
+export function configuredPeer(peers: readonly PeerConfig[], applicationName: string, name?: string): PeerConfig {
+  const mine = peers.filter((p) => p.app === applicationName);
   const chosen = name === undefined ? mine : mine.filter((p) => p.name === name);
-  if (chosen.length === 0) throw new BiostationError('INVALID_REQUEST', 'No such sync peer is configured for this application (the station operator sets BIOSTATION_SYNC_PEERS)');
+  if (chosen.length === 0) throw new BiostationError('INVALID_REQUEST', 'No such sync peer is configured for this application (the station operator sets BIOSTATION_SYNC_PEERS or adds it from the Admin screen)');
   if (chosen.length > 1) throw new BiostationError('INVALID_REQUEST', 'Several sync peers are configured for this application: name one with "peer"');
   return chosen[0];
 }
 
 /**
  * Station-to-station sync (extension: not in the interface spec); see src/sync/service.ts. Peers
- * are the station operator's configuration (BIOSTATION_SYNC_PEERS, the `sync` CLI): an application
+ * are the station operator's (BIOSTATION_SYNC_PEERS, the `sync` CLI, or added by the station admin
+ * from the Admin screen: src/sync/peer-registry.ts): an application
  * may only run a sync with a peer configured for it, by name, and never names a URL or credential
  * itself (an application token able to send the station's requests anywhere would make the station
  * a port scanner). `POST /api/v1/sync/changes` receives a peer's push into the token's application.
@@ -84,7 +88,7 @@ export function syncRoutes(services: StationServices, authenticate: Authenticate
 
     const run = (direction: 'pull' | 'push') => async (request: FastifyRequest) => {
       const tenant = tenantOf(request);
-      const peer = configuredPeer(services.config, tenant.applicationName, (request.body as Static<typeof PeerChoice> | undefined)?.peer);
+      const peer = configuredPeer(peersOf(services), tenant.applicationName, (request.body as Static<typeof PeerChoice> | undefined)?.peer);
       const target = { url: peer.url, key: peer.key, secret: peer.secret };
       return { sync: direction === 'pull' ? await services.sync.pull(tenant.store, target) : await services.sync.push(tenant.store, target) };
     };
@@ -120,7 +124,7 @@ export function syncRoutes(services: StationServices, authenticate: Authenticate
     }, async (request) => {
       const tenant = tenantOf(request);
       const history: SyncRecord[] = await services.sync.history(tenant.store, 10);
-      const peers = (services.config.syncPeers ?? []).filter((p) => p.app === tenant.applicationName).map((p) => ({ name: p.name, url: safeOrigin(p.url) }));
+      const peers = peersOf(services).filter((p) => p.app === tenant.applicationName).map((p) => ({ name: p.name, url: safeOrigin(p.url) }));
       return { peers, lastSync: history.find((h) => h.error === null) ?? null, history };
     });
 

@@ -1,0 +1,91 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { StationAdmin } from '../../auth/station-admin.js';
+import { SyncPeerError, type SyncPeerRegistry } from '../../sync/peer-registry.js';
+import type { StationServices } from '../context.js';
+import { PlainError } from '../schemas.js';
+
+const BASE = '/api/v1/admin/applications/:key/sync-peers';
+const tags = ['station admin'];
+const security = [{ bearerAuth: [] }];
+
+const KeyParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 200 }) });
+const NamedParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 200 }), name: Type.String({ minLength: 1, maxLength: 200 }) });
+const Peer = Type.Object({
+  name: Type.String(),
+  url: Type.String({ description: 'Base URL of the peer station' }),
+  key: Type.String({ description: "Key of the peer's application (its secret is never returned)" }),
+  source: Type.Union([Type.Literal('config'), Type.Literal('admin')], { description: 'config: set by BIOSTATION_SYNC_PEERS (read-only here); admin: added through this API' }),
+});
+const NewPeer = Type.Object({
+  name: Type.String({ maxLength: 200, description: '1..64 letters, digits, ".", "_", "-"; unique for the application' }),
+  url: Type.String({ maxLength: 1000, description: 'https://host[:port][/path] (plain http only to a loopback address); no user, query or fragment' }),
+  key: Type.String({ maxLength: 1000, description: "Key of the peer's application" }),
+  secret: Type.String({ maxLength: 1000, description: "Secret of the peer's application; stored, never returned" }),
+}, { additionalProperties: false });
+const errors = { 400: PlainError, 401: PlainError, 404: PlainError, 409: PlainError };
+
+const STATUS: Record<SyncPeerError['code'], number> = {
+  INVALID_PEER_NAME: 400, INVALID_PEER_URL: 400, INVALID_PEER_CREDENTIAL: 400, TOO_MANY_PEERS: 400,
+  PEER_EXISTS: 409, PEER_CONFIGURED: 409, PEER_NOT_FOUND: 404,
+};
+
+function plain(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
+  const reason: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 409: 'Conflict' };
+  return reply.status(status).send({ statusCode: status, error: reason[status] ?? 'Error', code, message });
+}
+
+/**
+ * Sync peers of an application, from the kiosk's Admin screen (issue #16 follow-up). Station-admin
+ * session only (as admin.ts), never an application token: an application naming a URL would make
+ * the station send its requests anywhere. Peers of the configuration are listed and cannot be
+ * changed here; added ones are kept by src/sync/peer-registry.ts.
+ *   GET    /api/v1/admin/applications/{key}/sync-peers                -> { peers: [{ name, url, key, source }] }
+ *   POST   /api/v1/admin/applications/{key}/sync-peers { name, url, key, secret } -> { peer } (no secret)
+ *   DELETE /api/v1/admin/applications/{key}/sync-peers/{name}         -> { removed: true }
+ * Errors (plain body with `code`): 401 UNAUTHORIZED; 404 APPLICATION_NOT_FOUND, PEER_NOT_FOUND;
+ * 400 INVALID_PEER_NAME, INVALID_PEER_URL, INVALID_PEER_CREDENTIAL, TOO_MANY_PEERS; 409 PEER_EXISTS, PEER_CONFIGURED.
+ */
+export function adminPeerRoutes(services: StationServices, admin: StationAdmin, peers: SyncPeerRegistry): FastifyPluginAsync {
+  const bearer = (request: FastifyRequest) => /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+  const guarded = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!admin.hasSession(bearer(request))) return plain(reply, 401, 'UNAUTHORIZED', 'A station-admin session is required');
+  };
+  /** Runs `work` with the application of `key` (by name, as peers name it); maps the typed errors. */
+  const withApp = async <T>(reply: FastifyReply, key: string, work: (appName: string) => T): Promise<T | FastifyReply> => {
+    const app = (await services.applications.list()).find((a) => a.key === key);
+    if (!app) return plain(reply, 404, 'APPLICATION_NOT_FOUND', 'No application with this key');
+    try {
+      return work(app.name);
+    } catch (e) {
+      if (!(e instanceof SyncPeerError)) throw e;
+      return plain(reply, STATUS[e.code], e.code, e.message);
+    }
+  };
+
+  return async (app) => {
+    app.get(BASE, {
+      onRequest: guarded,
+      schema: { tags, security, summary: "The application's sync peers (never a secret)", params: KeyParams, response: { 200: Type.Object({ peers: Type.Array(Peer) }), ...errors } },
+    }, async (request, reply) => withApp(reply, (request.params as Static<typeof KeyParams>).key, (name) => ({ peers: peers.viewsOf(name) })));
+
+    app.post(BASE, {
+      onRequest: guarded,
+      schema: { tags, security, summary: 'Add a sync peer to the application (the background schedule and POST /api/v1/sync/pull|push use it)', params: KeyParams, body: NewPeer, response: { 200: Type.Object({ peer: Peer }), ...errors } },
+    }, async (request, reply) => {
+      const body = request.body as Static<typeof NewPeer>;
+      return withApp(reply, (request.params as Static<typeof KeyParams>).key, (appName) => ({ peer: peers.add({ app: appName, name: body.name, url: body.url, key: body.key, secret: body.secret }) }));
+    });
+
+    app.delete(`${BASE}/:name`, {
+      onRequest: guarded,
+      schema: { tags, security, summary: 'Remove a sync peer added here (configured ones are changed in the configuration)', params: NamedParams, response: { 200: Type.Object({ removed: Type.Literal(true) }), ...errors } },
+    }, async (request, reply) => {
+      const { key, name } = request.params as Static<typeof NamedParams>;
+      return withApp(reply, key, (appName) => {
+        peers.remove(appName, name);
+        return { removed: true as const };
+      });
+    });
+  };
+}
