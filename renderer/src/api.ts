@@ -244,6 +244,15 @@ export interface AdminApplication {
   dedupPolicy: 'off' | 'warn' | 'block';
 }
 
+/** A sync peer of an application as the station-admin API lists it (never its secret). */
+export interface AdminSyncPeer {
+  name: string;
+  url: string;
+  key: string;
+  /** config: the station's configuration (read-only); admin: added from this screen. */
+  source: 'config' | 'admin';
+}
+
 const ADMIN = '/api/v1/admin';
 const ADMIN_TOKEN_KEY = 'biostation.adminToken';
 
@@ -276,6 +285,11 @@ export const adminApi = {
   disable: (key: string) => adminApi.run('POST', `/applications/${encodeURIComponent(key)}/disable`),
   rotate: (key: string) => adminApi.run<{ name: string; key: string; secret: string }>('POST', `/applications/${encodeURIComponent(key)}/rotate`),
   setDedup: (key: string, policy: AdminApplication['dedupPolicy']) => adminApi.run('PUT', `/applications/${encodeURIComponent(key)}/dedup`, { policy }),
+  /** Sync peers of an application (src/http/routes/admin-peers.ts). */
+  syncPeers: async (key: string) => (await adminApi.run<{ peers: AdminSyncPeer[] }>('GET', `/applications/${encodeURIComponent(key)}/sync-peers`)).peers,
+  addSyncPeer: (key: string, peer: { name: string; url: string; key: string; secret: string }) =>
+    adminApi.run<{ peer: AdminSyncPeer }>('POST', `/applications/${encodeURIComponent(key)}/sync-peers`, peer),
+  removeSyncPeer: (key: string, name: string) => adminApi.run('DELETE', `/applications/${encodeURIComponent(key)}/sync-peers/${encodeURIComponent(name)}`),
 };
 
 /** The finger body's dpi string: the reported resolution rounded to whole dots per inch, "500" when none is known. */

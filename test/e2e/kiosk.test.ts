@@ -273,8 +273,8 @@ describe.skipIf(skip !== null)('kiosk end to end (Chromium, fake camera, virtual
     await page.getByTestId('admin-export').click();
     expect((await download).suggestedFilename()).toMatch(/^biostation-faces-.*\.json$/);
     await page.getByTestId('admin-exported').waitFor();
-    // Sync peers are the station operator's configuration (BIOSTATION_SYNC_PEERS, src/http/routes/sync.ts):
-    // none here, and the card says so instead of offering a form (a kiosk cannot name a URL or credential).
+    // No sync peer here (none configured in BIOSTATION_SYNC_PEERS, none added from this screen: the
+    // station-admin form is tested in admin-peers.test.ts); the card says so.
     await page.getByTestId('admin-sync-nopeer').waitFor();
     expect(await page.getByTestId('admin-sync-last').textContent()).toContain('Nenhuma sincronização');
     await shot('16-admin');

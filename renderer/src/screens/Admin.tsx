@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
 import { adminApi, api, session, type ReadyStatus, type SyncStatus } from '../api.js';
 import { AdminApplications, AdminUnlock } from '../components/AdminApplications.js';
+import { AdminSyncPeers } from '../components/AdminSyncPeers.js';
 import { Busy, ErrorNotice, Notice, Screen, useAction } from '../components/ui.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
 
 /**
  * Administration, behind the station-admin secret (never the application's credential): the
  * station's applications (list, create, disable, new secret, de-duplication), counts, dump export
- * (every page of GET /face/dump saved as one JSON file), sync status and health.
+ * (every page of GET /face/dump saved as one JSON file), sync status, the application's sync peers
+ * (added and removed here, AdminSyncPeers) and health.
  */
 export function Admin({ onBack }: { onBack: () => void }) {
   const { t } = useI18n();
@@ -101,6 +103,7 @@ function AdminPanel({ onBack, onLocked }: { onBack: () => void; onLocked: () => 
           ))}
           {syncRun.busy && <Busy />}
           <ErrorNotice error={syncRun.error} />
+          {session.appKey() && <AdminSyncPeers appKey={session.appKey()!} onChanged={() => void refresh()} />}
         </article>
         <article className="card" data-testid="admin-health">
           <h2>{t('admin.health')}</h2>
