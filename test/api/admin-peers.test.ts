@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncPeerRegistry } from '../../src/sync/peer-registry.js';
-import { fakeFaceEngine, fakeFingerEngine } from './fakes.js';
+import { faceBody, fakeFaceEngine, fakeFingerEngine } from './fakes.js';
 import { startTestStation, type TestStation } from './harness.js';
 
 /**
@@ -105,5 +105,37 @@ describe('station-admin API: sync peers of an application', () => {
     expect(again.body.code).toBe('PEER_NOT_FOUND');
     expect((await admin('GET', peers())).body.peers.map((p: { name: string }) => p.name)).toEqual(['hq', 'remote']);
     expect((await central.request('POST', '/api/v1/sync/pull', { token: centralApp.token, json: { peer: 'field' } })).status).toBe(400);
+  });
+});
+
+/** The background schedule (BIOSTATION_SYNC_INTERVAL_S) syncs with a peer added from the Admin screen, without a restart. */
+describe('scheduled sync with a peer added by the station admin', () => {
+  let field: TestStation;
+  let central: TestStation;
+
+  beforeAll(async () => {
+    field = await startTestStation({ faceEngine: fakeFaceEngine });
+    central = await startTestStation({ faceEngine: fakeFaceEngine, config: { syncIntervalSeconds: 1 } });
+  });
+  afterAll(async () => {
+    await central?.close();
+    await field?.close();
+  });
+
+  it('pulls the peer\'s enrollment in the background once the peer is added', async () => {
+    const fieldApp = await field.application('field');
+    const centralApp = await central.application('central');
+    await field.request('POST', '/api/v1/services/face/enroll/ana', { token: fieldApp.token, json: faceBody('ana') });
+    const session = (await central.request('POST', '/api/v1/admin/session', { json: { secret: central.station.stationAdminSecret } })).body.token;
+    const added = await central.request('POST', `/api/v1/admin/applications/${centralApp.key}/sync-peers`, { token: session, json: { name: 'field', url: field.url, key: fieldApp.key, secret: fieldApp.secret } });
+    expect(added.status).toBe(200);
+    // wait for a round (no timing asserted: the loop only bounds the wait)
+    let count = 0;
+    for (let i = 0; i < 100 && count < 1; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      count = (await central.request('GET', '/api/v1/services/face/count', { token: centralApp.token })).body.count;
+    }
+    expect(count).toBe(1);
+    expect((await central.request('GET', '/api/v1/sync/status', { token: centralApp.token })).body.lastSync).toMatchObject({ peerUrl: field.url, error: null });
   });
 });
