@@ -7,6 +7,10 @@ import { rawExchange, statusesOf } from './raw-socket.js';
  * Issue #18 finding 4: requests that never finish. Raw sockets send what no HTTP client would:
  * half a header block, half a body, malformed multipart, a body past the limit; the station must
  * answer or close within its time limits, and keep serving.
+ * No assertion reads a duration (CI runs on a loaded box): which limit acted is told by what the
+ * station sent (408 for the header/request limits, the Keep-Alive header for the idle limit), and
+ * each exchange's client gives up long after the configured limit (1 s, 2 s, 0.5 s) and long before
+ * the station's defaults (15 s, 120 s, 72 s), so an unapplied limit shows as a connection still open.
  */
 describe('server time limits and malformed bodies (issue #18 finding 4)', () => {
   let t: TestStation;
@@ -23,32 +27,31 @@ describe('server time limits and malformed bodies (issue #18 finding 4)', () => 
   });
   afterAll(() => t?.close());
 
-  it('a client that never finishes its headers is cut off (408 or closed) after the headers timeout', async () => {
-    const r = await rawExchange(t.url, [`POST /api/v1/services/face/identify HTTP/1.1\r\nHost: ${host()}\r\nX-Slow: 1\r\n`], 8000);
+  it('a client that never finishes its headers gets 408 and is cut off by the headers timeout', async () => {
+    const r = await rawExchange(t.url, [`POST /api/v1/services/face/identify HTTP/1.1\r\nHost: ${host()}\r\nX-Slow: 1\r\n`], 12_000);
     expect(r.closed, r.response).toBe(true);
-    expect(r.elapsedMs).toBeLessThan(5000);
+    expect(statusesOf(r.response)).toEqual([408]);
   });
 
-  it('a connection that sends nothing at all is closed', async () => {
-    const r = await rawExchange(t.url, [], 8000);
+  it('a connection that sends nothing at all gets 408 and is closed', async () => {
+    const r = await rawExchange(t.url, [], 12_000);
     expect(r.closed).toBe(true);
-    expect(r.elapsedMs).toBeLessThan(5000);
+    expect(statusesOf(r.response)).toEqual([408]); // by the headers limit
   });
 
-  it('a body that stops half-way gets 408 (or a close) after the request timeout', async () => {
+  it('a body that stops half-way gets 408 and a close from the request timeout', async () => {
     const head = `POST /api/v1/services/face/identify HTTP/1.1\r\nHost: ${host()}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
-    const r = await rawExchange(t.url, [head, '{"Images":[{"imageData":"'], 8000);
+    const r = await rawExchange(t.url, [head, '{"Images":[{"imageData":"'], 12_000);
     expect(r.closed, r.response).toBe(true);
-    expect(r.elapsedMs).toBeLessThan(6000);
-    const statuses = statusesOf(r.response);
-    if (statuses.length) expect(statuses[0]).toBe(408);
+    expect(statusesOf(r.response)).toEqual([408]);
   });
 
   it('an idle keep-alive connection is closed after the keep-alive timeout', async () => {
     const r = await rawExchange(t.url, [`GET /health HTTP/1.1\r\nHost: ${host()}\r\n\r\n`], 8000);
     expect(statusesOf(r.response)).toEqual([200]);
+    // The configured idle limit (500 ms, announced in whole seconds), not Node's 5 s or the station's 72 s.
+    expect(r.response).toMatch(/\r\nKeep-Alive: timeout=0\r\n/i);
     expect(r.closed).toBe(true);
-    expect(r.elapsedMs).toBeLessThan(4000);
   });
 
   const MULTIPART_CASES: Array<[string, string, string]> = [
@@ -71,7 +74,8 @@ describe('server time limits and malformed bodies (issue #18 finding 4)', () => 
         const [status] = statusesOf(r.response);
         expect(status, `${name}: ${r.response.slice(0, 200)} after ${r.elapsedMs} ms`).toBeGreaterThanOrEqual(400);
         expect(status, name).toBeLessThan(500);
-        expect(r.elapsedMs, name).toBeLessThan(3000);
+        // Answered by the parser, not cut off by the 2 s request limit (a wait for bytes that never come).
+        expect(status, name).not.toBe(408);
       }
     });
   }
@@ -84,8 +88,8 @@ describe('server time limits and malformed bodies (issue #18 finding 4)', () => 
     const statuses = statusesOf(r.response);
     expect(statuses[0], r.response.slice(0, 300)).toBe(413);
     // The station reads and discards the refused body, so the pipelined request is answered on the same connection.
+    // A stall would end in the request limit's 408 or a close, not in the pipelined request's 200.
     expect(statuses, `closed=${r.closed} after ${r.elapsedMs} ms`).toEqual([413, 200]);
-    expect(r.elapsedMs).toBeLessThan(3000);
   });
 
   it('a chunked body over the limit gets 413 and the connection does not stall', async () => {
@@ -98,7 +102,6 @@ describe('server time limits and malformed bodies (issue #18 finding 4)', () => 
     const statuses = statusesOf(r.response);
     expect(statuses[0], r.response.slice(0, 300)).toBe(413);
     expect(statuses, `closed=${r.closed} after ${r.elapsedMs} ms`).toEqual([413, 200]);
-    expect(r.elapsedMs).toBeLessThan(3000);
   });
 
   it('a raw body over the liveness limit always gets its answer (no reset losing it) and the connection serves the next request', async () => {
