@@ -67,9 +67,8 @@ describe('worker pool', () => {
     const p = pool(true, 1, { overBudget: (ms) => new OverBudget(`over ${ms} ms`), stopGraceMs: 300 });
     await p.ready();
     const first = (await p.run({ kind: 'echo', value: 1 })) as { threadId: number };
-    const t0 = Date.now();
-    await expect(p.run({ kind: 'spin', ms: 20_000 }, { timeMs: 200 })).rejects.toThrow(OverBudget);
-    expect(Date.now() - t0).toBeLessThan(5_000);
+    // A 10-minute spin: refused only if the budget cuts it off (past the test's 60 s otherwise); no duration is asserted.
+    await expect(p.run({ kind: 'spin', ms: 600_000 }, { timeMs: 200 })).rejects.toThrow(OverBudget);
     expect(p.recycled).toBe(1);
     const next = (await p.run({ kind: 'echo', value: 2 })) as { threadId: number; value: number };
     expect(next.value).toBe(4);
