@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +97,19 @@ describe('station-admin API: sync peers of an application', () => {
     const status = await central.request('GET', '/api/v1/sync/status', { token: centralApp.token });
     expect(status.body.peers.map((p: { name: string }) => p.name)).toEqual(['hq', 'field', 'remote']);
   });
+
+  it('the sync CLI finds the added peer by name (--peer) on the data directory', async () => {
+    const child = spawn(process.execPath, ['src/bin/biostation.mjs', 'sync', 'pull', '--peer', 'field', '--json'], {
+      env: { ...process.env, BIOSTATION_DATA_DIR: central.dataDir, BIOSTATION_ENGINES: 'none', BIOSTATION_LOG_LEVEL: 'warn' },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, err + out).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ app: 'central', peerUrl: field.url, error: null });
+  }, 60_000);
 
   it('removes an added peer; a configured one stays (409), an unknown one is 404', async () => {
     expect((await admin('DELETE', `${peers()}/hq`)).body).toMatchObject({ code: 'PEER_CONFIGURED' });
