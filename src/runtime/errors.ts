@@ -37,6 +37,7 @@ export const ERROR_CATALOGUE = {
   PEER_UNAUTHORIZED: { status: 502, resultCode: 1045, text: 'The peer station refused the key and secret' },
   PEER_INVALID_RESPONSE: { status: 502, resultCode: 1047, text: 'The peer station answered something that is not a Biostation dump' },
   DUPLICATE_FOUND: { status: 409, resultCode: 1049, text: 'The sample matches a person already enrolled under another ext_id (de-duplication policy block)' },
+  LIVENESS_FRAMES_INCONSISTENT: { status: 400, resultCode: 1051, text: 'A liveness frame does not hold one face of the same person, at the same place and scale, as the main image' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
