@@ -1,7 +1,7 @@
 /**
  * CNH OCR benchmark on the widened synthetic set (test/fixtures/cnh/widened.ts, issue #17):
  *
- *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|both] [--n 44] [--pool 1] [--verbose]
+ *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|both] [--n 44] [--pool 1] [--model fast|npm] [--verbose]
  *
  * `tuning` (seeds 100000+) may be tuned on; `heldout` (seeds 900000+) was run several times and its
  * errors seen once: a validation part now; `untouched` (seeds 700000+, with fonts and uneven light the
@@ -12,12 +12,15 @@
  * right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
  * image-only PDFs, text PDFs), read one at a time through `createCnhReader` (latency, not throughput),
  * and CPU seconds per document (all the process's threads: a figure load on other cores barely moves).
- * Headline figures also go to bench/out/ocr.summary.json for `npm run bench`.
+ * Headline figures also go to bench/out/ocr.summary.json for `npm run bench`. `--model` picks the
+ * recognition model (src/ocr/pool.ts portugueseModel; default: tessdata_fast where Debian's
+ * tesseract-ocr-por is installed, else the npm package's); the model read with is printed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CNH_FIELD_NAMES, type CnhFieldName } from '../src/ocr/engine.js';
 import { createCnhReader, type CnhReadResult } from '../src/ocr/index.js';
+import { portugueseModel, type OcrModel } from '../src/ocr/pool.js';
 import { editDistance } from '../src/ocr/words.js';
 import { CONDITIONS, PART_SEED, UNTOUCHED_FONTS, generateWidened, type Part, type WidenedCnh } from '../test/fixtures/cnh/widened.js';
 
@@ -31,6 +34,9 @@ const parts: Part[] = partArg === 'both' ? ['tuning', 'heldout'] : [partArg as P
 if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final or both, not ${partArg}`);
 const n = Number(arg('--n') ?? 44);
 const poolSize = Number(arg('--pool') ?? 1);
+const modelArg = arg('--model');
+if (modelArg !== undefined && modelArg !== 'fast' && modelArg !== 'npm') throw new Error(`--model: fast or npm, not ${modelArg}`);
+const model = portugueseModel(modelArg as OcrModel['id'] | undefined);
 
 /** seconds: wall time of the read; cpu: CPU seconds of the whole process meanwhile (recogniser and decode threads included). */
 interface Outcome { doc: WidenedCnh; res: CnhReadResult | null; seconds: number; cpu: number; error?: string }
@@ -143,7 +149,8 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
 async function main(): Promise<void> {
   const { loadavg, availableParallelism } = await import('node:os');
   console.log(`# CNH OCR benchmark, widened set: parts ${parts.join(', ')}, ${n} documents each; recogniser pool ${poolSize}; documents read one at a time`);
-  const reader = await createCnhReader({ poolSize, maxQueue: 4 });
+  console.log(`Model: ${model.id} (${model.langPath}), page read at ${model.pageSqueeze} x width`);
+  const reader = await createCnhReader({ poolSize, maxQueue: 4, model: model.id });
   // One warm-up read so the first measured document does not pay for lazy loading (mupdf, JIT).
   await reader.read((await generateWidened('tuning', 20)).bytes);
   const summary: Array<{ metric: string; value: string }> = [];

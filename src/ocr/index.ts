@@ -8,7 +8,8 @@ import { emptyValueRegions } from './layout.js';
 import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './budget.js';
 import { DecodePool, type DecodeSession } from './decode-pool.js';
 import { sniffMime, type DocumentMime } from './input.js';
-import { RecognizerPool, SEGMENTATION, type Recognizer } from './pool.js';
+import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Recognizer } from './pool.js';
+import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
 import { looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
@@ -31,6 +32,8 @@ export interface CnhReaderOptions {
   maxQueue?: number;
   /** Per-document budget of the decode stage (time, pixels, memory); default DEFAULT_OCR_BUDGET. */
   budget?: Partial<OcrBudget>;
+  /** Recognition model (pool.ts portugueseModel); default: tessdata_fast where installed, else npm's. */
+  model?: OcrModel['id'];
 }
 
 /** Image preparation, run on a decode worker under the document's budget. */
@@ -43,37 +46,30 @@ const GRADES: QualityGrade[] = ['excelente', 'boa', 'regular', 'ruim'];
 interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number }
 
 /**
- * Horizontal squeeze of the page pass: the recogniser's time grows with the width (in px) of the text
- * lines it reads, hardly with their height (measured: 0.7 x width -> ~0.7 x time, 0.7 x height ->
- * ~0.95 x time), so the page is read narrowed to this fraction of its width, keeping the full height
- * that small label type needs; the single-line second looks use the unsqueezed image.
- */
-export const PAGE_SQUEEZE: number = 0.7;
-
-/**
- * Words of a prepared page (boxes in the prepared image's px), read squeezed by PAGE_SQUEEZE: two
+ * Words of a prepared page (boxes in the prepared image's px), read narrowed to the model's
+ * `pageSqueeze` of its width (pool.ts portugueseModel: the recogniser's time grows with the width in
+ * px of the lines it reads, hardly with their height, so the npm model reads at 0.7 x width with the
+ * full height small label type needs), after the ink touching the page's border is cleared
+ * (regions.ts clearBorderInk: card edges and corners otherwise read as page-wide lines of noise). Two
  * sides next to each other are cut at `splitX` and recognised in parallel when a second worker is
- * free (sequentially otherwise).
+ * free (sequentially otherwise). Pages go to the recogniser as PGM (no PNG compression round trip).
  */
 async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<OcrWord[]> {
-  const s = PAGE_SQUEEZE;
+  const s = recs[0].model.pageSqueeze;
   const width = Math.max(1, Math.round(prep.width * s));
-  const narrow = s === 1 ? sharp(prep.png) : sharp(prep.png).resize({ width, height: prep.height, fit: 'fill', kernel: 'lanczos3' });
-  const back = (w: OcrWord, dx = 0): OcrWord => ({ ...w, x0: (w.x0 + dx) / s, x1: (w.x1 + dx) / s });
-  if (prep.splitX === undefined) {
-    const png = await narrow.png({ compressionLevel: 1 }).toBuffer();
-    return (await recs[0].words(png, SEGMENTATION.sparse)).map((w) => back(w));
-  }
-  const raw = await narrow.raw().toBuffer({ resolveWithObject: true });
+  const img = s === 1 ? sharp(prep.png) : sharp(prep.png).resize({ width, height: prep.height, fit: 'fill', kernel: 'lanczos3' });
+  const { data, info } = await img.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const page: GrayImage = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  clearBorderInk(page);
+  const back = (w: OcrWord, dx: number): OcrWord => ({ ...w, x0: (w.x0 + dx) / s, x1: (w.x1 + dx) / s });
+  const read = (rec: Recognizer, side: GrayImage): Promise<OcrWord[]> => rec.words(toPgm(side), SEGMENTATION.sparse);
+  if (prep.splitX === undefined) return (await read(recs[0], page)).map((w) => back(w, 0));
   const x = Math.round(prep.splitX * s);
-  const cut = (left: number, w: number): Promise<Buffer> => sharp(raw.data, { raw: { width: raw.info.width, height: raw.info.height, channels: raw.info.channels } })
-    .extract({ left, top: 0, width: w, height: raw.info.height }).png({ compressionLevel: 1 }).toBuffer();
-  const [left, right] = await Promise.all([cut(0, x), cut(x, raw.info.width - x)]);
-  const second = recs[1] ?? recs[0];
+  const left = columns(page, 0, x), right = columns(page, x, page.width);
   const [a, b] = recs.length > 1
-    ? await Promise.all([recs[0].words(left, SEGMENTATION.sparse), second.words(right, SEGMENTATION.sparse)])
-    : [await recs[0].words(left, SEGMENTATION.sparse), await recs[0].words(right, SEGMENTATION.sparse)];
-  return [...a.map((w) => back(w)), ...b.map((w) => back(w, x))];
+    ? await Promise.all([read(recs[0], left), read(recs[1], right)])
+    : [await read(recs[0], left), await read(recs[0], right)];
+  return [...a.map((w) => back(w, 0)), ...b.map((w) => back(w, x))];
 }
 
 /**
@@ -97,6 +93,7 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   }
   words = await rereadEmptyValues(recs[0], prep.png, words, prep.width, prep.height, prep.splitX);
   words = await rereadSuspects(recs[0], prep, words);
+  words = await rereadLoneLetters(recs[0], prep, words);
   return { words, grade: prep.quality.grade, heightPx: prep.height };
 }
 
@@ -144,6 +141,35 @@ async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWo
     const y0 = p.y0, y1 = p.y1;
     const replaced = found.map((w) => ({ ...w, reread: true, x0: w.x0 - pad + left, x1: w.x1 - pad + left, y0, y1 }));
     out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
+  }
+  return out;
+}
+
+/** A lone letter read with less confidence than this is looked at again as a single word. */
+const LONE_LETTER_CONF = 0.9;
+
+/**
+ * Third look, at lone capital letters (remark and category codes such as "F" are printed alone): the
+ * sparse page pass and single-line reading of tessdata_fast take a lone F for E, the Portuguese word
+ * "e" (tuning part: 3 of 44 remarks, read at confidence 0.62-0.84; F at 0.84-0.87 as a single word).
+ * Each lone letter under LONE_LETTER_CONF is cut out (padded by 30% of its height and 12 px of white)
+ * and read as a single word; a single letter read more confidently replaces it, in the same box.
+ */
+async function rereadLoneLetters(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
+  const pad = 12;
+  const out = [...words];
+  for (const p of groupPhrases(words)) {
+    const w = p.words[0];
+    if (p.words.length !== 1 || !/^[A-Z]$/.test(w.text) || w.conf >= LONE_LETTER_CONF) continue;
+    const m = Math.round(0.3 * (w.y1 - w.y0));
+    const left = Math.max(0, Math.floor(w.x0 - m)), top = Math.max(0, Math.floor(w.y0 - m));
+    const width = Math.min(prep.width - left, Math.ceil(w.x1 - w.x0 + 2 * m)), height = Math.min(prep.height - top, Math.ceil(w.y1 - w.y0 + 2 * m));
+    if (width < 4 || height < 8) continue;
+    const cut = await sharp(prep.png).extract({ left, top, width, height })
+      .extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#ffffff' }).png().toBuffer();
+    const found = await rec.words(cut, SEGMENTATION.word);
+    if (found.length !== 1 || !/^[A-Z]$/.test(found[0].text) || found[0].conf <= w.conf) continue;
+    out[out.indexOf(w)] = { ...w, text: found[0].text, conf: found[0].conf };
   }
   return out;
 }
@@ -199,9 +225,10 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
 }
 
 /**
- * Starts `poolSize` tesseract.js workers (Portuguese, local data) and a decode pool of as many threads
+ * Starts `poolSize` tesseract.js workers (Portuguese, local model: pool.ts portugueseModel) and a decode pool of as many threads
  * (PDF rendering and image preparation, decode-pool.ts) and returns the reader.
- * Throws OcrError UNAVAILABLE when the workers cannot start. `read` throws UNSUPPORTED_TYPE for
+ * Throws OcrError UNAVAILABLE when the workers cannot start (or `options.model` is 'fast' and
+ * tesseract-ocr-por is not installed). `read` throws UNSUPPORTED_TYPE for
  * bytes that are not JPEG/PNG/PDF, UNAVAILABLE when `maxQueue` documents already wait or after
  * `close`, INVALID_DOCUMENT when the file cannot be decoded, DOCUMENT_TOO_COMPLEX when decoding
  * exceeds the budget (the work is cancelled), PROCESSING_FAILED for a fault of the station.
@@ -209,7 +236,7 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
 export async function createCnhReader(options: CnhReaderOptions = {}): Promise<CnhReader> {
   const { availableParallelism } = await import('node:os');
   const poolSize = Math.max(1, options.poolSize ?? availableParallelism());
-  const pool = await RecognizerPool.start(poolSize, options.maxQueue ?? 2 * poolSize);
+  const pool = await RecognizerPool.start(poolSize, options.maxQueue ?? 2 * poolSize, portugueseModel(options.model));
   const decoder = new DecodePool(poolSize, { ...DEFAULT_OCR_BUDGET, ...options.budget });
   await decoder.warm();
   return {

@@ -1,9 +1,10 @@
 /**
- * tesseract.js worker pool: started once, Portuguese LSTM data from the npm package
- * `@tesseract.js-data/por` (local path, never the CDN), the wasm core from `tesseract.js-core` in
- * node_modules (tesseract.js's Node worker requires it locally). A document holds one worker for all
- * its recognitions; documents beyond the busy workers wait in a bounded queue.
+ * tesseract.js worker pool: started once, a Portuguese LSTM model from local files (never the CDN,
+ * see `portugueseModel`), the wasm core from `tesseract.js-core` in node_modules (tesseract.js's Node
+ * worker requires it locally). A document holds one worker for all its recognitions; documents beyond
+ * the busy workers wait in a bounded queue.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
@@ -12,13 +13,48 @@ import type { OcrWord } from './words.js';
 
 const require = createRequire(import.meta.url);
 
-/** Folder holding por.traineddata.gz (the package's 4.0.0 "fast integer" LSTM model). */
+/** Folder holding por.traineddata.gz of the npm package `@tesseract.js-data/por` (tessdata 4.0.0). */
 export function portugueseLangPath(): string {
   return path.join(path.dirname(require.resolve('@tesseract.js-data/por/package.json')), '4.0.0');
 }
 
-/** Page segmentation used for whole cards (sparse text: fields are scattered) and single lines. */
-export const SEGMENTATION = { sparse: PSM.SPARSE_TEXT, line: PSM.SINGLE_LINE, block: PSM.SINGLE_BLOCK } as const;
+/**
+ * A Portuguese LSTM model: where tesseract.js loads `por.traineddata` from (`gzip`: the file is
+ * `por.traineddata.gz`), and the horizontal squeeze the page pass reads at with it (index.ts).
+ */
+export interface OcrModel {
+  /** 'fast': tessdata_fast; 'npm': the npm package's tessdata 4.0.0. */
+  id: 'fast' | 'npm';
+  langPath: string;
+  gzip: boolean;
+  /** Width fraction the page pass reads a card at (recognition time follows the width read). */
+  pageSqueeze: number;
+}
+
+/**
+ * Folders where Debian's (and Ubuntu's) package `tesseract-ocr-por` installs por.traineddata: the
+ * tessdata_fast model, network [1,36,0,1 Ct3,3,16 Mp3,3 Lfys48 Lfx96 Lrx96 Lfx192 O1c1].
+ */
+export const FAST_TESSDATA_DIRS = ['/usr/share/tesseract-ocr/5/tessdata', '/usr/share/tesseract-ocr/4.00/tessdata'];
+
+/**
+ * The model the reader uses: tessdata_fast where `tesseract-ocr-por` is installed, else the npm
+ * package's model. The npm package's LSTM (tessdata 4.0.0, the "best" network converted to integers:
+ * [1,48,0,1 Ct3,3,16 Mp3,3 Lfys64 Lfx64 Lrx64 Lfx384 O1c1]) takes ~0.71 s of CPU for a card page at
+ * 0.7 x width where tessdata_fast takes ~0.40 s. Tuning part of the widened set (issue #17 part A,
+ * 44 documents): fast at full width 98.6% exact over fields, 0.79 median CPU s per image; npm at 0.7
+ * x width 97.4%, 1.01 s (fast at 0.85 x width fell to 95.5%). `prefer` picks one (the bench compares
+ * them); a preferred 'fast' that is not installed throws OcrError UNAVAILABLE.
+ */
+export function portugueseModel(prefer?: OcrModel['id']): OcrModel {
+  const fast = FAST_TESSDATA_DIRS.find((d) => existsSync(path.join(d, 'por.traineddata')));
+  if (prefer === 'fast' && !fast) throw new OcrError('UNAVAILABLE', 'OCR API unavailable');
+  if (fast && prefer !== 'npm') return { id: 'fast', langPath: fast, gzip: false, pageSqueeze: 1 };
+  return { id: 'npm', langPath: portugueseLangPath(), gzip: true, pageSqueeze: 0.7 };
+}
+
+/** Page segmentation used for whole cards (sparse text: fields are scattered), single lines and single words. */
+export const SEGMENTATION = { sparse: PSM.SPARSE_TEXT, line: PSM.SINGLE_LINE, block: PSM.SINGLE_BLOCK, word: PSM.SINGLE_WORD } as const;
 
 /** One exclusive worker lent to a document. */
 export interface Recognizer {
@@ -27,20 +63,25 @@ export interface Recognizer {
    * `rectangle` restricts recognition to a region (px).
    */
   words(image: Buffer, psm?: PSM, rectangle?: { left: number; top: number; width: number; height: number }): Promise<OcrWord[]>;
+  /** The model this worker runs. */
+  readonly model: OcrModel;
 }
 
 class TesseractRecognizer implements Recognizer {
   private psm: PSM | null = null;
-  constructor(readonly worker: Worker) {}
+  constructor(readonly worker: Worker, readonly model: OcrModel) {}
+
+  private async mode(psm: PSM): Promise<void> {
+    if (this.psm === psm) return;
+    // tessedit_do_invert 0: skip the inverted-text retry of every line (cards print dark on light).
+    // enable_noise_removal 0: tesseract's noise removal dropped the accent of capitals as a stray
+    // blob (JÚLIO read JULIO, JÉSSICA read JESSICA on the tuning part; issue #17 part B).
+    await this.worker.setParameters({ tessedit_pageseg_mode: psm, user_defined_dpi: '300', tessedit_do_invert: '0', enable_noise_removal: '0' });
+    this.psm = psm;
+  }
 
   async words(image: Buffer, psm: PSM = PSM.SPARSE_TEXT, rectangle?: { left: number; top: number; width: number; height: number }): Promise<OcrWord[]> {
-    if (this.psm !== psm) {
-      // tessedit_do_invert 0: skip the inverted-text retry of every line (cards print dark on light).
-      // enable_noise_removal 0: tesseract's noise removal dropped the accent of capitals as a stray
-      // blob (JÚLIO read JULIO, JÉSSICA read JESSICA on the tuning part; issue #17 part B).
-      await this.worker.setParameters({ tessedit_pageseg_mode: psm, user_defined_dpi: '300', tessedit_do_invert: '0', enable_noise_removal: '0' });
-      this.psm = psm;
-    }
+    await this.mode(psm);
     const res = await this.worker.recognize(image, rectangle ? { rectangle } : {}, { text: false, blocks: true });
     const out: OcrWord[] = [];
     for (const b of res.data.blocks ?? []) {
@@ -63,20 +104,19 @@ export class RecognizerPool {
   private waiting: Array<(r: TesseractRecognizer) => void> = [];
   private closed = false;
 
-  private constructor(private readonly all: TesseractRecognizer[], private readonly maxQueue: number) {
+  private constructor(private readonly all: TesseractRecognizer[], private readonly maxQueue: number, readonly model: OcrModel) {
     this.idle = [...all];
   }
 
   /**
-   * Starts `size` workers (each loads the wasm core and the language data, ~1 s).
+   * Starts `size` workers running `model` (each loads the wasm core and the model, ~1 s).
    * Throws OcrError UNAVAILABLE when a worker cannot start.
    */
-  static async start(size: number, maxQueue: number): Promise<RecognizerPool> {
-    const langPath = portugueseLangPath();
+  static async start(size: number, maxQueue: number, model: OcrModel = portugueseModel()): Promise<RecognizerPool> {
     try {
       const workers = await Promise.all(Array.from({ length: Math.max(1, size) }, () =>
-        createWorker('por', OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none', errorHandler: () => undefined })));
-      return new RecognizerPool(workers.map((w) => new TesseractRecognizer(w)), Math.max(0, maxQueue));
+        createWorker('por', OEM.LSTM_ONLY, { langPath: model.langPath, gzip: model.gzip, cacheMethod: 'none', errorHandler: () => undefined })));
+      return new RecognizerPool(workers.map((w) => new TesseractRecognizer(w, model)), Math.max(0, maxQueue), model);
     } catch (err) {
       throw new OcrError('UNAVAILABLE', 'OCR API unavailable');
     }
