@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApplicationService } from '../auth/applications.js';
 import type { TokenService } from '../auth/tokens.js';
 import { BiostationError } from '../runtime/errors.js';
-import type { Tenant } from '../runtime/tenant.js';
+import type { Tenant } from '../services/tenant.js';
 import type { TenantStoreProvider } from '../store/types.js';
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import { BiostationError } from '../runtime/errors.js';
-import type { DedupPolicy } from '../runtime/tenant.js';
 
-export type { DedupPolicy };
+/** De-duplication policy at enrollment (the rules below). */
+export type DedupPolicy = 'off' | 'warn' | 'block';
 
 /**
  * De-duplication at enrollment, per application: before a face or fingerprint enroll the sample is

@@ -1,7 +1,7 @@
 import type { FingerEngine, FingerGallery } from '../finger/engine.js';
 import { BiostationError } from '../runtime/errors.js';
 import type { EngineSlot } from '../runtime/engine-slot.js';
-import type { Tenant } from '../runtime/tenant.js';
+import type { Tenant } from './tenant.js';
 import type { TenantStoreProvider } from '../store/types.js';
 import type { DuplicateCandidate } from './dedup.js';
 import { PersonDirectory, type Decision, type GalleryHit, type Identification } from './person-directory.js';

@@ -1,6 +1,6 @@
 import { BiostationError } from '../runtime/errors.js';
 import type { EngineSlot } from '../runtime/engine-slot.js';
-import type { Tenant } from '../runtime/tenant.js';
+import type { Tenant } from './tenant.js';
 import type { PersonRecord, PersonRepository, PersonSummary, TenantStore, TenantStoreProvider } from '../store/types.js';
 import { DEFAULT_DEDUP_POLICY, DuplicateFoundError, MAX_DUPLICATES, type DuplicateCandidate } from './dedup.js';
 import { GalleryRegistry, type MutableGallery } from './gallery-registry.js';

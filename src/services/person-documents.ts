@@ -10,7 +10,7 @@
  * image is not kept.
  */
 import { BiostationError } from '../runtime/errors.js';
-import type { Tenant } from '../runtime/tenant.js';
+import type { Tenant } from './tenant.js';
 
 /** The card photo against the live face: found on the card or not; when compared, the decision and its evidence. */
 export interface PhotoCheck {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Tenant } from '../../runtime/tenant.js';
+import type { Tenant } from '../../services/tenant.js';
 import type { StationServices } from '../context.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Tenant } from '../../runtime/tenant.js';
+import type { Tenant } from '../../services/tenant.js';
 import { encodeFeedPage, type FeedPage, type Modality } from '../../sync/wire.js';
 import { parseStored } from '../../sync/document-wire.js';
 import type { DocumentRecord } from '../../services/person-documents.js';

@@ -1,11 +1,11 @@
 import type { TenantStore } from '../store/types.js';
-
-/** De-duplication policy at enrollment (rules in src/services/dedup.ts). */
-export type DedupPolicy = 'off' | 'warn' | 'block';
+import type { DedupPolicy } from './dedup.js';
 
 /**
  * The application a request acts for, resolved once from its token by the HTTP layer. Services
  * receive it and reach data only through `store`, which holds that application's data alone.
+ * (Here, not in src/runtime: the runtime is the bottom layer and knows nothing of stores; see
+ * ARCHITECTURE.md, "Direction of dependencies".)
  */
 export interface Tenant {
   applicationId: string;
