@@ -6,9 +6,9 @@
  *
  * A worker that dies (crash, out of memory) fails its request with ENGINE_UNAVAILABLE and is replaced;
  * the queue waits for the replacement. Input errors keep their codes (NO_FACE, INVALID_IMAGE, ...).
- * The threads are the station's one worker pool (src/runtime/worker-pool.ts).
+ * The threads are the station's one worker pool (src/runtime/worker-pool.ts, through extractor-pool.ts).
  */
-import { WorkerPool } from '../runtime/worker-pool.js';
+import { ExtractorPool } from '../runtime/extractor-pool.js';
 import { FaceError, type FaceErrorCode } from './errors.js';
 import type { FaceEngine, FaceExtractMode, FaceExtraction } from './engine.js';
 import type { FaceTemplateSpace } from './template/template-space.js';
@@ -25,35 +25,20 @@ export type PoolEngineOptions = Pick<CreateFaceEngineOptions, 'modelsDir' | 'tun
 
 const unavailable = (message: string): FaceError => new FaceError('ENGINE_UNAVAILABLE', message);
 
-export class FaceExtractorPool {
-  private constructor(private readonly workers: WorkerPool<ExtractRequest, FaceExtraction>) {}
-
+export class FaceExtractorPool extends ExtractorPool<ExtractRequest, FaceExtraction> {
   /**
-   * Starts `size` workers (src/runtime/worker-pool.ts, replaced when they die) and waits until every
-   * one has loaded its models.
+   * Starts `size` workers (replaced when they die) and waits until every one has loaded its models.
    * @throws FaceError ENGINE_UNAVAILABLE when a worker cannot load the models.
    */
   static async start(size: number, options: PoolEngineOptions = {}): Promise<FaceExtractorPool> {
-    const workers = new WorkerPool<ExtractRequest, FaceExtraction>({
+    return new FaceExtractorPool(await ExtractorPool.startWorkers<ExtractRequest, FaceExtraction>({
       module: new URL('./extract-worker.js', import.meta.url),
       size,
       data: options,
-      respawn: true,
       label: 'face worker',
       unavailable,
       revive: (e) => (e.code ? new FaceError(e.code as FaceErrorCode, e.message, e.details) : new Error(e.message)),
-    });
-    try {
-      await workers.ready();
-    } catch (e) {
-      throw new FaceError('ENGINE_UNAVAILABLE', `The face workers could not start: ${(e as Error).message}`);
-    }
-    return new FaceExtractorPool(workers);
-  }
-
-  /** Workers running now (a crashed one is counted again once its replacement is up). */
-  get size(): number {
-    return this.workers.size;
+    }));
   }
 
   /**
@@ -63,16 +48,6 @@ export class FaceExtractorPool {
    */
   extract(image: Uint8Array, mode: FaceExtractMode): Promise<FaceExtraction> {
     return this.workers.run({ image, mode });
-  }
-
-  /** Stops every worker; queued and running requests fail with ENGINE_UNAVAILABLE. */
-  close(): Promise<void> {
-    return this.workers.close();
-  }
-
-  /** Test hook: terminates a worker as a crash would (its request fails, a replacement starts). */
-  crashOne(): Promise<void> {
-    return this.workers.crashOne();
   }
 }
 

@@ -11,7 +11,7 @@
  * FINGERPRINT_QUALITY_TOO_LOW with details.quality, ...). A worker that dies (crash, out of memory)
  * fails its request with ENGINE_UNAVAILABLE and is replaced; the queue waits for the replacement.
  */
-import { WorkerPool } from '../runtime/worker-pool.js';
+import { ExtractorPool } from '../runtime/extractor-pool.js';
 import type { FingerEngine, FingerExtraction } from './engine.js';
 import { FingerError, FINGER_ERROR_TEXT, type FingerErrorCode } from './errors.js';
 import { MinutiaeFingerEngine, type MinutiaeFingerEngineOptions } from './finger-engine.js';
@@ -31,35 +31,21 @@ function revive(e: { name: string; message: string; code?: string; details?: Rec
   return new Error(e.message);
 }
 
-export class FingerExtractorPool {
-  private constructor(private readonly workers: WorkerPool<FingerExtractRequest, FingerExtraction>) {}
-
+export class FingerExtractorPool extends ExtractorPool<FingerExtractRequest, FingerExtraction> {
   /**
    * Starts `size` workers (replaced when they die), each with a MinutiaeFingerEngine built from `options`,
    * and waits until every one is ready.
    * @throws FingerError ENGINE_UNAVAILABLE when a worker cannot start.
    */
   static async start(size: number, options: MinutiaeFingerEngineOptions = {}): Promise<FingerExtractorPool> {
-    const workers = new WorkerPool<FingerExtractRequest, FingerExtraction>({
+    return new FingerExtractorPool(await ExtractorPool.startWorkers<FingerExtractRequest, FingerExtraction>({
       module: new URL('./extract-worker.js', import.meta.url),
       size,
       data: options,
-      respawn: true,
       label: 'fingerprint extraction worker',
       unavailable,
       revive,
-    });
-    try {
-      await workers.ready();
-    } catch (e) {
-      throw new FingerError('ENGINE_UNAVAILABLE', `The fingerprint extraction workers could not start: ${(e as Error).message}`);
-    }
-    return new FingerExtractorPool(workers);
-  }
-
-  /** Workers running now (a crashed one is counted again once its replacement is up). */
-  get size(): number {
-    return this.workers.size;
+    }));
   }
 
   /**
@@ -68,16 +54,6 @@ export class FingerExtractorPool {
    */
   extract(image: Uint8Array, dpi?: number): Promise<FingerExtraction> {
     return this.workers.run(dpi === undefined ? { image } : { image, dpi });
-  }
-
-  /** Stops every worker; queued and running requests fail with ENGINE_UNAVAILABLE. */
-  close(): Promise<void> {
-    return this.workers.close();
-  }
-
-  /** Test hook: terminates a worker as a crash would (its request fails, a replacement starts). */
-  crashOne(): Promise<void> {
-    return this.workers.crashOne();
   }
 }
 
