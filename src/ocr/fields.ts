@@ -304,11 +304,18 @@ const NAME_RE = /^[A-ZÀ-ÖØ-Ý' -]+$/;
  * while a space the recogniser missed after a particle makes one ("DA ANDRADE" -> "DAANDRADE").
  */
 const GLUED_VOWELS = /(AA|EE|II|OO|UU)/;
+/**
+ * Q not followed by U and a vowel: Portuguese spelling writes Q only in QU + vowel (QUEIROZ, QUARESMA;
+ * Formulário Ortográfico de 1943, letters), so such a word was cut short or misread (MARQUES read
+ * MARQU).
+ */
+const BAD_Q = /Q(?![UÜ][AEIOUÁÉÍÓÚÂÊÔÃÕ])/;
 
 /**
  * Each field's own check where it has one (undefined: no opinion): CPF and CNH number check digits,
  * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape, issuing
- * body known, names of two words or more in capitals without a doubled vowel (GLUED_VOWELS). Date order is checked across fields by `scoreFields`.
+ * body known, names of two words or more in capitals without a doubled vowel (GLUED_VOWELS) nor a Q
+ * outside QU + vowel (BAD_Q). Date order is checked across fields by `scoreFields`.
  */
 export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined {
   switch (k) {
@@ -325,7 +332,7 @@ export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined 
     case 'nome_completo':
     case 'nome_pai':
     case 'nome_mae':
-      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) ? undefined : false;
+      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) && !BAD_Q.test(valor) ? undefined : false;
     default: return undefined;
   }
 }

@@ -40,12 +40,13 @@ export function normalizeCnhNumber(s: string): string {
 }
 
 /**
- * Name as printed: uppercase letters (accents kept), spaces, apostrophes and hyphens; stray marks
- * from the background removed; tokens of one non-word letter at the ends dropped.
+ * Name as printed: uppercase letters (accents kept), spaces, apostrophes and hyphens inside words;
+ * stray marks from the background removed; tokens of one non-word letter at the ends dropped.
  */
 export function normalizeName(s: string): string {
   const cleaned = single(s.toUpperCase().replace(/[^A-ZÀ-ÖØ-Ý' \-]/g, ' '));
-  const parts = cleaned.split(' ').filter(Boolean);
+  // Apostrophes and hyphens join letters (D'ÁVILA, SANT'ANA, ANA-LÚCIA): at a word's edge they are marks.
+  const parts = cleaned.split(' ').map((w) => w.replace(/^['-]+|['-]+$/g, '')).filter(Boolean);
   const keep1 = new Set(['E', 'A', 'O']);
   while (parts.length && parts[0].length === 1 && !keep1.has(parts[0])) parts.shift();
   while (parts.length && parts[parts.length - 1].length === 1 && !keep1.has(parts[parts.length - 1])) parts.pop();

@@ -7,7 +7,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { dividePlane, flattenLight, framePlane, lightField, UNEVEN_FRAME, UNEVEN_LIGHT } from '../../src/ocr/light.js';
 import { restoreDiacritics } from '../../src/ocr/orthography.js';
-import { LOST_DIACRITIC_CAP, LOW_CONFIDENCE, restoreNames, scoreFields, type Draft } from '../../src/ocr/fields.js';
+import { fieldCheck, LOST_DIACRITIC_CAP, LOW_CONFIDENCE, restoreNames, scoreFields, type Draft } from '../../src/ocr/fields.js';
+import { normalizeName } from '../../src/ocr/normalize.js';
 import { prepareImage } from '../../src/ocr/preprocess.js';
 import { generateCnh } from '../fixtures/cnh/index.js';
 
@@ -128,5 +129,15 @@ describe('diacritics put back by spelling rules (orthography.ts)', () => {
     expect(campos.nome_completo.confianca).toBeLessThan(LOW_CONFIDENCE);
     expect(campos.nome_mae).toEqual({ valor: 'LUZIA ARAÚJO MOREIRA', confianca: 0.93 });
     expect(campos.nome_pai).toEqual({ valor: 'PAULO MOREIRA', confianca: 0.95 });
+  });
+
+  it('names: marks at a word\'s edge are dropped, inner apostrophes kept; a Q outside QU + vowel fails the check', () => {
+    expect(normalizeName("'AMANDA CONCEIÇÃO DOS VIEIRA-")).toBe('AMANDA CONCEIÇÃO DOS VIEIRA');
+    expect(normalizeName("ANA D'ÁVILA SANT'ANA")).toBe("ANA D'ÁVILA SANT'ANA");
+    expect(fieldCheck('nome_completo', 'AMANDA MARQU')).toBe(false);
+    expect(fieldCheck('nome_mae', 'ANA QARVALHO LIMA')).toBe(false);
+    expect(fieldCheck('nome_completo', 'MARIA QUEIROZ MARQUES')).toBeUndefined();
+    expect(fieldCheck('nome_pai', 'JOSÉ QUÉSIA LIMA')).toBeUndefined();
+    expect(scoreFields({ nome_completo: { valor: 'AMANDA MARQU', conf: 0.95 } }).nome_completo.confianca).toBeLessThan(LOW_CONFIDENCE);
   });
 });
