@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { BiostationError } from '../../runtime/errors.js';
 import type { LivenessVerdict } from '../../liveness/passive/gate.js';
+import type { SessionVerdict } from '../../liveness/passive/frames.js';
 import type { PersonRecord } from '../../store/types.js';
 import { tenantOf } from '../auth.js';
 import { encodeBase64 } from '../../runtime/base64.js';
@@ -35,6 +36,24 @@ async function imagesOf(body: Pick<FaceBodyT, 'Images'>): Promise<Uint8Array[]> 
   return images;
 }
 
+/** Decoded livenessFrames (extension), within the image limits, or undefined when absent. */
+async function framesOf(items: FaceBodyT['Images'] | undefined, field: string): Promise<Uint8Array[] | undefined> {
+  if (!items) return undefined;
+  const frames: Uint8Array[] = [];
+  for (const [i, item] of items.entries()) {
+    if (item.imageType !== undefined && item.imageType !== 'frontal') throw new BiostationError('INVALID_IMAGE_TYPE', `${field}[${i}].imageType must be "frontal"`);
+    frames.push(await imageFieldOf(item, `${field}[${i}].imageData`, 'face'));
+    item.imageData = '';
+  }
+  return frames;
+}
+
+/** The face service's liveness options of a face body. */
+const livenessOptions = async (body: FaceBodyT) => ({
+  doLivenessCheck: !!body.doLivenessCheck,
+  ...(body.livenessFrames ? { livenessFrames: await framesOf(body.livenessFrames, 'livenessFrames') } : {}),
+});
+
 /**
  * Added to a body whose client asked for liveness (extension): the passive check's verdicts. `score` is
  * the lowest of the images' fused probabilities, `scores` each image's in order. Nothing is added
@@ -42,9 +61,13 @@ async function imagesOf(body: Pick<FaceBodyT, 'Images'>): Promise<Uint8Array[]> 
  */
 const livenessNote = (body: { doLivenessCheck?: boolean }, verdicts?: LivenessVerdict[]) => {
   if (!body.doLivenessCheck || !verdicts || verdicts.length === 0) return {};
+  const sessions = verdicts.flatMap((v, image) => ('frames' in v ? [{ image, ...(v as SessionVerdict).frames }] : []));
   return {
     livenessEvaluated: true,
-    liveness: { score: Math.min(...verdicts.map((v) => v.score)), threshold: verdicts[0].threshold, mode: verdicts[0].mode, scores: verdicts.map((v) => v.score) },
+    liveness: {
+      score: Math.min(...verdicts.map((v) => v.score)), threshold: verdicts[0].threshold, mode: verdicts[0].mode, scores: verdicts.map((v) => v.score),
+      ...(sessions.length > 0 ? { sessions } : {}),
+    },
   };
 };
 
@@ -56,6 +79,16 @@ const faceRecord = (p: PersonRecord) => ({
   ...(p.version ? { Version: p.version } : {}),
 });
 
+/** The shape of frames.ts FramesNote (with the image index in `sessions`). */
+const FramesNoteSchema = () => Type.Object({
+  image: Type.Integer({ description: 'Index in Images of the image these frames go with' }),
+  rule: Type.Literal('mean-log-odds', { description: 'Mean of log(P/(1-P)) over the image and its judged frames, against logit(threshold)' }),
+  imageScore: Type.Number({ description: "The image's own probability" }),
+  scores: Type.Array(Type.Union([Type.Number(), Type.Null()]), { description: "Each frame's probability in request order; null: dropped by the quality gates" }),
+  dropped: Type.Array(Type.Object({ index: Type.Integer(), failures: Type.Array(Type.String()) }), { description: 'Frames left out of the mean as too poor to judge, with the gates they failed' }),
+  used: Type.Integer({ description: 'Images in the mean (the image plus its judged frames)' }),
+});
+
 const LivenessNote = {
   livenessEvaluated: Type.Optional(Type.Boolean({ description: 'Present (true) when doLivenessCheck was asked and every image passed the passive check' })),
   liveness: Type.Optional(Type.Object({
@@ -64,6 +97,7 @@ const LivenessNote = {
     mode: Type.String({ description: "'cnn+signals' (a station without the liveness network refuses the check: 503 ENGINE_UNAVAILABLE)" }),
     scores: Type.Optional(Type.Array(Type.Number(), { description: "Each image's probability, in order" })),
     evidence: Type.Optional(Type.Array(Type.String(), { description: 'With 1013: the inputs that weighed most against liveness (cnn, spectralPeak, chromaPeak, highFreq, border, glare, chroma, faceSharpness, depthOfField, texture), worst first' })),
+    sessions: Type.Optional(Type.Array(FramesNoteSchema(), { description: 'Only with livenessFrames: each image judged with its frames (its entry in `scores` is then the session\'s probability). With 1013 the same fields sit in `liveness.frames` (no `image`)' })),
   }, { description: 'Extension: the passive liveness verdict (only with doLivenessCheck true). A presentation attack is answered instead with HTTP 200 and result 1013 LIVENESS_CHECK_FAILED, detail "liveness check failed", this object (score, threshold, mode, evidence) beside it, and nothing is stored or compared; a face too poor to judge gives 400 FACE_QUALITY_TOO_LOW (1027).' })),
 };
 const WriteResponse = Type.Object({ result: Result, b64Templates: Type.Optional(Type.Array(Type.String())), ...LivenessNote });
@@ -127,7 +161,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       const body = request.body as FaceBodyT;
       const images = await imagesOf(body);
       return refusingDuplicates(reply, async () => {
-        const { templates, duplicates, liveness } = await face.enroll(tenantOf(request), (request.params as Params).ext_id, images, { doLivenessCheck: !!body.doLivenessCheck });
+        const { templates, duplicates, liveness } = await face.enroll(tenantOf(request), (request.params as Params).ext_id, images, await livenessOptions(body));
         return {
           result: ok(1000, 'ENROLLED_SUCCESSFULLY'),
           ...(body.ReturnTemplate ? { b64Templates: templates.map(encodeBase64) } : {}),
@@ -145,7 +179,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       },
     }, async (request) => {
       const body = request.body as FaceBodyT;
-      const { templates, liveness } = await face.update(tenantOf(request), (request.params as Params).ext_id, await imagesOf(body), { doLivenessCheck: !!body.doLivenessCheck });
+      const { templates, liveness } = await face.update(tenantOf(request), (request.params as Params).ext_id, await imagesOf(body), await livenessOptions(body));
       return body.ReturnTemplate
         ? { result: ok(1000, 'ENROLLED_SUCCESSFULLY'), b64Templates: templates.map(encodeBase64), ...livenessNote(body, liveness) }
         : { result: ok(1006, 'UPDATED_SUCCESSFULLY'), ...livenessNote(body, liveness) };
@@ -167,7 +201,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
     }, async (request) => {
       const body = request.body as FaceBodyT;
       const [image] = await imagesOf(body);
-      const d = await face.verify(tenantOf(request), (request.params as Params).ext_id, image, { doLivenessCheck: !!body.doLivenessCheck });
+      const d = await face.verify(tenantOf(request), (request.params as Params).ext_id, image, await livenessOptions(body));
       return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold, ...livenessNote(body, d.liveness) };
     });
 
@@ -181,7 +215,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
     }, async (request) => {
       const body = request.body as FaceBodyT;
       const [image] = await imagesOf(body);
-      const d = await face.identify(tenantOf(request), image, { doLivenessCheck: !!body.doLivenessCheck });
+      const d = await face.identify(tenantOf(request), image, await livenessOptions(body));
       return {
         ExternalID: d.extId,
         result: d.extId ? ok(1008, 'IDENTIFIED_SUCCESSFULLY') : ok(1009, 'NOT_IDENTIFIED'),
@@ -201,7 +235,10 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
     }, async (request) => {
       const body = request.body as Static<typeof FaceMatchBody>;
       const [a, b] = await imagesOf(body);
-      const d = await face.match(tenantOf(request), a, b, { doLivenessCheck: !!body.doLivenessCheck });
+      const frames = body.livenessFrames
+        ? [(await framesOf(body.livenessFrames[0], 'livenessFrames[0]'))!, (await framesOf(body.livenessFrames[1], 'livenessFrames[1]'))!] as [Uint8Array[], Uint8Array[]]
+        : undefined;
+      const d = await face.match(tenantOf(request), a, b, { doLivenessCheck: !!body.doLivenessCheck, ...(frames ? { livenessFrames: frames } : {}) });
       return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold, ...livenessNote(body, d.liveness) };
     });
   };

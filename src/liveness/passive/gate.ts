@@ -47,6 +47,26 @@ export class PassiveLivenessGate {
    * and decode errors (INVALID_IMAGE...).
    */
   async require(image: Uint8Array, box: FaceBox, threshold?: number): Promise<LivenessVerdict> {
+    const judged = await this.judge(image, box, threshold);
+    if (!judged.judged) {
+      this.counter.inc({ outcome: 'unusable' });
+      throw new BiostationError('FACE_QUALITY_TOO_LOW', `${judged.message} (liveness)`, { failures: judged.failures, liveness: true });
+    }
+    const { verdict, live } = judged;
+    if (!live) {
+      this.counter.inc({ outcome: 'attack' });
+      throw new BiostationError('LIVENESS_CHECK_FAILED', undefined, { liveness: verdict });
+    }
+    this.counter.inc({ outcome: 'live' });
+    return verdict;
+  }
+
+  /**
+   * One image's check without a decision taken for the request and without counting: the verdict and
+   * whether it passes alone, or the quality gates' refusal. Used by `require` and by the session check
+   * (`frames.ts`). @throws ENGINE_UNAVAILABLE (no network file), decode errors (INVALID_IMAGE...).
+   */
+  async judge(image: Uint8Array, box: FaceBox, threshold?: number): Promise<JudgedImage> {
     const engine = await this.engine();
     // The signals-only fusion passes every real attack we have (image_F1 0.999, image_F2 0.943, Doubango's
     // spoof 0.863 against 0.1015; README "Without the network file"): answering with it would pretend.
@@ -59,8 +79,7 @@ export class PassiveLivenessGate {
       result = await engine.check(img, scaled, threshold ?? engine.defaultThreshold);
     } catch (e) {
       if (!(e instanceof PassiveLivenessQualityError)) throw e;
-      this.counter.inc({ outcome: 'unusable' });
-      throw new BiostationError('FACE_QUALITY_TOO_LOW', `${e.message} (liveness)`, { failures: e.failures, liveness: true });
+      return { judged: false, message: e.message, failures: e.failures };
     }
     const evidence = (Object.entries(result.contributions) as Array<[ContributionName, number]>)
       .filter(([, c]) => c < -0.5)
@@ -68,11 +87,11 @@ export class PassiveLivenessGate {
       .slice(0, 3)
       .map(([k]) => k);
     const verdict: LivenessVerdict = { score: Math.round(result.probability * 1e6) / 1e6, threshold: result.threshold, mode: result.mode, evidence };
-    if (!result.live) {
-      this.counter.inc({ outcome: 'attack' });
-      throw new BiostationError('LIVENESS_CHECK_FAILED', undefined, { liveness: verdict });
-    }
-    this.counter.inc({ outcome: 'live' });
-    return verdict;
+    return { judged: true, verdict, live: result.live, probability: result.probability };
   }
 }
+
+/** One image judged by the passive check, or refused by its quality gates. */
+export type JudgedImage =
+  | { judged: true; verdict: LivenessVerdict; live: boolean; /** unrounded P(live) */ probability: number }
+  | { judged: false; message: string; failures: PassiveLivenessQualityError['failures'] };
