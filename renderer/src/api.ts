@@ -225,9 +225,15 @@ function decision(json: any, successCode: number, livenessRequested = false, sco
 
 const FACE = '/api/v1/services/face';
 const FINGER = '/api/v1/services/finger';
-const faceBody = (images: string[], liveness: boolean) => ({
+/**
+ * A face body. `frames`: extra frames of the first image's capture (FaceImage.frames), sent as the
+ * station's `livenessFrames` extension only when the liveness check is asked (the station refuses them
+ * otherwise) and there are some (a photo upload has none).
+ */
+const faceBody = (images: string[], liveness: boolean, frames?: string[]) => ({
   doLivenessCheck: liveness,
   Images: images.map((imageData) => ({ imageType: 'frontal', imageData })),
+  ...(liveness && frames && frames.length > 0 ? { livenessFrames: frames.map((imageData) => ({ imageType: 'frontal', imageData })) } : {}),
 });
 /** Throws when a write's result code is not the expected success code. */
 function expectCode(json: any, code: number): void {
@@ -324,8 +330,8 @@ export const api = {
   faceDump: (page: number, limit: number) =>
     call<{ result: { total_entries: number; faces: unknown[] } }>('GET', `${FACE}/dump?page=${page}&limit=${limit}`),
   /** Enrolls a face; returns the persons it matched (policy warn), empty when none. */
-  async enrollFace(extId: string, image: string, liveness: boolean): Promise<Duplicate[]> {
-    const json = await call('POST', `${FACE}/enroll/${encodeURIComponent(extId)}`, { ...faceBody([image], liveness), ReturnTemplate: false });
+  async enrollFace(extId: string, image: string, liveness: boolean, frames?: string[]): Promise<Duplicate[]> {
+    const json = await call('POST', `${FACE}/enroll/${encodeURIComponent(extId)}`, { ...faceBody([image], liveness, frames), ReturnTemplate: false });
     expectCode(json, 1000);
     return duplicatesOf(json);
   },
@@ -343,12 +349,14 @@ export const api = {
     return duplicatesOf(json);
   },
   fingerTemplateCount: async (extId: string) => (await call<{ count: number }>('GET', `${FINGER}/templates/count/${encodeURIComponent(extId)}`)).count,
-  verifyFace: async (extId: string, image: string, liveness: boolean) =>
-    decision(await call('POST', `${FACE}/${encodeURIComponent(extId)}/verify`, faceBody([image], liveness)), 1002, liveness, 'cosine'),
+  /** `frames`: the capture's extra frames (sent only with liveness; see faceBody). */
+  verifyFace: async (extId: string, image: string, liveness: boolean, frames?: string[]) =>
+    decision(await call('POST', `${FACE}/${encodeURIComponent(extId)}/verify`, faceBody([image], liveness, frames)), 1002, liveness, 'cosine'),
   /** `dpi`: as in enrollFinger; the station resamples the probe to the engine's resolution. */
   verifyFinger: async (extId: string, image: string, dpi?: number) =>
     decision(await call('POST', `${FINGER}/${encodeURIComponent(extId)}/verify`, { dpi: fingerDpi(dpi), imageData: image }), 1002),
-  identifyFace: async (image: string, liveness: boolean) => decision(await call('POST', `${FACE}/identify`, faceBody([image], liveness)), 1008, liveness, 'cosine'),
+  identifyFace: async (image: string, liveness: boolean, frames?: string[]) =>
+    decision(await call('POST', `${FACE}/identify`, faceBody([image], liveness, frames)), 1008, liveness, 'cosine'),
   identifyFinger: async (image: string, dpi?: number) =>
     decision(await call('POST', `${FINGER}/identify`, { dpi: fingerDpi(dpi), imageData: image }), 1008),
   compareFaces: async (a: string, b: string, liveness: boolean) => decision(await call('POST', `${FACE}/match`, faceBody([a, b], liveness)), 1002, liveness, 'cosine'),

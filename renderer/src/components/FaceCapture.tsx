@@ -11,6 +11,26 @@ export interface FaceImage {
   base64: string;
   dataUrl: string;
   warning?: Feedback;
+  /**
+   * Extra frames of the same camera capture (base64 JPEG), taken over ~1 s after the main one when the
+   * passive liveness check is on: sent as the station's `livenessFrames` (docs/enrollment-extensions.md).
+   * Absent for an uploaded photo.
+   */
+  frames?: string[];
+}
+
+/** Extra frames the capture takes for the passive liveness check, and the pause between them (ms): 3 x 330 ms ~ 1 s. */
+export const LIVENESS_FRAMES = { count: 3, intervalMs: 330 } as const;
+
+/** `count` frames of the live video, `intervalMs` apart (null when the video stops or `alive()` turns false meanwhile). */
+async function grabFrames(video: HTMLVideoElement, count: number, intervalMs: number, alive: () => boolean): Promise<string[] | null> {
+  const frames: string[] = [];
+  for (let i = 0; i < count; i++) {
+    await new Promise((r) => setTimeout(r, intervalMs));
+    if (!alive() || video.videoWidth === 0) return null;
+    frames.push(grabFrame(video).base64);
+  }
+  return frames;
 }
 
 let detectorPromise: Promise<FaceDetector | null> | null = null;
@@ -34,7 +54,13 @@ const WARN_MANUAL: Feedback[] = ['tooFar', 'tooClose', 'offCentre', 'headTurned'
  * the oval, a manual capture button (refused when the frame holds no usable face), and photo upload
  * when there is no camera. The oval is drawn from GUIDE, the same numbers the acceptance rule uses.
  */
-export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceImage | null; onChange: (v: FaceImage | null) => void; testId?: string }) {
+export function FaceCapture({ value, onChange, testId = 'face', livenessFrames = 0 }: {
+  value: FaceImage | null;
+  onChange: (v: FaceImage | null) => void;
+  testId?: string;
+  /** Extra frames to take after the main one (LIVENESS_FRAMES.count while the liveness switch is on; 0: none). */
+  livenessFrames?: number;
+}) {
   const { t } = useI18n();
   const video = useRef<HTMLVideoElement>(null);
   const [live, setLive] = useState(false);
@@ -44,6 +70,19 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
   const [refused, setRefused] = useState<Feedback | null>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
+  const framesRef = useRef(livenessFrames);
+  framesRef.current = livenessFrames;
+  /** While the extra liveness frames are being taken after a capture. */
+  const [burst, setBurst] = useState(false);
+  /** The main frame plus, when asked, the extra frames of the same stream; a capture cut short (camera gone) is dropped. */
+  const finish = async (v: HTMLVideoElement, image: FaceImage, alive: () => boolean) => {
+    const count = framesRef.current;
+    if (count <= 0) return onChangeRef.current(image);
+    setBurst(true);
+    const frames = await grabFrames(v, count, LIVENESS_FRAMES.intervalMs, alive);
+    setBurst(false);
+    if (frames) onChangeRef.current({ ...image, frames });
+  };
   const [detectorReady, setDetectorReady] = useState(false);
 
   // Load the detector as soon as the step shows, so guidance starts with the first camera frame.
@@ -80,11 +119,12 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
           setHoldLeft(left);
           if (f !== 'noFace') setRefused(null);
         },
-        onCapture: (frame) => onChangeRef.current({ base64: frame.base64, dataUrl: frame.dataUrl }),
+        onCapture: (frame) => void finish(video.current!, { base64: frame.base64, dataUrl: frame.dataUrl }, () => !cancelled),
       });
     })();
     return () => {
       cancelled = true;
+      setBurst(false);
       stopGuide();
       stopCamera(stream);
     };
@@ -100,7 +140,7 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
       return;
     }
     setRefused(null);
-    onChange({ base64: frame.base64, dataUrl: frame.dataUrl, ...(WARN_MANUAL.includes(verdict) ? { warning: verdict } : {}) });
+    await finish(v, { base64: frame.base64, dataUrl: frame.dataUrl, ...(WARN_MANUAL.includes(verdict) ? { warning: verdict } : {}) }, () => live);
   };
   const upload = async (file: File | undefined) => {
     if (!file) return;
@@ -135,8 +175,8 @@ export function FaceCapture({ value, onChange, testId = 'face' }: { value: FaceI
           <ellipse cx={oval.cx} cy={oval.cy} rx={oval.rx} ry={oval.ry} />
         </svg>
         {countdown !== null && <span className="countdown" data-testid={`${testId}-countdown`} aria-hidden="true">{countdown}</span>}
-        <p className="feedback" data-testid={`${testId}-feedback`} data-feedback={feedback} aria-live="polite">
-          {feedback === 'loading' ? t('face.loadingDetector') : t(`feedback.${feedback}` as MessageKey)}
+        <p className="feedback" data-testid={`${testId}-feedback`} data-feedback={burst ? 'burst' : feedback} aria-live="polite">
+          {burst ? t('face.burst') : feedback === 'loading' ? t('face.loadingDetector') : t(`feedback.${feedback}` as MessageKey)}
         </p>
       </div>
       <div className="capture-controls">

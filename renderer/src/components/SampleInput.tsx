@@ -1,5 +1,5 @@
 import { useI18n } from '../i18n/index.js';
-import { FaceCapture, type FaceImage } from './FaceCapture.js';
+import { FaceCapture, LIVENESS_FRAMES, type FaceImage } from './FaceCapture.js';
 import { FingerCapture, type FingerImage } from './FingerCapture.js';
 
 export type Modality = 'face' | 'finger';
@@ -31,10 +31,10 @@ export function ModalitySwitch({ value, onChange }: { value: Modality; onChange:
   );
 }
 
-/** Captures one sample of the chosen modality. */
-export function SampleInput({ modality, value, onChange, testId }: { modality: Modality; value: Sample; onChange: (s: Sample) => void; testId: string }) {
+/** Captures one sample of the chosen modality; `liveness`: the passive check is on, so a camera capture takes its extra frames. */
+export function SampleInput({ modality, value, onChange, testId, liveness = false }: { modality: Modality; value: Sample; onChange: (s: Sample) => void; testId: string; liveness?: boolean }) {
   return modality === 'face' ? (
-    <FaceCapture value={value.face} onChange={(face) => onChange({ ...value, face })} testId={`${testId}-face`} />
+    <FaceCapture value={value.face} onChange={(face) => onChange({ ...value, face })} testId={`${testId}-face`} livenessFrames={liveness ? LIVENESS_FRAMES.count : 0} />
   ) : (
     <FingerCapture value={value.finger} onChange={(finger) => onChange({ ...value, finger })} max={1} testId={`${testId}-finger`} />
   );

@@ -30,7 +30,7 @@ export function Verify({ onBack }: { onBack: () => void }) {
     const mine = ++generation.current;
     const image = sampleImage(sample, modality)!;
     const asked = extId;
-    const decision = modality === 'face' ? await api.verifyFace(asked, image, liveness) : await api.verifyFinger(asked, image, sample.finger[0]?.dpi);
+    const decision = modality === 'face' ? await api.verifyFace(asked, image, liveness, sample.face?.frames) : await api.verifyFinger(asked, image, sample.finger[0]?.dpi);
     if (mine === generation.current) setResult({ ...decision, extId: asked });
   });
   const ready = isValidExtId(extId) && sampleImage(sample, modality) !== null;
@@ -49,7 +49,7 @@ export function Verify({ onBack }: { onBack: () => void }) {
             <input value={extId} onChange={(e) => { setExtId(e.target.value); clear(); }} data-testid="verify-extid" autoFocus />
           </label>
           <ModalitySwitch value={modality} onChange={(m) => { setModality(m); clear(); }} />
-          <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); clear(); }} testId="verify" />
+          <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); clear(); }} testId="verify" liveness={liveness} />
         </div>
         <div className="decide-side">
           {modality === 'face' && <LivenessToggle value={liveness} onChange={(v) => { setLiveness(v); clear(); }} />}
@@ -84,7 +84,7 @@ export function Identify({ onBack }: { onBack: () => void }) {
     setResult(null);
     const image = sampleImage(sample, modality)!;
     const mine = ++generation.current;
-    const decision = modality === 'face' ? await api.identifyFace(image, liveness) : await api.identifyFinger(image, sample.finger[0]?.dpi);
+    const decision = modality === 'face' ? await api.identifyFace(image, liveness, sample.face?.frames) : await api.identifyFinger(image, sample.finger[0]?.dpi);
     if (mine === generation.current) setResult(decision);
   });
   const clear = () => {
@@ -97,7 +97,7 @@ export function Identify({ onBack }: { onBack: () => void }) {
       <div className="decide">
         <div className="stack">
           <ModalitySwitch value={modality} onChange={(m) => { setModality(m); clear(); }} />
-          <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); clear(); }} testId="identify" />
+          <SampleInput modality={modality} value={sample} onChange={(s) => { setSample(s); clear(); }} testId="identify" liveness={liveness} />
         </div>
         <div className="decide-side">
           {modality === 'face' && <LivenessToggle value={liveness} onChange={(v) => { setLiveness(v); clear(); }} />}

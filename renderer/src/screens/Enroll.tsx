@@ -5,7 +5,7 @@ import { CnhReader, PhotoCheck, type CnhRead } from '../components/CnhReader.js'
 import { documentRecordOf, isExpired } from '../document-record.js';
 import { GATE_OFF, livenessGateBlock, type LivenessGate } from '../advanced-liveness.js';
 import { AdvancedLivenessOption, LivenessBlock } from '../components/AdvancedLiveness.js';
-import { FaceCapture, type FaceImage } from '../components/FaceCapture.js';
+import { FaceCapture, LIVENESS_FRAMES, type FaceImage } from '../components/FaceCapture.js';
 import { FingerCapture, type FingerImage } from '../components/FingerCapture.js';
 import { Busy, Notice, Screen, useErrorText } from '../components/ui.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
@@ -78,7 +78,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
     };
     try {
       if (face) {
-        await api.enrollFace(extId, face.base64, liveness).then(
+        await api.enrollFace(extId, face.base64, liveness, face.frames).then(
           (dups) => {
             seen.push(dups);
             results.push({ part: t('modality.face'), ok: true, text: t('enroll.faceOk') });
@@ -154,7 +154,7 @@ export function Enroll({ onBack, onEnrolled }: { onBack: () => void; onEnrolled:
       )}
       {step === 'face' && (
         <div className="stack">
-          <FaceCapture value={face} onChange={setFace} testId="enroll-face" />
+          <FaceCapture value={face} onChange={setFace} testId="enroll-face" livenessFrames={liveness ? LIVENESS_FRAMES.count : 0} />
           <LivenessToggle value={liveness} onChange={setLiveness} />
           <AdvancedLivenessOption inputs={[extId, face]} gate={adv} onGate={setAdv} />
           <StepButtons onNext={next} canNext={face !== null} t={t} />
