@@ -16,11 +16,19 @@
  *   in names, the suffix's Ç. Known exceptions are augmentatives of nouns in -co/-ca (macacão,
  *   brancão), not names; after L or R (Falcão, porcão) the C is left as read.
  *
+ * - CIRCUMFLEX_NASAL: in Brazilian spelling a stressed a, e or o before M or N and a vowel, or before
+ *   N and a consonant, is closed (nasal) and, where it is marked, marked with the circumflex (Ângela,
+ *   Mônica, Antônio, Rômulo, gênero; Formulário Ortográfico de 1943, accentuation rules; Acordo 1990,
+ *   Bases IX and XI: tonic e/o before m or n, circumflex in Brazil, acute in Portugal).
+ *   An acute there (MÓNICA, ÁNGELA: the European spelling, or the recogniser's confusion of the two
+ *   marks) is read as the circumflex. Oxytones in -ÉM/-ÉNS (Belém, parabéns) end there and keep
+ *   their acute.
+ *
  * "-ões" (Simões) is NOT restored: unstressed "-oes" exists (verb forms such as perdoes, voes).
  */
 
 /** One applied rule: the word as read and as restored. */
-export type OrthographyRule = 'NASAL_AO' | 'NASAL_AES' | 'CEDILLA_CAO';
+export type OrthographyRule = 'NASAL_AO' | 'NASAL_AES' | 'CEDILLA_CAO' | 'CIRCUMFLEX_NASAL';
 export interface Restoration { from: string; to: string; rules: OrthographyRule[] }
 
 const VOWEL_OR_N = /[AEIOUÁÉÍÓÚÂÊÔÃÕN]/;
@@ -28,7 +36,8 @@ const VOWEL_OR_N = /[AEIOUÁÉÍÓÚÂÊÔÃÕN]/;
 /** One word (uppercase) -> restored word and the rules used (none: unchanged). */
 function restoreWord(w: string): { word: string; rules: OrthographyRule[] } {
   const rules: OrthographyRule[] = [];
-  let out = w;
+  let out = w.replace(/[ÁÉÓ](?=[MN][AEIOUÁÉÍÓÚÂÊÔÃÕ]|N[B-DF-HJ-NP-TV-ZÇ](?!$))/g, (c) => ({ Á: 'Â', É: 'Ê', Ó: 'Ô' } as Record<string, string>)[c]);
+  if (out !== w) rules.push('CIRCUMFLEX_NASAL');
   const ao = /^(.+)AO(S?)$/.exec(out);
   if (ao && out.length >= 3) {
     let stem = ao[1];

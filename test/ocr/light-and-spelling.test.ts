@@ -90,6 +90,9 @@ describe('diacritics put back by spelling rules (orthography.ts)', () => {
     expect(restoreDiacritics('CONCEICÃO').name).toBe('CONCEIÇÃO');
     expect(restoreDiacritics('LUIZ GUIMARAES').name).toBe('LUIZ GUIMARÃES');
     expect(restoreDiacritics('IRMAOS').name).toBe('IRMÃOS');
+    expect(restoreDiacritics('MÓNICA ÁNGELA ANTÓNIO').name).toBe('MÔNICA ÂNGELA ANTÔNIO');
+    expect(restoreDiacritics('BELÉM PARABÉNS').name).toBe('BELÉM PARABÉNS');
+    expect(restoreDiacritics('JOSÉ MÁRCIA').restored).toEqual([]);
   });
 
   it('leaves what spelling does not decide: C after L or R, -OES, the contraction AO, accents as read', () => {
