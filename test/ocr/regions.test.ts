@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OcrError } from '../../src/ocr/engine.js';
-import { FAST_TESSDATA_DIRS, portugueseLangPath, portugueseModel } from '../../src/ocr/pool.js';
+import { FAST_TESSDATA_DIRS, portugueseLangPath, portugueseModel, RecognizerPool, SEGMENTATION } from '../../src/ocr/pool.js';
+import { warmupPage } from '../../src/ocr/warmup.js';
 import { BORDER_INK_LEVEL, clearBorderInk, columns, toPgm, type GrayImage } from '../../src/ocr/regions.js';
 
 /** A white image with dark rectangles [x0, y0, x1, y1) drawn at `level`. */
@@ -74,5 +75,21 @@ describe('recognition model (pool.ts portugueseModel)', () => {
     expect(portugueseModel().id).toBe(fastInstalled ? 'fast' : 'npm');
     if (fastInstalled) expect(portugueseModel('fast')).toMatchObject({ id: 'fast', gzip: false, pageSqueeze: 1 });
     else expect(() => portugueseModel('fast')).toThrow(OcrError);
+  });
+});
+
+describe('warm-up page (warmup.ts)', () => {
+  it('is text the recogniser reads (so it warms the code documents use), drawn without fonts', async () => {
+    const page = warmupPage();
+    expect(page.data.length).toBe(page.width * page.height);
+    expect(page.data.some((v) => v === 0)).toBe(true);
+    const pool = await RecognizerPool.start(1, 0);
+    try {
+      const words = await pool.run(([rec]) => rec.words(toPgm(page), SEGMENTATION.sparse));
+      const texts = words.map((w) => w.text);
+      for (const w of ['HELLO', 'TITLE', 'HOTEL', '1717']) expect(texts).toContain(w);
+    } finally {
+      await pool.close();
+    }
   });
 });
