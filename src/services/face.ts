@@ -88,11 +88,14 @@ export class FaceService extends PersonDirectory<FaceEngine, FaceGallery> {
   private async consistentFrames(tenant: Tenant, engine: FaceEngine, main: FaceExtraction, frames: Uint8Array[]): Promise<Array<{ image: Uint8Array; box: FaceExtraction['box'] }>> {
     const threshold = tenant.thresholds.face ?? engine.defaultThreshold;
     const out: Array<{ image: Uint8Array; box: FaceExtraction['box'] }> = [];
+    // Extracted together (the engine's workers may run them side by side), judged in request order.
+    const settled = await Promise.allSettled(frames.map((image) => engine.extract(image, 'probe')));
     for (const [i, image] of frames.entries()) {
+      const r = settled[i]!;
       let face: FaceExtraction;
-      try {
-        face = await engine.extract(image, 'probe');
-      } catch (e) {
+      if (r.status === 'fulfilled') face = r.value;
+      else {
+        const e: unknown = r.reason;
         if (e instanceof FaceError && (e.code === 'NO_FACE' || e.code === 'MULTIPLE_FACES' || e.code === 'FACE_QUALITY_TOO_LOW')) {
           throw new BiostationError('LIVENESS_FRAMES_INCONSISTENT', `livenessFrames[${i}]: ${e.message}`, { frame: i });
         }

@@ -99,6 +99,11 @@ describe.skipIf(!haveData)('livenessFrames on real captures', () => {
     const z = await post('/t1/verify', { ...body(t1), doLivenessCheck: true, livenessFrames: [item(zoomed)] });
     expect([z.status, z.body.result.message]).toEqual([400, 'LIVENESS_FRAMES_INCONSISTENT']);
     expect(z.body.result.detail).toMatch(/scale|moved/);
+    // a frame with no face at all (a grey wall)
+    const wall = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 150, g: 146, b: 140 } } }).jpeg().toBuffer();
+    const w = await post('/t1/verify', { ...body(t1), doLivenessCheck: true, livenessFrames: [item(t1Frames[0]), item(t1Frames[1]), item(wall)] });
+    expect([w.status, w.body.result.message]).toEqual([400, 'LIVENESS_FRAMES_INCONSISTENT']);
+    expect(w.body.result.detail).toMatch(/^livenessFrames\[2\]: No face/);
   }, 60_000);
 
   it('image_F1 (print attack) with frames of itself: 1013 with the session verdict, nothing stored', async () => {
