@@ -166,8 +166,16 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const detranPhrase = phrases.find((p) => !idp.includes(p) && UFS.has(detranRe.exec(fold(p.text))?.[1] ?? ''));
   const idText = fold(idp.map((p) => p.text).join(' '));
   const detran = detranPhrase ? detranRe.exec(fold(detranPhrase.text)) : detranRe.exec(fold(fullText).replace(idText || '\u0000', ''));
+  // The place of issue ("LOCAL: CITY, UF", issue side) is in the issuing state.
+  const localPs = below('local');
+  const localText = fold(single(localPs.map((p) => p.text).join(' ')));
+  const localUf = /,\s*([A-Z]{2})$/.exec(localText)?.[1];
   if (detran && UFS.has(detran[1])) {
     d.uf = { valor: detran[1], conf: detranPhrase ? meanConf([detranPhrase]) : 0.8 * 0.85 };
+  } else if (localUf && UFS.has(localUf)) {
+    // DETRAN line missed, place of issue read: its state, inferred, so kept under the low-confidence
+    // line (capped at 0.75 after the checks).
+    d.uf = { valor: localUf, conf: meanConf(localPs), cap: 0.75 };
   } else if (model === 'old' && rgUf) {
     // The older front alone shows only the identity's state. With the issue side in view (its labels
     // or notices read) the DETRAN line was missed, and the identity's state is only a guess (0.6 x).
@@ -177,10 +185,8 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     d.uf = none;
   }
 
-  // Cross-check: the place of issue ("LOCAL: CITY, UF") is in the issuing state; a UF that disagrees
-  // with it is kept (either may be the misread one) but under the low-confidence line.
-  const localText = fold(single(below('local').map((p) => p.text).join(' ')));
-  const localUf = /,\s*([A-Z]{2})$/.exec(localText)?.[1];
+  // Cross-check: the place of issue is in the issuing state; a UF that disagrees with it is kept
+  // (either may be the misread one) but under the low-confidence line.
   if (d.uf.valor && localUf && UFS.has(localUf) && localUf !== d.uf.valor) d.uf = { ...d.uf, conf: d.uf.conf * 0.6 };
 
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels);

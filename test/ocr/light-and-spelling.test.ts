@@ -7,7 +7,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { dividePlane, flattenLight, framePlane, lightField, UNEVEN_FRAME, UNEVEN_LIGHT } from '../../src/ocr/light.js';
 import { restoreDiacritics } from '../../src/ocr/orthography.js';
-import { fieldCheck, LOST_DIACRITIC_CAP, LOW_CONFIDENCE, restoreNames, scoreFields, type Draft } from '../../src/ocr/fields.js';
+import { extractFields, fieldCheck, LOST_DIACRITIC_CAP, LOW_CONFIDENCE, restoreNames, scoreFields, type Draft } from '../../src/ocr/fields.js';
+import { groupPhrases, type OcrWord } from '../../src/ocr/words.js';
 import { normalizeName } from '../../src/ocr/normalize.js';
 import { prepareImage } from '../../src/ocr/preprocess.js';
 import { generateCnh } from '../fixtures/cnh/index.js';
@@ -142,5 +143,23 @@ describe('diacritics put back by spelling rules (orthography.ts)', () => {
     expect(fieldCheck('nome_completo', 'MARIA QUEIROZ MARQUES')).toBeUndefined();
     expect(fieldCheck('nome_pai', 'JOSÉ QUÉSIA LIMA')).toBeUndefined();
     expect(scoreFields({ nome_completo: { valor: 'AMANDA MARQU', conf: 0.95 } }).nome_completo.confianca).toBeLessThan(LOW_CONFIDENCE);
+  });
+});
+
+describe('issuing state from the place of issue', () => {
+  const w = (text: string, x0: number, y0: number, h: number, conf = 0.95): OcrWord => ({ text, conf, x0, y0, x1: x0 + text.length * h * 0.6, y1: y0 + h });
+  const line = (text: string, x0: number, y0: number, h: number): OcrWord[] => {
+    let x = x0;
+    return text.split(' ').map((t) => { const word = w(t, x, y0, h); x = word.x1 + h * 0.4; return word; });
+  };
+  const read = (words: OcrWord[]) => extractFields(groupPhrases(words), words.map((x) => x.text).join(' ')).campos;
+
+  it('with the DETRAN line missed, uf is the state of LOCAL (not the identity\'s), under 0.8', () => {
+    const front = [w('NOME', 100, 40, 12), ...line('LIVIA PEREIRA MARQUES', 100, 56, 18), ...line('DOC. IDENTIDADE / ÓRG. EMISSOR / UF', 100, 100, 12),
+      ...line('881973916 SSP PR', 100, 116, 18), ...line('DATA NASCIMENTO', 400, 160, 12), ...line('21/06/1970', 400, 176, 18)];
+    const uf = read([...front, w('LOCAL', 100, 900, 12), ...line('OLINDA, PE', 100, 916, 18)]).uf;
+    expect(uf.valor).toBe('PE');
+    expect(uf.confianca).toBeGreaterThan(0);
+    expect(uf.confianca).toBeLessThan(LOW_CONFIDENCE);
   });
 });
