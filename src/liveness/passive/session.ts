@@ -5,9 +5,10 @@
  * attack image); 'mean' = the mean log-odds of P(live) over the images against logit(threshold)
  * (each image's evidence weighed equally, so one poor frame of a live person does not sink the session,
  * and one lucky frame of an attack does not carry it). Measured on real sessions (NUAA print attacks,
- * bench:liveness section 5 and README "Several images of one request"); not used by the API, because
- * the mean lets an attack image ride on live ones unless the images are known to be one session of one
- * person.
+ * bench:liveness section 5 and README "Several images of one request"). The API uses 'mean' only for a
+ * main image with its `livenessFrames` (frames.ts), after checking that they show the same person at the
+ * same place and scale: the mean lets an attack image ride on live ones unless the images are known to
+ * be one session of one person, so a request's several `Images` keep 'every'.
  */
 
 const logit = (p: number): number => {
