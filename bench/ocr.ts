@@ -13,8 +13,9 @@
  * image-only PDFs, text PDFs), read one at a time through `createCnhReader` (latency, not throughput),
  * and CPU seconds per document (all the process's threads: a figure load on other cores barely moves).
  * Headline figures also go to bench/out/ocr.summary.json for `npm run bench`. `--model` picks the
- * recognition model (src/ocr/pool.ts portugueseModel; default: tessdata_fast where Debian's
- * tesseract-ocr-por is installed, else the npm package's); the model read with is printed.
+ * recognition model (src/ocr/pool.ts portugueseModel; default: the npm package's, as the station;
+ * `fast`: Debian's tessdata_fast where tesseract-ocr-por is installed, for comparison only); the
+ * model read with is printed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

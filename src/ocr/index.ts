@@ -32,7 +32,7 @@ export interface CnhReaderOptions {
   maxQueue?: number;
   /** Per-document budget of the decode stage (time, pixels, memory); default DEFAULT_OCR_BUDGET. */
   budget?: Partial<OcrBudget>;
-  /** Recognition model (pool.ts portugueseModel); default: tessdata_fast where installed, else npm's. */
+  /** Recognition model (pool.ts portugueseModel); default: the npm package's ('fast' only for the bench's comparison). */
   model?: OcrModel['id'];
 }
 

@@ -40,18 +40,21 @@ export interface OcrModel {
 export const FAST_TESSDATA_DIRS = ['/usr/share/tesseract-ocr/5/tessdata', '/usr/share/tesseract-ocr/4.00/tessdata'];
 
 /**
- * The model the reader uses: tessdata_fast where `tesseract-ocr-por` is installed, else the npm
- * package's model. The npm package's LSTM (tessdata 4.0.0, the "best" network converted to integers:
- * [1,48,0,1 Ct3,3,16 Mp3,3 Lfys64 Lfx64 Lrx64 Lfx384 O1c1]) takes ~0.71 s of CPU for a card page at
- * 0.7 x width where tessdata_fast takes ~0.40 s. Tuning part of the widened set (issue #17 part A,
- * 44 documents): fast at full width 98.6% exact over fields, 0.79 median CPU s per image; npm at 0.7
- * x width 97.4%, 1.01 s (fast at 0.85 x width fell to 95.5%). `prefer` picks one (the bench compares
- * them); a preferred 'fast' that is not installed throws OcrError UNAVAILABLE.
+ * The model the reader uses: the npm package's model, always, unless `prefer` is 'fast'. The project
+ * takes model weights only from npm packages (tesseract data from `@tesseract.js-data/por`), so the
+ * station never picks up a system model by itself: what it reads with does not depend on what else
+ * the machine has installed. 'fast' (Debian's tessdata_fast, where installed) exists for the bench's
+ * comparison only (`--model fast`). The npm package's LSTM (tessdata 4.0.0, the "best" network converted
+ * to integers: [1,48,0,1 Ct3,3,16 Mp3,3 Lfys64 Lfx64 Lrx64 Lfx384 O1c1]) takes ~0.71 s of CPU for a card
+ * page at 0.7 x width where tessdata_fast takes ~0.40 s. Tuning part of the widened set (issue #17 part
+ * A, 44 documents): npm at 0.7 x width 97.4% exact over fields, 1.01 median CPU s per image; fast at
+ * full width 98.6%, 0.79 s (fast at 0.85 x width fell to 95.5%). A preferred 'fast' that is not
+ * installed throws OcrError UNAVAILABLE.
  */
 export function portugueseModel(prefer?: OcrModel['id']): OcrModel {
   const fast = FAST_TESSDATA_DIRS.find((d) => existsSync(path.join(d, 'por.traineddata')));
   if (prefer === 'fast' && !fast) throw new OcrError('UNAVAILABLE', 'OCR API unavailable');
-  if (fast && prefer !== 'npm') return { id: 'fast', langPath: fast, gzip: false, pageSqueeze: 1 };
+  if (fast && prefer === 'fast') return { id: 'fast', langPath: fast, gzip: false, pageSqueeze: 1 };
   return { id: 'npm', langPath: portugueseLangPath(), gzip: true, pageSqueeze: 0.7 };
 }
 

@@ -71,8 +71,8 @@ describe('recognition model (pool.ts portugueseModel)', () => {
     expect(existsSync(path.join(m.langPath, 'por.traineddata.gz'))).toBe(true);
   });
 
-  it('default: tessdata_fast at full width where tesseract-ocr-por is installed, else npm', () => {
-    expect(portugueseModel().id).toBe(fastInstalled ? 'fast' : 'npm');
+  it("default: the npm package's model whatever the machine has installed; 'fast' only when asked", () => {
+    expect(portugueseModel().id).toBe('npm');
     if (fastInstalled) expect(portugueseModel('fast')).toMatchObject({ id: 'fast', gzip: false, pageSqueeze: 1 });
     else expect(() => portugueseModel('fast')).toThrow(OcrError);
   });
