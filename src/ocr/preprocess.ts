@@ -177,6 +177,12 @@ function stretch(data: Uint8Array, clip: number): [number, number] {
 
 /** Inputs whose measured sharpness (quality.ts) is below this get an unsharp mask (sigma 1 px). */
 const SHARPEN_BELOW = 50;
+/**
+ * Below this sharpness the mask is wider (sigma 2 px): on the tuning part's two images under it (both
+ * blurred, 19-20), 11 -> 12 and 14 -> 15 fields read; the five blurred ones between 34 and 57 read the
+ * same with sigma 1, 1.5 or 2.
+ */
+const SHARPEN_MORE_BELOW = 25;
 /** Fraction of the ink-to-paper range kept; lighter levels become white. */
 const PAPER_CLIP = 0.95;
 
@@ -253,7 +259,7 @@ export interface PrepareOptions {
   extraTurnDeg?: number;
   /** Ink-to-paper fraction kept by the contrast stretch (see PAPER_CLIP). */
   clip?: number;
-  /** Unsharp-mask sigma applied before the stretch; 0: none; default 1 for blurred inputs (SHARPEN_BELOW). */
+  /** Unsharp-mask sigma applied before the stretch; 0: none; default 1 for blurred inputs (SHARPEN_BELOW), 2 for very blurred ones (SHARPEN_MORE_BELOW). */
   sharpenSigma?: number;
   /** false: never divide out uneven light (light.ts); default: when the light is uneven. */
   flattenLight?: boolean;
@@ -331,7 +337,7 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   // paper level holds over the whole card; evenly lit cards are left as they are.
   const light = flattenLight(pixels, info.width, info.height, options.flattenLight === false ? Infinity : undefined);
   let img = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } });
-  const sigma = options.sharpenSigma ?? (quality.sharpness < SHARPEN_BELOW ? 1 : 0);
+  const sigma = options.sharpenSigma ?? (quality.sharpness < SHARPEN_MORE_BELOW ? 2 : quality.sharpness < SHARPEN_BELOW ? 1 : 0);
   if (sigma > 0) img = img.sharpen({ sigma });
   const png = await img.linear(...stretch(data, options.clip ?? PAPER_CLIP)).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
   const splitX = info.width / info.height > 2.3 ? emptiestColumn(data, info.width, info.height) : undefined;
