@@ -320,8 +320,8 @@ const BAD_Q = /Q(?![UÜ][AEIOUÁÉÍÓÚÂÊÔÃÕ])/;
 /**
  * Each field's own check where it has one (undefined: no opinion): CPF and CNH number check digits,
  * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape, issuing
- * body known, names of two words or more in capitals without a doubled vowel (GLUED_VOWELS) nor a Q
- * outside QU + vowel (BAD_Q). Date order is checked across fields by `scoreFields`.
+ * body known, remarks made of codes (REMARK_CODES), names of two words or more in capitals without a
+ * doubled vowel (GLUED_VOWELS) nor a Q outside QU + vowel (BAD_Q). Date order is checked across fields by `scoreFields`.
  */
 export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined {
   switch (k) {
@@ -334,6 +334,8 @@ export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined 
       return m !== null && UFS.has(m[2]);
     }
     case 'rg': return /^\d{4,14}X?$/.test(valor);
+    // Remarks are restriction codes (one letter) and EAR: anything else was misread ("FARA").
+    case 'observacoes': return REMARK_CODES.test(valor) ? undefined : false;
     case 'orgao_expedidor': return isKnownIssuer(valor) ? true : /^[A-Z]{2,12}$/.test(valor) ? undefined : false;
     case 'nome_completo':
     case 'nome_pai':

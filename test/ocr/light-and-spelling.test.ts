@@ -143,6 +143,9 @@ describe('diacritics put back by spelling rules (orthography.ts)', () => {
     expect(fieldCheck('nome_completo', 'MARIA QUEIROZ MARQUES')).toBeUndefined();
     expect(fieldCheck('nome_pai', 'JOSÉ QUÉSIA LIMA')).toBeUndefined();
     expect(scoreFields({ nome_completo: { valor: 'AMANDA MARQU', conf: 0.95 } }).nome_completo.confianca).toBeLessThan(LOW_CONFIDENCE);
+    // Remarks that are not codes fail their check; codes keep the recogniser's confidence.
+    expect(scoreFields({ observacoes: { valor: 'FARA', conf: 0.91 } }).observacoes.confianca).toBeLessThan(LOW_CONFIDENCE);
+    expect(scoreFields({ observacoes: { valor: 'EAR A', conf: 0.91 } }).observacoes.confianca).toBe(0.91);
   });
 });
 
