@@ -60,6 +60,11 @@ export interface DocumentRepository {
   /** How many changes lie above `afterSeq`. */
   countChanges(afterSeq: number): Promise<number>;
   /**
+   * The newest sequence number of the feed (record or tombstone; 0 when empty). Sync bounds a round's
+   * document phase by it, read before the persons' feeds (src/sync/service.ts).
+   */
+  lastSeq(): Promise<number>;
+  /**
    * Applies a peer's changes in one transaction, each when its version is newer than what is held
    * for the ext_id (record or tombstone); an upsert only when a person with that ext_id exists.
    */

@@ -9,7 +9,8 @@ import type { UnreadableTemplates } from '../../runtime/unreadable-templates.js'
  * open). Records written without encryption are read as they are. The sync feed is read in clear
  * and what a peer sends is sealed here with this station's key, as the persons' templates are.
  * A stored record that does not open is left out of the feed and the dumps (logged and counted,
- * stage decrypt); `get` throws for it.
+ * stage decrypt); `get` throws for it. The feed's page is refilled past such records, so it comes
+ * back short only at the feed's end and a sync moves past them (they do not stop it).
  */
 export function encryptingDocuments(inner: DocumentRepository, applicationId: string, dataKey: Buffer, unreadable: UnreadableTemplates): DocumentRepository {
   const aad = (extId: string) => Buffer.from(`${applicationId}\0document\0${extId}`, 'utf8');
@@ -40,9 +41,20 @@ export function encryptingDocuments(inner: DocumentRepository, applicationId: st
       return (await inner.page(offset, limit)).flatMap(open);
     },
     async changes(afterSeq, limit) {
-      return (await inner.changes(afterSeq, limit)).flatMap((c: DocumentChange) => open(c));
+      // Unreadable records are dropped; the page is refilled from past them so that a page comes back
+      // short only at the end of the feed, and the feed moves past them (each reported as it is read).
+      const out: DocumentChange[] = [];
+      for (let after = afterSeq; out.length < limit; ) {
+        const want = limit - out.length;
+        const got = await inner.changes(after, want);
+        for (const c of got) out.push(...open(c));
+        if (got.length < want) break;
+        after = got[got.length - 1].seq;
+      }
+      return out;
     },
     countChanges: (afterSeq) => inner.countChanges(afterSeq),
+    lastSeq: () => inner.lastSeq(),
     applyChanges: (changes) => inner.applyChanges(changes.map(seal)),
     versionOf: (extId) => inner.versionOf(extId),
     personExists: (extId) => inner.personExists(extId),

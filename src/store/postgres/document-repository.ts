@@ -143,6 +143,13 @@ export class PgDocumentRepository implements DocumentRepository {
     return Number(rows[0].n);
   }
 
+  async lastSeq(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>(
+      `SELECT GREATEST(coalesce((SELECT max(change_seq) FROM ${this.docs}), 0), coalesce((SELECT max(change_seq) FROM ${this.tombs}), 0)) AS n`,
+    );
+    return Number(rows[0].n);
+  }
+
   async applyChanges(changes: IncomingDocumentChange[]): Promise<DocumentApplyOutcome[]> {
     return inTransaction(this.pool, async (c) => {
       // The clock row lock serialises this with every other write of the application (persons' too).

@@ -142,6 +142,10 @@ export class SqliteDocumentRepository implements DocumentRepository {
     return (this.db.prepare('SELECT (SELECT count(*) FROM person_documents WHERE change_seq > ?) + (SELECT count(*) FROM document_tombstones WHERE change_seq > ?) AS n').get(afterSeq, afterSeq) as { n: number }).n;
   }
 
+  async lastSeq(): Promise<number> {
+    return (this.db.prepare('SELECT max(coalesce((SELECT max(change_seq) FROM person_documents), 0), coalesce((SELECT max(change_seq) FROM document_tombstones), 0)) AS n').get() as { n: number }).n;
+  }
+
   async applyChanges(changes: IncomingDocumentChange[]): Promise<DocumentApplyOutcome[]> {
     return this.db.transaction(() => changes.map((c) => this.applyOne(c))).immediate();
   }
