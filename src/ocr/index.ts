@@ -147,20 +147,30 @@ async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWo
 
 /** A lone letter read with less confidence than this is looked at again as a single word. */
 const LONE_LETTER_CONF = 0.9;
+/**
+ * At most this many lone letters are re-read per page, the least confident first: a card prints a few
+ * (category, remark codes), and a crafted page full of lone letters must not hold a recogniser for one
+ * recognition per letter (recognition has no time budget of its own; decoding has).
+ */
+export const MAX_LONE_LETTER_REREADS = 8;
 
 /**
  * Third look, at lone capital letters (remark and category codes such as "F" are printed alone): the
  * sparse page pass and single-line reading of tessdata_fast take a lone F for E, the Portuguese word
  * "e" (tuning part: 3 of 44 remarks, read at confidence 0.62-0.84; F at 0.84-0.87 as a single word).
  * Each lone letter under LONE_LETTER_CONF is cut out (padded by 30% of its height and 12 px of white)
- * and read as a single word; a single letter read more confidently replaces it, in the same box.
+ * and read as a single word; a single letter read more confidently replaces it, in the same box. At
+ * most MAX_LONE_LETTER_REREADS letters, the least confident first.
  */
-async function rereadLoneLetters(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
+export async function rereadLoneLetters(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
   const pad = 12;
   const out = [...words];
-  for (const p of groupPhrases(words)) {
-    const w = p.words[0];
-    if (p.words.length !== 1 || !/^[A-Z]$/.test(w.text) || w.conf >= LONE_LETTER_CONF) continue;
+  const lone = groupPhrases(words)
+    .filter((p) => p.words.length === 1 && /^[A-Z]$/.test(p.words[0].text) && p.words[0].conf < LONE_LETTER_CONF)
+    .map((p) => p.words[0])
+    .sort((a, b) => a.conf - b.conf)
+    .slice(0, MAX_LONE_LETTER_REREADS);
+  for (const w of lone) {
     const m = Math.round(0.3 * (w.y1 - w.y0));
     const left = Math.max(0, Math.floor(w.x0 - m)), top = Math.max(0, Math.floor(w.y0 - m));
     const width = Math.min(prep.width - left, Math.ceil(w.x1 - w.x0 + 2 * m)), height = Math.min(prep.height - top, Math.ceil(w.y1 - w.y0 + 2 * m));
