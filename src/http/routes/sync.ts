@@ -57,6 +57,7 @@ const DocumentDumpResponse = Type.Object({
     documents: Type.Array(Type.Object({ externalId: Type.String(), document: DocumentJson, version: Version, seq: Type.Optional(Type.Integer()) })),
     tombstones: Type.Optional(Type.Array(Type.Object({ externalId: Type.String(), deletedAt: Timestamp, version: Version, stationId: Type.String(), seq: Type.Integer() }))),
     next_since: Type.Optional(Type.Integer()),
+    last_seq: Type.Optional(Type.Integer({ description: 'Feed only: the newest sequence number of the feed when the answer was read (0 when empty); station sync reads it before the persons\' feeds to bound the round' })),
   }),
 });
 
@@ -133,7 +134,7 @@ export function syncRoutes(services: StationServices, authenticate: Authenticate
         tags, security,
         summary: "Extension: the application's document records (the dump), or with `since` their change feed",
         description: 'Without `since`: page `page` (1-based) of `limit` (1..1000, default 100) document records (src/store/documents.ts) in write order, each with its person\'s ext_id and version. ' +
-          'With `since`: the records and deletions (tombstones) changed after that sequence number, in sequence order, with `next_since`, as station sync reads them (src/sync/document-wire.ts).',
+          'With `since`: the records and deletions (tombstones) changed after that sequence number, in sequence order, with `next_since` and `last_seq` (the newest sequence number at the time of the answer), as station sync reads them (src/sync/document-wire.ts).',
         querystring: FeedQuery,
         response: { 200: DocumentDumpResponse, 400: PlainError, 401: PlainError, 503: PlainError },
       },
@@ -144,8 +145,9 @@ export function syncRoutes(services: StationServices, authenticate: Authenticate
       const { page, limit } = pagingOf(query);
       if (query.since !== undefined) {
         const after = Number(query.since);
+        const lastSeq = await documents.lastSeq();
         const [changes, total] = await Promise.all([documents.changes(after, limit), documents.countChanges(after)]);
-        return { result: encodeDocumentPage(changes, total, after) };
+        return { result: { ...encodeDocumentPage(changes, total, after), last_seq: lastSeq } };
       }
       const [total, rows] = await Promise.all([documents.count(), documents.page((page - 1) * limit, limit)]);
       return { result: { total_entries: total, documents: rows.flatMap((r) => { const document = parseStored(r.data); return document ? [{ externalId: r.extId, document, version: r.version }] : []; }) } };
