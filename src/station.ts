@@ -158,7 +158,7 @@ export async function startStation(config: StationConfig, options: StationOption
     sync: new SyncService(engineTemplateCheck(engines.face, engines.finger)),
     engines,
     stationAdmin,
-    syncPeers: new SyncPeerRegistry(paths.syncPeers, config.syncPeers),
+    syncPeers: new SyncPeerRegistry(paths.syncPeers, config.syncPeers, (o, msg) => logger.warn(o, msg)),
     audit: new AuditLog(store.audit, {
       extIds: config.auditExtIds,
       pseudonymKey: (applicationId) => store.keyring!.dataKey(applicationId),
@@ -170,7 +170,7 @@ export async function startStation(config: StationConfig, options: StationOption
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const syncSchedule = startSyncSchedule({ config, peers: () => services.syncPeers!.all(), applications, stores, sync: services.sync, log: server.log });
+  const syncSchedule = startSyncSchedule({ config, peers: (apps) => services.syncPeers!.all(apps), applications, stores, sync: services.sync, log: server.log });
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -4,7 +4,7 @@ import { BiostationError } from '../runtime/errors.js';
 import type { StationConfig } from '../runtime/config.js';
 import { openStore } from '../store/index.js';
 import { stationPaths, storeSettings } from '../station.js';
-import { SyncPeerRegistry } from './peer-registry.js';
+import { SyncPeerRegistry, type KeyedPeer } from './peer-registry.js';
 import type { SyncRecord } from '../store/types.js';
 import { assertComparable } from './checks.js';
 import { DEFAULT_PEER_LIMITS } from './peer-client.js';
@@ -41,7 +41,7 @@ export function registerSyncCommands(program: Command, config: () => StationConf
       .option('--key <key>', "key of the peer's application")
       .option('--secret <secret>', "secret of the peer's application (or env BIOSTATION_PEER_SECRET)")
       .option('--peer <name>', 'a peer configured in BIOSTATION_SYNC_PEERS or added from the Admin screen, instead of --from/--to, --key, --secret')
-      .option('--app <name>', 'local application (default: the only one)')
+      .option('--app <name>', 'local application, by name or key (default: the only one, or the peer\'s)')
       .option('--dry-run', 'read and compare only: write nothing, move no checkpoint')
       .option('--page-size <n>', `changes per request (default ${DEFAULT_PEER_LIMITS.pageSize})`)
       .option('--json', 'print one JSON object')
@@ -58,25 +58,46 @@ async function runSync(direction: 'pull' | 'push', opts: SyncCliOptions, config:
     else process.stderr.write(`biostation: ${message}\n`);
     return 1;
   };
-  // Configured peers and those added from the Admin screen; a name may repeat across applications (--app picks).
-  let peers = opts.peer ? new SyncPeerRegistry(stationPaths(config.dataDir).syncPeers, config.syncPeers).all().filter((p) => p.name === opts.peer) : [];
-  if (peers.length > 1 && opts.app) peers = peers.filter((p) => p.app === opts.app);
-  if (peers.length > 1) return fail('INVALID_REQUEST', `several applications have a peer named ${opts.peer}: name one with --app`);
-  const named = peers[0];
-  if (opts.peer && !named) return fail('INVALID_REQUEST', `no peer named ${opts.peer} in BIOSTATION_SYNC_PEERS or added from the Admin screen`);
-  const url = named?.url ?? opts.from ?? opts.to;
-  const key = named?.key ?? opts.key;
-  const secret = named?.secret ?? opts.secret ?? process.env.BIOSTATION_PEER_SECRET;
-  if (!url || !key || !secret) return fail('INVALID_REQUEST', `give the peer: ${direction === 'pull' ? '--from' : '--to'} URL --key K --secret S (or --peer NAME)`);
+  if (!opts.peer && !((opts.from ?? opts.to) && opts.key && (opts.secret ?? process.env.BIOSTATION_PEER_SECRET))) {
+    return fail('INVALID_REQUEST', `give the peer: ${direction === 'pull' ? '--from' : '--to'} URL --key K --secret S (or --peer NAME)`);
+  }
   const pageSize = opts.pageSize === undefined ? DEFAULT_PEER_LIMITS.pageSize : Number(opts.pageSize);
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) return fail('INVALID_REQUEST', '--page-size must be 1..1000');
 
   const store = await openStore(storeSettings(config)); // the station's own settings: templates stay encrypted at rest
   try {
-    const apps = (await store.applications.list()).filter((a) => !a.disabledAt);
-    const appName = opts.app ?? named?.app;
-    const app = appName ? apps.find((a) => a.name === appName) : apps.length === 1 ? apps[0] : undefined;
-    if (!app) return fail('INVALID_REQUEST', appName ? `no enabled application named ${appName}` : 'several applications: name one with --app');
+    const all = await store.applications.list();
+    const apps = all.filter((a) => !a.disabledAt);
+    // --app: the enabled application of that key, else the only one of that name (names are not unique).
+    let app: (typeof apps)[number] | undefined;
+    if (opts.app) {
+      const byKey = apps.filter((a) => a.key === opts.app);
+      const matching = byKey.length > 0 ? byKey : apps.filter((a) => a.name === opts.app);
+      if (matching.length > 1) return fail('INVALID_REQUEST', `several enabled applications are named ${opts.app}: give its key with --app`);
+      if (matching.length === 0) return fail('INVALID_REQUEST', `no enabled application named ${opts.app}`);
+      app = matching[0];
+    }
+    // --peer: configured peers and those added from the Admin screen, each bound to one application by key; --app, when given, always filters.
+    let named: KeyedPeer | undefined;
+    if (opts.peer) {
+      const candidates = new SyncPeerRegistry(stationPaths(config.dataDir).syncPeers, config.syncPeers).all(all).filter((p) => p.name === opts.peer);
+      const mine = app ? candidates.filter((p) => p.appKey === app!.key) : candidates;
+      if (mine.length === 0 && candidates.length > 0) {
+        const owners = candidates.map((p) => all.find((a) => a.key === p.appKey)?.name ?? p.appKey).join(', ');
+        return fail('INVALID_REQUEST', `the peer named ${opts.peer} belongs to application ${owners}, not ${opts.app}`);
+      }
+      if (mine.length === 0) return fail('INVALID_REQUEST', `no peer named ${opts.peer} in BIOSTATION_SYNC_PEERS or added from the Admin screen`);
+      if (mine.length > 1) return fail('INVALID_REQUEST', `several applications have a peer named ${opts.peer}: name one with --app`);
+      named = mine[0];
+      app ??= apps.find((a) => a.key === named!.appKey);
+      if (!app) return fail('INVALID_REQUEST', `the application of the peer named ${opts.peer} is disabled`);
+    }
+    if (!app && apps.length === 1) app = apps[0];
+    if (!app) return fail('INVALID_REQUEST', apps.length === 0 ? 'no enabled application' : 'several applications: name one with --app');
+    const url = named?.url ?? opts.from ?? opts.to;
+    const key = named?.key ?? opts.key;
+    const secret = named?.secret ?? opts.secret ?? process.env.BIOSTATION_PEER_SECRET;
+    if (!url || !key || !secret) return fail('INVALID_REQUEST', `give the peer: ${direction === 'pull' ? '--from' : '--to'} URL --key K --secret S (or --peer NAME)`);
     const tenant = await store.tenants.forApplication(app.id);
     const service = new SyncService(async (m) => (t) => assertComparable(m, t), { ...DEFAULT_PEER_LIMITS, pageSize });
 

@@ -3,22 +3,43 @@ import { isIPv4 } from 'node:net';
 import type { StationConfig } from '../runtime/config.js';
 import { peerBase } from './peer-client.js';
 
-/** A sync peer as the station uses it: local application name, peer name, peer base URL and the peer application's credential. */
+/** A sync peer as configured (BIOSTATION_SYNC_PEERS): local application (`app`: its name, or its key), peer name, peer base URL and the peer application's credential. */
 export type SyncPeer = StationConfig['syncPeers'][number];
+
+/** A peer bound to one local application by its KEY (application names are not unique). */
+export interface KeyedPeer {
+  /** Key of the local application the peer belongs to. */
+  appKey: string;
+  name: string;
+  url: string;
+  /** Key of the peer's application on the peer station. */
+  key: string;
+  secret: string;
+}
+
+/** The local applications, as the registry resolves them (ApplicationRecord has these fields). */
+export interface LocalApp {
+  key: string;
+  name: string;
+}
+
+export type WarnLog = (fields: object, message: string) => void;
+const stderrWarn: WarnLog = (fields, message) => process.stderr.write(`biostation: warning: ${message} ${JSON.stringify(fields)}\n`);
 
 /** Where a peer comes from: the operator's configuration (read-only here) or the station-admin API. */
 export type PeerSource = 'config' | 'admin';
 
 /** A peer as shown to the station admin: never its secret. */
 export interface PeerView {
-  app: string;
+  /** Key of the local application. */
+  appKey: string;
   name: string;
   url: string;
   key: string;
   source: PeerSource;
 }
 
-export type PeerErrorCode = 'INVALID_PEER_NAME' | 'INVALID_PEER_URL' | 'INVALID_PEER_CREDENTIAL' | 'PEER_EXISTS' | 'PEER_NOT_FOUND' | 'PEER_CONFIGURED' | 'TOO_MANY_PEERS';
+export type PeerErrorCode = 'INVALID_PEER_NAME' | 'INVALID_PEER_URL' | 'INVALID_PEER_CREDENTIAL' | 'PEER_EXISTS' | 'PEER_NOT_FOUND' | 'PEER_CONFIGURED' | 'TOO_MANY_PEERS' | 'PEER_FILE_UNREADABLE';
 
 export class SyncPeerError extends Error {
   constructor(
@@ -62,66 +83,148 @@ export function checkAdminPeerUrl(raw: string): string {
 }
 
 /**
+ * Which local application a configured peer's `app` names: the application whose KEY it is, else
+ * the only application of that NAME. Two applications of that name (names are not unique): none,
+ * with a warning (give the key in BIOSTATION_SYNC_PEERS instead). No such application: none, with a warning.
+ */
+export function resolveConfigured(configured: readonly SyncPeer[], apps: readonly LocalApp[], warn: WarnLog = stderrWarn): KeyedPeer[] {
+  return configured.flatMap((p) => {
+    const key = appKeyOf(p.app, apps);
+    if (key === AMBIGUOUS) warn({ peer: p.name, app: p.app }, 'configured sync peer ignored: several applications have this name (give the application key in "app")');
+    else if (key === undefined) warn({ peer: p.name, app: p.app }, 'configured sync peer ignored: it names no local application');
+    else return [{ appKey: key, name: p.name, url: p.url, key: p.key, secret: p.secret }];
+    return [];
+  });
+}
+
+const AMBIGUOUS = Symbol('ambiguous');
+/** The key of the application `ref` names (its key, else its unique name). */
+function appKeyOf(ref: string, apps: readonly LocalApp[]): string | typeof AMBIGUOUS | undefined {
+  if (apps.some((a) => a.key === ref)) return ref;
+  const named = apps.filter((a) => a.name === ref);
+  if (named.length > 1) return AMBIGUOUS;
+  return named[0]?.key;
+}
+
+/** One entry of sync-peers.json as found: `appKey` (current) or `app` (an application name: files written before keys). */
+type StoredEntry = Partial<KeyedPeer> & { app?: unknown };
+
+/**
  * The station's sync peers: those of the configuration (BIOSTATION_SYNC_PEERS or the config file,
  * set by the operator, read-only here) and those the station admin added from the kiosk's Admin
  * screen (POST /api/v1/admin/applications/{key}/sync-peers), kept in `<dataDir>/sync-peers.json`
- * (mode 0600, written whole through a temporary file and a rename; it holds the peers' secrets in
- * clear, like the configuration they would otherwise be typed into). The file is read on every
- * call, so the `sync` CLI and a running station see the same list. A name is unique per local
- * application across both sources. With the PostgreSQL store the file is the node's own: peers
- * added on one API node are not seen by the others (configure shared peers in the configuration).
+ * as `{ peers: [{ appKey, name, url, key, secret }] }` (mode 0600, written whole through a temporary
+ * file and a rename; it holds the peers' secrets in clear, like the configuration they would
+ * otherwise be typed into). The file is read on every call, so the `sync` CLI and a running station
+ * see the same list.
+ *
+ * Every peer belongs to one local application by its KEY (`appKey`): application names are not
+ * unique, so a name would hand one application's peer credential to every application of that name.
+ * Configured peers name their application by key or by name (resolveConfigured: a name two
+ * applications share is ignored with a warning). An entry of an older file holding `app` (a name)
+ * is read as the only application of that name, and rewritten with its key on the next change; if
+ * several or no applications have that name, it is ignored with a warning (and kept in the file).
+ * A corrupt file is logged and read as empty; adding or removing then fails with
+ * PEER_FILE_UNREADABLE instead of overwriting it. A name is unique per local application across
+ * both sources. With the PostgreSQL store the file is the node's own: peers added on one API node
+ * are not seen by the others (configure shared peers in the configuration).
  */
 export class SyncPeerRegistry {
   constructor(
     private readonly file: string,
     private readonly configured: readonly SyncPeer[],
+    private readonly log: WarnLog = stderrWarn,
   ) {}
 
-  /** Every peer: the configuration's first, then the admin's in the order added. */
-  all(): Array<SyncPeer & { source: PeerSource }> {
-    return [...this.configured.map((p) => ({ ...p, source: 'config' as const })), ...this.stored().map((p) => ({ ...p, source: 'admin' as const }))];
+  private readonly warned = new Set<string>();
+  /** Each distinct warning once per registry (the scheduler and every request read the peers). */
+  private readonly warn: WarnLog = (fields, message) => {
+    const seen = `${message} ${JSON.stringify(fields)}`;
+    if (this.warned.has(seen)) return;
+    this.warned.add(seen);
+    this.log(fields, message);
+  };
+
+  /** Every peer, bound to a local application of `apps` by key: the configuration's first, then the admin's in the order added. Never throws for a bad file (logged, read as empty). */
+  all(apps: readonly LocalApp[]): Array<KeyedPeer & { source: PeerSource }> {
+    const stored = this.read();
+    if (stored.error) this.warn({ file: this.file, err: stored.error }, 'sync-peers.json is unreadable: the peers added from the Admin screen are left out');
+    return [
+      ...resolveConfigured(this.configured, apps, this.warn).map((p) => ({ ...p, source: 'config' as const })),
+      ...this.keyed(stored.entries, apps).flatMap(({ peer }) => (peer ? [{ ...peer, source: 'admin' as const }] : [])),
+    ];
   }
 
-  /** The peers of one local application, secrets left out. */
-  viewsOf(app: string): PeerView[] {
-    return this.all().filter((p) => p.app === app).map((p) => ({ app: p.app, name: p.name, url: p.url, key: p.key, source: p.source }));
+  /** The peers of the local application of key `appKey`, secrets left out. */
+  viewsOf(apps: readonly LocalApp[], appKey: string): PeerView[] {
+    return this.all(apps).filter((p) => p.appKey === appKey).map((p) => ({ appKey: p.appKey, name: p.name, url: p.url, key: p.key, source: p.source }));
   }
 
   /**
-   * Adds a peer of local application `peer.app` (the caller checked that the application exists).
-   * @throws SyncPeerError INVALID_PEER_NAME, INVALID_PEER_URL, INVALID_PEER_CREDENTIAL, PEER_EXISTS, TOO_MANY_PEERS
+   * Adds a peer of the local application of key `appKey` (the caller checked that it exists in `apps`).
+   * @throws SyncPeerError INVALID_PEER_NAME, INVALID_PEER_URL, INVALID_PEER_CREDENTIAL, PEER_EXISTS, TOO_MANY_PEERS, PEER_FILE_UNREADABLE
    */
-  add(peer: SyncPeer): PeerView {
+  add(apps: readonly LocalApp[], appKey: string, peer: Omit<KeyedPeer, 'appKey'>): PeerView {
     if (!PEER_NAME.test(peer.name)) throw new SyncPeerError('INVALID_PEER_NAME', 'A peer name is 1 to 64 letters, digits, ".", "_" or "-"');
     const url = checkAdminPeerUrl(peer.url);
     for (const [field, value] of [['key', peer.key], ['secret', peer.secret]] as const) {
       if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_CREDENTIAL_CHARS) throw new SyncPeerError('INVALID_PEER_CREDENTIAL', `The peer application's ${field} must be 1 to ${MAX_CREDENTIAL_CHARS} characters`);
     }
-    if (this.all().some((p) => p.app === peer.app && p.name === peer.name)) throw new SyncPeerError('PEER_EXISTS', `This application already has a peer named ${peer.name}`);
-    const stored = this.stored();
+    const stored = this.writable();
+    if (this.all(apps).some((p) => p.appKey === appKey && p.name === peer.name)) throw new SyncPeerError('PEER_EXISTS', `This application already has a peer named ${peer.name}`);
     if (stored.length >= MAX_STORED_PEERS) throw new SyncPeerError('TOO_MANY_PEERS', `At most ${MAX_STORED_PEERS} peers can be added here`);
-    const added: SyncPeer = { name: peer.name, url, key: peer.key, secret: peer.secret, app: peer.app };
-    this.save([...stored, added]);
-    return { app: added.app, name: added.name, url: added.url, key: added.key, source: 'admin' };
+    const added: KeyedPeer = { appKey, name: peer.name, url, key: peer.key, secret: peer.secret };
+    this.save([...this.keyed(stored, apps).map(({ peer: p, raw }) => p ?? raw), added]);
+    return { appKey, name: added.name, url: added.url, key: added.key, source: 'admin' };
   }
 
-  /** Removes an admin-added peer. @throws SyncPeerError PEER_CONFIGURED (it comes from the configuration), PEER_NOT_FOUND */
-  remove(app: string, name: string): void {
-    if (this.configured.some((p) => p.app === app && p.name === name)) throw new SyncPeerError('PEER_CONFIGURED', 'This peer is set by the station configuration (BIOSTATION_SYNC_PEERS); change it there');
-    const stored = this.stored();
-    const rest = stored.filter((p) => !(p.app === app && p.name === name));
-    if (rest.length === stored.length) throw new SyncPeerError('PEER_NOT_FOUND', 'No such peer for this application');
-    this.save(rest);
+  /** Removes an admin-added peer of the application of key `appKey`. @throws SyncPeerError PEER_CONFIGURED (it comes from the configuration), PEER_NOT_FOUND, PEER_FILE_UNREADABLE */
+  remove(apps: readonly LocalApp[], appKey: string, name: string): void {
+    if (resolveConfigured(this.configured, apps, () => undefined).some((p) => p.appKey === appKey && p.name === name)) throw new SyncPeerError('PEER_CONFIGURED', 'This peer is set by the station configuration (BIOSTATION_SYNC_PEERS); change it there');
+    const keyed = this.keyed(this.writable(), apps);
+    const rest = keyed.filter(({ peer }) => !(peer && peer.appKey === appKey && peer.name === name));
+    if (rest.length === keyed.length) throw new SyncPeerError('PEER_NOT_FOUND', 'No such peer for this application');
+    this.save(rest.map(({ peer, raw }) => peer ?? raw));
   }
 
-  private stored(): SyncPeer[] {
-    if (!existsSync(this.file)) return [];
-    const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as { peers?: unknown };
-    if (!Array.isArray(parsed.peers)) throw new Error(`${this.file} holds no peer list`);
-    return parsed.peers as SyncPeer[];
+  /** The stored entries, each with its peer bound by key (undefined: an old entry whose application name is ambiguous or unknown, warned). */
+  private keyed(entries: StoredEntry[], apps: readonly LocalApp[]): Array<{ raw: StoredEntry; peer?: KeyedPeer }> {
+    return entries.map((raw) => {
+      const { name, url, key, secret } = raw;
+      if (typeof name !== 'string' || typeof url !== 'string' || typeof key !== 'string' || typeof secret !== 'string') {
+        this.warn({ file: this.file, peer: name }, 'sync-peers.json: an entry without name, url, key and secret is ignored');
+        return { raw };
+      }
+      if (typeof raw.appKey === 'string') return { raw, peer: { appKey: raw.appKey, name, url, key, secret } };
+      const appKey = typeof raw.app === 'string' ? appKeyOf(raw.app, apps) : undefined;
+      if (typeof appKey !== 'string') {
+        this.warn({ file: this.file, peer: name, app: raw.app }, `sync-peers.json: an old entry naming its application by name is ignored (${appKey === AMBIGUOUS ? 'several applications have this name' : 'no application has this name'}); add the peer again from the Admin screen`);
+        return { raw };
+      }
+      return { raw, peer: { appKey, name, url, key, secret } };
+    });
   }
 
-  private save(peers: SyncPeer[]): void {
+  /** The file's entries, or why it cannot be read (a missing file is an empty list). */
+  private read(): { entries: StoredEntry[]; error?: string } {
+    if (!existsSync(this.file)) return { entries: [] };
+    try {
+      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as { peers?: unknown } | null;
+      if (!parsed || !Array.isArray(parsed.peers) || !parsed.peers.every((p) => p && typeof p === 'object')) return { entries: [], error: 'it holds no peer list' };
+      return { entries: parsed.peers as StoredEntry[] };
+    } catch (e) {
+      return { entries: [], error: (e as Error).message };
+    }
+  }
+
+  /** The entries before a change. @throws SyncPeerError PEER_FILE_UNREADABLE rather than overwrite a file that could not be read */
+  private writable(): StoredEntry[] {
+    const { entries, error } = this.read();
+    if (error) throw new SyncPeerError('PEER_FILE_UNREADABLE', `The station's sync-peers.json cannot be read (${error}); fix or remove it before changing peers here`);
+    return entries;
+  }
+
+  private save(peers: StoredEntry[]): void {
     const tmp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(tmp, `${JSON.stringify({ peers }, null, 2)}\n`, { mode: 0o600 });
     chmodSync(tmp, 0o600);

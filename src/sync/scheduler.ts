@@ -1,11 +1,15 @@
 import type { StationConfig } from '../runtime/config.js';
 import type { ApplicationRecord, TenantStoreProvider } from '../store/types.js';
+import { resolveConfigured, type KeyedPeer } from './peer-registry.js';
 import type { SyncService } from './service.js';
 
 export interface ScheduleDeps {
   config: Pick<StationConfig, 'syncPeers' | 'syncIntervalSeconds' | 'syncTombstoneDays'>;
-  /** The peers of each round (default config.syncPeers): the station passes its registry's, so peers added from the Admin screen sync too. */
-  peers?: () => ReadonlyArray<StationConfig['syncPeers'][number]>;
+  /**
+   * The peers of each round, bound to the applications `apps` by key (default: config.syncPeers
+   * through resolveConfigured): the station passes its registry's, so peers added from the Admin screen sync too.
+   */
+  peers?: (apps: ApplicationRecord[]) => ReadonlyArray<KeyedPeer>;
   applications: { list(): Promise<ApplicationRecord[]> };
   stores: TenantStoreProvider;
   sync: SyncService;
@@ -14,7 +18,8 @@ export interface ScheduleDeps {
 
 /**
  * Background sync (BIOSTATION_SYNC_PEERS, BIOSTATION_SYNC_INTERVAL_S): every interval, each
- * configured peer is pulled from, then pushed to, for its local application; then tombstones past
+ * configured peer is pulled from, then pushed to, for its local application (the one whose key the
+ * peer is bound to; names are not unique); then tombstones past
  * the retention (BIOSTATION_SYNC_TOMBSTONE_DAYS) are dropped (also once a day without a schedule,
  * and after each `sync` CLI run). Results land in each application's
  * sync log (the kiosk's Admin shows them); a failing peer is logged and tried again next time.
@@ -35,16 +40,17 @@ export function startSyncSchedule(deps: ScheduleDeps): { stop(): Promise<void>; 
 
   const round = async () => {
     const apps = await deps.applications.list();
-    let peers: ReadonlyArray<StationConfig['syncPeers'][number]>;
+    const configured = () => resolveConfigured(deps.config.syncPeers, apps, (o, msg) => deps.log.warn(o, msg));
+    let peers: ReadonlyArray<KeyedPeer>;
     try {
-      peers = deps.peers?.() ?? deps.config.syncPeers;
+      peers = deps.peers?.(apps) ?? configured();
     } catch (e) {
       deps.log.warn({ err: (e as Error).message }, 'sync peers added from the Admin screen are unreadable; only the configured ones sync');
-      peers = deps.config.syncPeers;
+      peers = configured();
     }
     for (const peer of peers) {
       if (stopped) return;
-      const app = apps.find((a) => a.name === peer.app && !a.disabledAt);
+      const app = apps.find((a) => a.key === peer.appKey && !a.disabledAt);
       if (!app) {
         deps.log.warn({ peer: peer.name }, 'sync peer names no enabled local application');
         continue;

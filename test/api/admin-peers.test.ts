@@ -82,9 +82,10 @@ describe('station-admin API: sync peers of an application', () => {
 
     const file = path.join(central.dataDir, 'sync-peers.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(file, 'utf8')).peers.map((p: { name: string }) => p.name)).toEqual(['field', 'remote']);
+    // stored under the application's KEY (names are not unique)
+    expect(JSON.parse(readFileSync(file, 'utf8')).peers.map((p: { name: string; appKey: string }) => [p.appKey, p.name])).toEqual([[centralApp.key, 'field'], [centralApp.key, 'remote']]);
     // what a restarted station (or the sync CLI) reads
-    expect(new SyncPeerRegistry(file, []).all().map((p) => [p.app, p.name, p.source])).toEqual([['central', 'field', 'admin'], ['central', 'remote', 'admin']]);
+    expect(new SyncPeerRegistry(file, []).all([{ key: centralApp.key, name: 'central' }]).map((p) => [p.appKey, p.name, p.source])).toEqual([[centralApp.key, 'field', 'admin'], [centralApp.key, 'remote', 'admin']]);
     // another application does not see them
     const other = await central.application('other');
     expect((await admin('GET', `/applications/${other.key}/sync-peers`)).body.peers).toEqual([]);

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { StationAdmin } from '../../auth/station-admin.js';
-import { SyncPeerError, type SyncPeerRegistry } from '../../sync/peer-registry.js';
+import { SyncPeerError, type LocalApp, type SyncPeerRegistry } from '../../sync/peer-registry.js';
 import type { StationServices } from '../context.js';
 import { PlainError } from '../schemas.js';
 
@@ -27,7 +27,7 @@ const errors = { 400: PlainError, 401: PlainError, 404: PlainError, 409: PlainEr
 
 const STATUS: Record<SyncPeerError['code'], number> = {
   INVALID_PEER_NAME: 400, INVALID_PEER_URL: 400, INVALID_PEER_CREDENTIAL: 400, TOO_MANY_PEERS: 400,
-  PEER_EXISTS: 409, PEER_CONFIGURED: 409, PEER_NOT_FOUND: 404,
+  PEER_EXISTS: 409, PEER_CONFIGURED: 409, PEER_NOT_FOUND: 404, PEER_FILE_UNREADABLE: 409,
 };
 
 function plain(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
@@ -44,19 +44,22 @@ function plain(reply: FastifyReply, status: number, code: string, message: strin
  *   POST   /api/v1/admin/applications/{key}/sync-peers { name, url, key, secret } -> { peer } (no secret)
  *   DELETE /api/v1/admin/applications/{key}/sync-peers/{name}         -> { removed: true }
  * Errors (plain body with `code`): 401 UNAUTHORIZED; 404 APPLICATION_NOT_FOUND, PEER_NOT_FOUND;
- * 400 INVALID_PEER_NAME, INVALID_PEER_URL, INVALID_PEER_CREDENTIAL, TOO_MANY_PEERS; 409 PEER_EXISTS, PEER_CONFIGURED.
+ * 400 INVALID_PEER_NAME, INVALID_PEER_URL, INVALID_PEER_CREDENTIAL, TOO_MANY_PEERS; 409 PEER_EXISTS, PEER_CONFIGURED,
+ * PEER_FILE_UNREADABLE (sync-peers.json is corrupt: listed as empty, never overwritten).
+ * Peers belong to the application of `{key}` by its key (names are not unique): another
+ * application of the same name neither sees nor removes them.
  */
 export function adminPeerRoutes(services: StationServices, admin: StationAdmin, peers: SyncPeerRegistry): FastifyPluginAsync {
   const bearer = (request: FastifyRequest) => /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
   const guarded = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!admin.hasSession(bearer(request))) return plain(reply, 401, 'UNAUTHORIZED', 'A station-admin session is required');
   };
-  /** Runs `work` with the application of `key` (by name, as peers name it); maps the typed errors. */
-  const withApp = async <T>(reply: FastifyReply, key: string, work: (appName: string) => T): Promise<T | FastifyReply> => {
-    const app = (await services.applications.list()).find((a) => a.key === key);
-    if (!app) return plain(reply, 404, 'APPLICATION_NOT_FOUND', 'No application with this key');
+  /** Runs `work` with the applications, once the one of `key` is known to exist; maps the typed errors. */
+  const withApp = async <T>(reply: FastifyReply, key: string, work: (apps: LocalApp[]) => T): Promise<T | FastifyReply> => {
+    const apps = await services.applications.list();
+    if (!apps.some((a) => a.key === key)) return plain(reply, 404, 'APPLICATION_NOT_FOUND', 'No application with this key');
     try {
-      return work(app.name);
+      return work(apps);
     } catch (e) {
       if (!(e instanceof SyncPeerError)) throw e;
       return plain(reply, STATUS[e.code], e.code, e.message);
@@ -67,14 +70,15 @@ export function adminPeerRoutes(services: StationServices, admin: StationAdmin, 
     app.get(BASE, {
       onRequest: guarded,
       schema: { tags, security, summary: "The application's sync peers (never a secret)", params: KeyParams, response: { 200: Type.Object({ peers: Type.Array(Peer) }), ...errors } },
-    }, async (request, reply) => withApp(reply, (request.params as Static<typeof KeyParams>).key, (name) => ({ peers: peers.viewsOf(name) })));
+    }, async (request, reply) => withApp(reply, (request.params as Static<typeof KeyParams>).key, (apps) => ({ peers: peers.viewsOf(apps, (request.params as Static<typeof KeyParams>).key) })));
 
     app.post(BASE, {
       onRequest: guarded,
       schema: { tags, security, summary: 'Add a sync peer to the application (the background schedule and POST /api/v1/sync/pull|push use it)', params: KeyParams, body: NewPeer, response: { 200: Type.Object({ peer: Peer }), ...errors } },
     }, async (request, reply) => {
       const body = request.body as Static<typeof NewPeer>;
-      return withApp(reply, (request.params as Static<typeof KeyParams>).key, (appName) => ({ peer: peers.add({ app: appName, name: body.name, url: body.url, key: body.key, secret: body.secret }) }));
+      const { key } = request.params as Static<typeof KeyParams>;
+      return withApp(reply, key, (apps) => ({ peer: peers.add(apps, key, { name: body.name, url: body.url, key: body.key, secret: body.secret }) }));
     });
 
     app.delete(`${BASE}/:name`, {
@@ -82,8 +86,8 @@ export function adminPeerRoutes(services: StationServices, admin: StationAdmin, 
       schema: { tags, security, summary: 'Remove a sync peer added here (configured ones are changed in the configuration)', params: NamedParams, response: { 200: Type.Object({ removed: Type.Literal(true) }), ...errors } },
     }, async (request, reply) => {
       const { key, name } = request.params as Static<typeof NamedParams>;
-      return withApp(reply, key, (appName) => {
-        peers.remove(appName, name);
+      return withApp(reply, key, (apps) => {
+        peers.remove(apps, key, name);
         return { removed: true as const };
       });
     });

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { BiostationError } from '../../runtime/errors.js';
-import type { StationConfig } from '../../runtime/config.js';
 import type { SyncRecord } from '../../store/types.js';
 import { peerBase } from '../../sync/peer-client.js';
+import { resolveConfigured, type KeyedPeer } from '../../sync/peer-registry.js';
 import { encodeDocumentPage, parseStored } from '../../sync/document-wire.js';
 import { tenantOf } from '../auth.js';
 import type { Authenticate, StationServices } from '../context.js';
@@ -18,7 +18,7 @@ export const MAX_PUSH_ITEMS = 1000;
 const PUSH_BODY_LIMIT = 48 * 1024 * 1024;
 
 const PeerChoice = Type.Object(
-  { peer: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Name of a peer configured for this application (BIOSTATION_SYNC_PEERS); optional when it has one' })) },
+  { peer: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Name of a peer configured for this application (BIOSTATION_SYNC_PEERS, or added from the Admin screen for its key); optional when it has one' })) },
   { additionalProperties: false },
 );
 
@@ -61,14 +61,19 @@ const DocumentDumpResponse = Type.Object({
   }),
 });
 
-type PeerConfig = StationConfig['syncPeers'][number];
+/**
+ * The peers of the tenant's application (by its key: names are not unique): the configuration's and
+ * the admin-added ones (src/sync/peer-registry.ts).
+ */
+async function peersOf(services: StationServices, applicationId: string): Promise<KeyedPeer[]> {
+  const apps = await services.applications.list();
+  const key = apps.find((a) => a.id === applicationId)?.key;
+  const all = services.syncPeers?.all(apps) ?? resolveConfigured(services.config.syncPeers ?? [], apps);
+  return key === undefined ? [] : all.filter((p) => p.appKey === key);
+}
 
-/** Every peer of the station: the configuration's and the admin-added ones (src/sync/peer-registry.ts). */
-const peersOf = (services: StationServices): PeerConfig[] => services.syncPeers?.all() ?? services.config.syncPeers ?? [];
-
-/** The peer of this application named `name` (or its only one) among `peers`. @throws INVALID_REQUEST */
-export function configuredPeer(peers: readonly PeerConfig[], applicationName: string, name?: string): PeerConfig {
-  const mine = peers.filter((p) => p.app === applicationName);
+/** The peer named `name` (or the only one) among the application's `mine`. @throws INVALID_REQUEST */
+export function configuredPeer(mine: readonly KeyedPeer[], name?: string): KeyedPeer {
   const chosen = name === undefined ? mine : mine.filter((p) => p.name === name);
   if (chosen.length === 0) throw new BiostationError('INVALID_REQUEST', 'No such sync peer is configured for this application (the station operator sets BIOSTATION_SYNC_PEERS or adds it from the Admin screen)');
   if (chosen.length > 1) throw new BiostationError('INVALID_REQUEST', 'Several sync peers are configured for this application: name one with "peer"');
@@ -89,7 +94,7 @@ export function syncRoutes(services: StationServices, authenticate: Authenticate
 
     const run = (direction: 'pull' | 'push') => async (request: FastifyRequest) => {
       const tenant = tenantOf(request);
-      const peer = configuredPeer(peersOf(services), tenant.applicationName, (request.body as Static<typeof PeerChoice> | undefined)?.peer);
+      const peer = configuredPeer(await peersOf(services, tenant.applicationId), (request.body as Static<typeof PeerChoice> | undefined)?.peer);
       const target = { url: peer.url, key: peer.key, secret: peer.secret };
       return { sync: direction === 'pull' ? await services.sync.pull(tenant.store, target) : await services.sync.push(tenant.store, target) };
     };
@@ -125,7 +130,7 @@ export function syncRoutes(services: StationServices, authenticate: Authenticate
     }, async (request) => {
       const tenant = tenantOf(request);
       const history: SyncRecord[] = await services.sync.history(tenant.store, 10);
-      const peers = peersOf(services).filter((p) => p.app === tenant.applicationName).map((p) => ({ name: p.name, url: safeOrigin(p.url) }));
+      const peers = (await peersOf(services, tenant.applicationId)).map((p) => ({ name: p.name, url: safeOrigin(p.url) }));
       return { peers, lastSync: history.find((h) => h.error === null) ?? null, history };
     });
 
