@@ -48,7 +48,8 @@ export const StationConfigSchema = Type.Object({
   /** Folder of the built kiosk UI served at `/` (when it exists). */
   uiDir: Type.String(),
   /**
-   * Station sync peers (src/sync): which local application (`app`, its name) syncs with which
+   * Station sync peers (src/sync): which local application (`app`: its key, or its name when no
+   * other application has that name; a shared name is ignored with a warning) syncs with which
    * application (`key`/`secret`) on which station (`url`). Set by the station's operator (env
    * BIOSTATION_SYNC_PEERS as a JSON array, or the config file), read-only to the station; the station
    * admin may add more from the kiosk's Admin screen (kept in `<dataDir>/sync-peers.json`, src/sync/peer-registry.ts).
