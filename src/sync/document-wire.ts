@@ -9,11 +9,12 @@ import { InvalidPage, checkedVersion, isObject, timeOf } from './wire.js';
  * The document records' change feed on the wire (src/store/documents.ts), beside the persons'
  * (wire.ts): `GET /api/v1/sync/documents?since=<seq>&limit=<n>` answers
  *
- *   { result: { total_entries, next_since,
+ *   { result: { total_entries, next_since, last_seq,
  *               documents: [{ externalId, document: { kind, fields, photoCheck?, updatedAt }, version, seq }],
  *               tombstones: [{ externalId, deletedAt, version, stationId, seq }] } }
  *
- * and `POST /api/v1/sync/changes` takes the same page with `modality: 'document'` (push). The
+ * (`last_seq`: the feed's newest sequence number when the answer was read; absent from older
+ * stations) and `POST /api/v1/sync/changes` takes the same page with `modality: 'document'` (push). The
  * record travels as the JSON the API answers (in clear over the peers' link, as templates do) and
  * is sealed again by the receiving store with its own key. Everything a peer sends is checked
  * before anything is written, by the rules of `PUT .../document` (kind CNH, 1..40 fields named by
@@ -25,6 +26,8 @@ import { InvalidPage, checkedVersion, isObject, timeOf } from './wire.js';
 export interface DocumentFeedPage {
   total_entries: number;
   next_since: number;
+  /** The feed's newest sequence number when the answer was read (GET answers; older stations leave it out). */
+  last_seq?: number;
   documents: unknown[];
   tombstones: unknown[];
 }
@@ -56,6 +59,8 @@ export interface DecodedDocumentPage {
   changes: Array<IncomingDocumentChange & { seq: number }>;
   total: number;
   nextSince: number;
+  /** The peer's `last_seq`, when it sent one. */
+  lastSeq?: number;
 }
 
 /** Validates and decodes one page of a peer's document feed or a pushed body. @throws InvalidPage naming the broken rule */
@@ -71,6 +76,8 @@ export function decodeDocumentPage(body: unknown, options: { now?: number; maxIt
   if (!(Number.isSafeInteger(total) && (total as number) >= 0)) throw new InvalidPage('total_entries is not a count');
   const next = result.next_since;
   if (!(Number.isSafeInteger(next) && (next as number) >= 0)) throw new InvalidPage('next_since is not a sequence number');
+  const last = result.last_seq;
+  if (last !== undefined && !(Number.isSafeInteger(last) && (last as number) >= 0)) throw new InvalidPage('last_seq is not a sequence number');
   const seen = new Set<string>();
   const extIdOf = (r: Record<string, unknown>) => {
     const id = r.externalId;
@@ -99,7 +106,7 @@ export function decodeDocumentPage(body: unknown, options: { now?: number; maxIt
     changes.push({ kind: 'delete', extId, deletedAt, version, stationId: r.stationId, seq: seqOf(r) });
   }
   changes.sort((a, b) => a.seq - b.seq);
-  return { changes, total: total as number, nextSince: next as number };
+  return { changes, total: total as number, nextSince: next as number, ...(last !== undefined ? { lastSeq: last as number } : {}) };
 }
 
 /** A peer's document record checked by the API's rules and rebuilt from its known fields. @throws InvalidPage */

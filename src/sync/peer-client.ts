@@ -109,6 +109,25 @@ export class PeerClient {
     return res.status !== 404;
   }
 
+  /**
+   * The head of the peer's document feed (a one-record page): `keeps` false for a peer without the
+   * feed (404); `lastSeq` its newest sequence number, undefined from a station that does not send
+   * `last_seq`. @throws PEER_INVALID_RESPONSE (not 200/404, not JSON, a last_seq that is not a sequence number)
+   */
+  async documentFeedHead(): Promise<{ keeps: boolean; lastSeq?: number }> {
+    const res = await this.authorized(`/api/v1/sync/documents?since=${Number.MAX_SAFE_INTEGER}&limit=1`, { method: 'GET' });
+    if (res.status === 404) {
+      await res.body?.cancel().catch(() => undefined);
+      return { keeps: false };
+    }
+    if (res.status !== 200) throw new BiostationError('PEER_INVALID_RESPONSE', INVALID);
+    // Only last_seq is used from this answer (its records, if any, are read by documentChanges).
+    const body = (await this.json(res)) as { result?: { last_seq?: unknown } } | null;
+    const last = body?.result?.last_seq;
+    if (last !== undefined && !(Number.isSafeInteger(last) && (last as number) >= 0)) throw new BiostationError('PEER_INVALID_RESPONSE', `${INVALID}: last_seq is not a sequence number`);
+    return { keeps: true, lastSeq: last as number | undefined };
+  }
+
   /** Sends one page of local changes (persons of a modality, or document records); returns the peer's outcome counts. */
   async push(modality: Modality | 'document', changes: PersonChange[] | DocumentChange[], since: number): Promise<Record<string, number>> {
     const page = modality === 'document' ? encodeDocumentPage(changes as DocumentChange[], changes.length, since) : encodeFeedPage(modality, changes as PersonChange[], changes.length, since);

@@ -62,6 +62,11 @@ export class SyncService {
     return this.logged(store, client.origin, 'pull', options, async (counts) => {
       let complete = true;
       let specOnly = false;
+      // The peer's document feed head, read BEFORE its persons' feeds: a record written up to it has its
+      // person earlier in those feeds (a put needs its person), so it never arrives before its person.
+      // (A failure here is raised only once the peer is known to be a Biostation, not a spec-only one.)
+      const head = store.documents ? await client.documentFeedHead().catch((e: unknown) => e) : { keeps: false };
+      const seen = new Set<string>();
       for (const modality of MODALITIES) {
         const repository = repo(store, modality);
         const assertUsable = await this.check(modality);
@@ -81,7 +86,7 @@ export class SyncService {
           if (since >= 0 && got.changes.length > 0 && got.nextSince! <= since) {
             throw new BiostationError('PEER_INVALID_RESPONSE', 'The peer station answered something that is not a valid Biostation change feed: next_since did not advance');
           }
-          await this.applyPage(repository, got.changes, assertUsable, counts, options.dryRun);
+          await this.applyPage(repository, got.changes, assertUsable, counts, options.dryRun, seen);
           done += got.changes.length;
           options.onProgress?.({ modality, done, total: since < 0 ? got.total : done + Math.max(0, got.total - got.changes.length) });
           if (since < 0) {
@@ -94,23 +99,34 @@ export class SyncService {
           if (got.changes.length < this.limits.pageSize) break;
         }
       }
-      if (complete && !specOnly && store.documents) await this.pullDocuments(store, store.documents, client, counts, options);
+      if (complete && !specOnly && store.documents) {
+        if (head instanceof Error) throw head;
+        const { keeps, lastSeq } = head as { keeps: boolean; lastSeq?: number };
+        if (keeps) await this.pullDocuments(store, store.documents, client, counts, options, lastSeq, seen);
+      }
     });
   }
 
-  /** The peer's document feed after the checkpoint, page by page (after the persons' feeds). */
-  private async pullDocuments(store: TenantStore, documents: DocumentRepository, client: PeerClient, counts: SyncCounts, options: SyncOptions): Promise<void> {
+  /**
+   * The peer's document feed after the checkpoint, page by page (after the persons' feeds), up to
+   * `bound` (the feed head read before those feeds; undefined from an older peer: all of it). The
+   * checkpoint never moves past `bound`; later records wait for the next round, after their persons.
+   * `seen`: ext_ids a dry run's person pages would create (counted as present).
+   */
+  private async pullDocuments(store: TenantStore, documents: DocumentRepository, client: PeerClient, counts: SyncCounts, options: SyncOptions, bound: number | undefined, seen: Set<string>): Promise<void> {
     let since = await store.syncLog.checkpoint(client.origin, 'pull', 'document');
     let done = 0;
     for (let page = 1; ; page++) {
       if (options.maxPages !== undefined && page > options.maxPages) break;
+      if (bound !== undefined && since >= bound) break;
       const got = await client.documentChanges(since);
       if (got.changes.length === 0) break;
       if (got.nextSince <= since) throw new BiostationError('PEER_INVALID_RESPONSE', 'The peer station answered something that is not a valid Biostation change feed: next_since did not advance');
-      await this.applyDocuments(documents, got.changes, counts, options.dryRun);
-      done += got.changes.length;
+      const within = bound === undefined ? got.changes : got.changes.filter((c) => c.seq <= bound);
+      await this.applyDocuments(documents, within, counts, options.dryRun, seen);
+      done += within.length;
       options.onProgress?.({ modality: 'document', done, total: done + Math.max(0, got.total - got.changes.length) });
-      since = got.nextSince;
+      since = bound === undefined ? got.nextSince : Math.min(got.nextSince, bound);
       if (!options.dryRun) await store.syncLog.setCheckpoint(client.origin, 'pull', 'document', since);
       if (got.changes.length < this.limits.pageSize) break;
     }
@@ -124,13 +140,16 @@ export class SyncService {
     const client = new PeerClient(peer, this.limits, this.fetchImpl);
     return this.logged(store, client.origin, 'push', options, async (counts) => {
       let complete = true;
+      // The local document feed head, read BEFORE the persons' feeds are sent: records up to it have
+      // their persons in those feeds; later ones go next round, after their persons.
+      const bound = await store.documents?.lastSeq();
       for (const modality of MODALITIES) complete = (await this.pushFeed(store, modality, repo(store, modality), client, counts, options)) && complete;
       // An older peer without the documents' feed would refuse their page: it gets the persons only.
-      if (complete && store.documents && (await client.keepsDocuments())) await this.pushFeed(store, 'document', store.documents, client, counts, options);
+      if (complete && store.documents && (await client.keepsDocuments())) await this.pushFeed(store, 'document', store.documents, client, counts, options, bound);
     });
   }
 
-  /** Sends one feed from its push checkpoint, page by page. Returns false when cut short by maxPages. */
+  /** Sends one feed from its push checkpoint, page by page, the changes up to `bound` when given. Returns false when cut short by maxPages. */
   private async pushFeed(
     store: TenantStore,
     feed: SyncFeed,
@@ -138,13 +157,15 @@ export class SyncService {
     client: PeerClient,
     counts: SyncCounts,
     options: SyncOptions,
+    bound?: number,
   ): Promise<boolean> {
     let since = await store.syncLog.checkpoint(client.origin, 'push', feed);
     const total = await repository.countChanges(since);
     let done = 0;
     for (let page = 1; ; page++) {
       if (options.maxPages !== undefined && page > options.maxPages) return false;
-      const changes = await repository.changes(since, this.limits.pageSize);
+      const read = await repository.changes(since, this.limits.pageSize);
+      const changes = bound === undefined ? read : read.filter((c) => c.seq <= bound);
       if (changes.length === 0) return true;
       counts.pulled += changes.length;
       if (options.dryRun) counts.skipped += changes.length;
@@ -193,13 +214,17 @@ export class SyncService {
     return (await store.faces.purgeTombstones(before)) + (await store.fingers.purgeTombstones(before)) + ((await store.documents?.purgeTombstones(before)) ?? 0);
   }
 
-  /** Applies one page in one transaction (dry run: compares only); persons this station cannot compare are refused. */
+  /**
+   * Applies one page in one transaction (dry run: compares only, and the ext_ids of the persons it
+   * would write are added to `seen`); persons this station cannot compare are refused.
+   */
   private async applyPage(
     repository: PersonRepository,
     changes: IncomingChange[],
     assertUsable: (t: Uint8Array) => void,
     counts: SyncCounts,
     dryRun?: boolean,
+    seen?: Set<string>,
   ): Promise<void> {
     const accepted: IncomingChange[] = [];
     for (const change of changes) {
@@ -207,7 +232,10 @@ export class SyncService {
       if (change.kind === 'upsert' && !usable(assertUsable, change.templates)) {
         counts.refused++;
         counts.skipped++;
-      } else accepted.push(change);
+      } else {
+        accepted.push(change);
+        if (dryRun && change.kind === 'upsert') seen?.add(change.extId);
+      }
     }
     const outcomes: ApplyOutcome[] = [];
     if (!dryRun) outcomes.push(...(await repository.applyChanges(accepted)));
@@ -224,8 +252,11 @@ export class SyncService {
     }
   }
 
-  /** Applies a page of document changes in one transaction (dry run: compares only). */
-  private async applyDocuments(documents: DocumentRepository, changes: IncomingDocumentChange[], counts: SyncCounts, dryRun?: boolean): Promise<void> {
+  /**
+   * Applies a page of document changes in one transaction (dry run: compares only; ext_ids in `seen`,
+   * persons this dry run's person pages would write, count as present).
+   */
+  private async applyDocuments(documents: DocumentRepository, changes: IncomingDocumentChange[], counts: SyncCounts, dryRun?: boolean, seen?: Set<string>): Promise<void> {
     counts.pulled += changes.length;
     const outcomes: DocumentApplyOutcome[] = [];
     if (!dryRun) outcomes.push(...(await documents.applyChanges(changes)));
@@ -235,7 +266,7 @@ export class SyncService {
         const held = local !== undefined && (await documents.get(change.extId).then((d) => d !== undefined, () => true));
         if (local !== undefined && change.version <= local) outcomes.push('stale');
         else if (change.kind === 'delete') outcomes.push(held ? 'deleted' : 'tombstone');
-        else if (!(await documents.personExists(change.extId))) outcomes.push('refused');
+        else if (!seen?.has(change.extId) && !(await documents.personExists(change.extId))) outcomes.push('refused');
         else outcomes.push(held ? 'updated' : 'created');
       }
     }
