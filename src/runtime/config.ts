@@ -116,7 +116,7 @@ export function defaultConfig(cwd = process.cwd()): StationConfig {
     engines: { face: true, finger: true, ocr: true },
     faceWorkers: Math.max(1, Math.min(4, availableParallelism())),
     fingerWorkers: Math.max(1, Math.min(4, availableParallelism())),
-    ocrPoolSize: 2,
+    ocrPoolSize: Math.max(1, Math.min(4, availableParallelism())),
     ocrMaxQueue: 8,
     uiDir: path.resolve(cwd, 'renderer/dist'),
     syncPeers: [],
