@@ -158,7 +158,7 @@ export function framePlane(data: Uint8Array, w: number, h: number): LightPlane {
   if (pts.length < 9) return flat;
   // Start from the light class of the blocks' levels (Otsu over them), then refit on the inliers.
   const levels = new Uint8Array(pts.map((p) => p.v));
-  const t = otsuOf(levels);
+  const t = otsu(levels);
   let keep = pts.filter((p) => p.v > t);
   let plane = fit(keep);
   for (let k = 0; k < 2 && plane; k++) {
@@ -191,20 +191,22 @@ function fit(ps: Array<{ x: number; y: number; v: number }>): { a: number; b: nu
   return { a: mv - b * mx - c * my, b, c };
 }
 
-/** Otsu's threshold (Otsu 1979) of 8-bit levels. */
-function otsuOf(data: Uint8Array): number {
+/** Otsu's threshold (Otsu 1979) of an 8-bit image. */
+export function otsu(data: Uint8Array): number {
   const hist = new Float64Array(256);
   for (const v of data) hist[v]++;
+  const n = data.length;
   let sum = 0;
   for (let i = 0; i < 256; i++) sum += i * hist[i];
   let sumB = 0, wB = 0, best = 0, t = 127;
   for (let i = 0; i < 256; i++) {
     wB += hist[i];
     if (!wB) continue;
-    const wF = data.length - wB;
+    const wF = n - wB;
     if (!wF) break;
     sumB += i * hist[i];
-    const between = wB * wF * (sumB / wB - (sum - sumB) / wF) ** 2;
+    const mB = sumB / wB, mF = (sum - sumB) / wF;
+    const between = wB * wF * (mB - mF) ** 2;
     if (between > best) { best = between; t = i; }
   }
   return t;

@@ -52,10 +52,10 @@ export const FAST_TESSDATA_DIRS = ['/usr/share/tesseract-ocr/5/tessdata', '/usr/
  * installed throws OcrError UNAVAILABLE.
  */
 export function portugueseModel(prefer?: OcrModel['id']): OcrModel {
+  if (prefer !== 'fast') return { id: 'npm', langPath: portugueseLangPath(), gzip: true, pageSqueeze: 0.7 };
   const fast = FAST_TESSDATA_DIRS.find((d) => existsSync(path.join(d, 'por.traineddata')));
-  if (prefer === 'fast' && !fast) throw new OcrError('UNAVAILABLE', 'OCR API unavailable');
-  if (fast && prefer === 'fast') return { id: 'fast', langPath: fast, gzip: false, pageSqueeze: 1 };
-  return { id: 'npm', langPath: portugueseLangPath(), gzip: true, pageSqueeze: 0.7 };
+  if (!fast) throw new OcrError('UNAVAILABLE', 'OCR API unavailable');
+  return { id: 'fast', langPath: fast, gzip: false, pageSqueeze: 1 };
 }
 
 /** Page segmentation used for whole cards (sparse text: fields are scattered), single lines and single words. */
@@ -109,7 +109,7 @@ export class RecognizerPool {
   private waiting: Array<(r: TesseractRecognizer) => void> = [];
   private closed = false;
 
-  private constructor(private readonly all: TesseractRecognizer[], private readonly maxQueue: number, readonly model: OcrModel) {
+  private constructor(private readonly all: TesseractRecognizer[], private readonly maxQueue: number) {
     this.idle = [...all];
   }
 
@@ -126,7 +126,7 @@ export class RecognizerPool {
       // One page read by each worker so that the first document is not read by cold code (warmup.ts).
       const page = toPgm(warmupPage());
       await Promise.all(recs.map((r) => r.words(page, SEGMENTATION.sparse)));
-      return new RecognizerPool(recs, Math.max(0, maxQueue), model);
+      return new RecognizerPool(recs, Math.max(0, maxQueue));
     } catch (err) {
       throw new OcrError('UNAVAILABLE', 'OCR API unavailable');
     }

@@ -9,7 +9,9 @@
 import sharp from 'sharp';
 import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspective, type Quad } from './perspective.js';
 import { measureQuality, type QualityMetrics } from './quality.js';
-import { UNEVEN_FRAME, dividePlane, flattenLight, framePlane } from './light.js';
+import { UNEVEN_FRAME, dividePlane, flattenLight, framePlane, otsu } from './light.js';
+
+export { otsu };
 
 export interface PreparedImage {
   /** 8-bit grayscale PNG ready for the recogniser. */
@@ -58,27 +60,6 @@ async function toRaw(img: sharp.Sharp): Promise<Raw> {
 async function grayOf(img: sharp.Sharp): Promise<Gray> {
   const { data, info } = await img.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), w: info.width, h: info.height };
-}
-
-/** Otsu's threshold (Otsu 1979) of an 8-bit image. */
-export function otsu(data: Uint8Array): number {
-  const hist = new Float64Array(256);
-  for (const v of data) hist[v]++;
-  const n = data.length;
-  let sum = 0;
-  for (let i = 0; i < 256; i++) sum += i * hist[i];
-  let sumB = 0, wB = 0, best = 0, t = 127;
-  for (let i = 0; i < 256; i++) {
-    wB += hist[i];
-    if (!wB) continue;
-    const wF = n - wB;
-    if (!wF) break;
-    sumB += i * hist[i];
-    const mB = sumB / wB, mF = (sum - sumB) / wF;
-    const between = wB * wF * (mB - mF) ** 2;
-    if (between > best) { best = between; t = i; }
-  }
-  return t;
 }
 
 /** Principal-axis angle (degrees, image coordinates) of the pixels above `t`, and their share. */
@@ -261,8 +242,6 @@ export interface PrepareOptions {
   clip?: number;
   /** Unsharp-mask sigma applied before the stretch; 0: none; default 1 for blurred inputs (SHARPEN_BELOW), 2 for very blurred ones (SHARPEN_MORE_BELOW). */
   sharpenSigma?: number;
-  /** false: never divide out uneven light (light.ts); default: when the light is uneven. */
-  flattenLight?: boolean;
   /** Decoder pixel limit (sharp's limitInputPixels); default sharp's own. */
   limitInputPixels?: number;
 }
@@ -275,7 +254,7 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   const extraTurnDeg = options.extraTurnDeg ?? 0;
   let rgb = await toRaw(sharp(bytes, options.limitInputPixels ? { limitInputPixels: options.limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb').extractChannel('green'));
   // A shadow across the whole frame is divided out before anything looks for the card (light.ts).
-  if (options.flattenLight !== false) rgb = await evenFrame(rgb);
+  rgb = await evenFrame(rgb);
   // Uniform light margins (paper around a scan or a PDF page's card images) go first; dark ones are
   // left for the card finder, which also straightens by the card's edges.
   rgb = await trimLight(rgb);
@@ -335,7 +314,7 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   const quality = await measureQuality(pixels, info.width, info.height, Math.min(srcW, srcH));
   // Uneven light (a shadow across the card) is divided out first (light.ts), so the stretch's single
   // paper level holds over the whole card; evenly lit cards are left as they are.
-  const light = flattenLight(pixels, info.width, info.height, options.flattenLight === false ? Infinity : undefined);
+  const light = flattenLight(pixels, info.width, info.height);
   let img = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } });
   const sigma = options.sharpenSigma ?? (quality.sharpness < SHARPEN_MORE_BELOW ? 2 : quality.sharpness < SHARPEN_BELOW ? 1 : 0);
   if (sigma > 0) img = img.sharpen({ sigma });
