@@ -102,9 +102,12 @@ export class PeerClient {
     }
   }
 
-  /** Whether the peer keeps a documents' feed: an older station (no GET /api/v1/sync/documents) answers 404. */
+  /**
+   * Whether the peer keeps a documents' feed: an older station (no GET /api/v1/sync/documents) answers
+   * 404. Asked past the feed's end, so the peer reads no record to answer.
+   */
   async keepsDocuments(): Promise<boolean> {
-    const res = await this.authorized('/api/v1/sync/documents?since=0&limit=1', { method: 'GET' });
+    const res = await this.authorized(`/api/v1/sync/documents?since=${Number.MAX_SAFE_INTEGER}&limit=1`, { method: 'GET' });
     await res.body?.cancel().catch(() => undefined);
     return res.status !== 404;
   }

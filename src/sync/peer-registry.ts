@@ -52,13 +52,13 @@ export class SyncPeerError extends Error {
 }
 
 /** Peer names: letters, digits, `.`, `_`, `-`, 1..64 (the rule of BIOSTATION_SYNC_PEERS). */
-export const PEER_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+const PEER_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 /** Most peers the admin API stores (the configuration's limit). */
-export const MAX_STORED_PEERS = 32;
+const MAX_STORED_PEERS = 32;
 const MAX_CREDENTIAL_CHARS = 200;
 
 /** 127.0.0.0/8, ::1 or `localhost`: the only hosts an admin-added peer may reach over plain http. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
   if (h === 'localhost' || h === '[::1]') return true;
   return isIPv4(h) && h.startsWith('127.');
@@ -69,7 +69,7 @@ export function isLoopbackHost(hostname: string): boolean {
  * no user, password, query or fragment), and https unless the host is loopback (a secret and
  * biometric templates never cross a network in clear). Returns the base URL. @throws SyncPeerError INVALID_PEER_URL
  */
-export function checkAdminPeerUrl(raw: string): string {
+function checkAdminPeerUrl(raw: string): string {
   let base: string;
   try {
     base = peerBase(raw);

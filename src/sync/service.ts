@@ -246,10 +246,7 @@ export class SyncService {
         outcomes.push(local !== undefined && change.version <= local ? 'stale' : change.kind === 'delete' ? (exists ? 'deleted' : 'tombstone') : exists ? 'updated' : 'created');
       }
     }
-    for (const outcome of outcomes) {
-      if (outcome === 'created' || outcome === 'updated' || outcome === 'deleted') counts[outcome]++;
-      else counts.skipped++;
-    }
+    tally(outcomes, counts);
   }
 
   /**
@@ -270,10 +267,7 @@ export class SyncService {
         else outcomes.push(held ? 'updated' : 'created');
       }
     }
-    for (const outcome of outcomes) {
-      if (outcome === 'created' || outcome === 'updated' || outcome === 'deleted') counts[outcome]++;
-      else counts.skipped++;
-    }
+    tally(outcomes, counts);
   }
 
   private async logged(store: TenantStore, origin: string, direction: 'pull' | 'push', options: SyncOptions, run: (counts: SyncCounts) => Promise<void>): Promise<SyncRecord> {
@@ -301,5 +295,13 @@ function usable(assertUsable: (template: Uint8Array) => void, templates: Array<{
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Adds a page's outcomes to the round's counts: created, updated and deleted as such, anything else skipped. */
+function tally(outcomes: ReadonlyArray<ApplyOutcome | DocumentApplyOutcome>, counts: SyncCounts): void {
+  for (const outcome of outcomes) {
+    if (outcome === 'created' || outcome === 'updated' || outcome === 'deleted') counts[outcome]++;
+    else counts.skipped++;
   }
 }

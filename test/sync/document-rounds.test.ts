@@ -96,7 +96,7 @@ function rounds(backend: 'sqlite' | 'postgres') {
     it('push: this station enrolls a person and saves its document between the persons phase and the documents phase; the next round brings the document', async () => {
       const peer = { url: a.url, key: appA.key, secret: appA.secret };
       const storeB = await b.station.services.stores.forApplication(appB.id);
-      // push asks whether the peer keeps documents (GET ...?since=0&limit=1) after the persons' feeds were sent
+      // push asks whether the peer keeps documents (GET ...?since=<past the end>&limit=1) after the persons' feeds were sent
       const documentsPhase = (url: URL) => url.pathname === '/api/v1/sync/documents';
       const sync = new SyncService(permissive, DEFAULT_PEER_LIMITS, hooked({ before: documentsPhase }, () => enrollWithDocument(onB, 'late-b', 'LATE B')));
       expect(await sync.push(storeB, peer)).toMatchObject({ error: null });

@@ -24,20 +24,14 @@ type Params = Static<typeof ExtIdParams>;
 const ok = (code: number, message: string) => ({ code, message });
 
 /** Images of a face body, decoded and within the image limits. @throws INVALID_IMAGE_TYPE, INVALID_BASE64, IMAGE_TOO_LARGE */
-async function imagesOf(body: Pick<FaceBodyT, 'Images'>): Promise<Uint8Array[]> {
-  const images: Uint8Array[] = [];
-  for (const [i, item] of body.Images.entries()) {
-    if (item.imageType !== undefined && item.imageType !== 'frontal') {
-      throw new BiostationError('INVALID_IMAGE_TYPE', `Images[${i}].imageType must be "frontal"`);
-    }
-    images.push(await imageFieldOf(item, `Images[${i}].imageData`, 'face'));
-    item.imageData = ''; // the bytes are what the request needs now (see sampleOf in finger.ts)
-  }
-  return images;
-}
+const imagesOf = async (body: Pick<FaceBodyT, 'Images'>): Promise<Uint8Array[]> => (await imageItemsOf(body.Images, 'Images'))!;
 
-/** Decoded livenessFrames (extension), within the image limits, or undefined when absent. */
-async function framesOf(items: FaceBodyT['Images'] | undefined, field: string): Promise<Uint8Array[] | undefined> {
+/**
+ * Decoded image items of body field `field` (Images, or the livenessFrames extension), within the image
+ * limits, or undefined when absent. The bytes are what the request needs now: each item's base64 is
+ * dropped once decoded (see sampleOf in finger.ts). @throws INVALID_IMAGE_TYPE, INVALID_BASE64, IMAGE_TOO_LARGE
+ */
+async function imageItemsOf(items: FaceBodyT['Images'] | undefined, field: string): Promise<Uint8Array[] | undefined> {
   if (!items) return undefined;
   const frames: Uint8Array[] = [];
   for (const [i, item] of items.entries()) {
@@ -51,7 +45,7 @@ async function framesOf(items: FaceBodyT['Images'] | undefined, field: string): 
 /** The face service's liveness options of a face body. */
 const livenessOptions = async (body: FaceBodyT) => ({
   doLivenessCheck: !!body.doLivenessCheck,
-  ...(body.livenessFrames ? { livenessFrames: await framesOf(body.livenessFrames, 'livenessFrames') } : {}),
+  ...(body.livenessFrames ? { livenessFrames: await imageItemsOf(body.livenessFrames, 'livenessFrames') } : {}),
 });
 
 /**
@@ -236,7 +230,7 @@ export function faceRoutes(services: StationServices, authenticate: Authenticate
       const body = request.body as Static<typeof FaceMatchBody>;
       const [a, b] = await imagesOf(body);
       const frames = body.livenessFrames
-        ? [(await framesOf(body.livenessFrames[0], 'livenessFrames[0]'))!, (await framesOf(body.livenessFrames[1], 'livenessFrames[1]'))!] as [Uint8Array[], Uint8Array[]]
+        ? [(await imageItemsOf(body.livenessFrames[0], 'livenessFrames[0]'))!, (await imageItemsOf(body.livenessFrames[1], 'livenessFrames[1]'))!] as [Uint8Array[], Uint8Array[]]
         : undefined;
       const d = await face.match(tenantOf(request), a, b, { doLivenessCheck: !!body.doLivenessCheck, ...(frames ? { livenessFrames: frames } : {}) });
       return { result: d.matched ? ok(1002, 'VERIFIED_SUCCESSFULLY') : ok(1003, 'NOT_VERIFIED'), score: d.score, threshold: d.threshold, ...livenessNote(body, d.liveness) };

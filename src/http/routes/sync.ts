@@ -73,7 +73,7 @@ async function peersOf(services: StationServices, applicationId: string): Promis
 }
 
 /** The peer named `name` (or the only one) among the application's `mine`. @throws INVALID_REQUEST */
-export function configuredPeer(mine: readonly KeyedPeer[], name?: string): KeyedPeer {
+function configuredPeer(mine: readonly KeyedPeer[], name?: string): KeyedPeer {
   const chosen = name === undefined ? mine : mine.filter((p) => p.name === name);
   if (chosen.length === 0) throw new BiostationError('INVALID_REQUEST', 'No such sync peer is configured for this application (the station operator sets BIOSTATION_SYNC_PEERS or adds it from the Admin screen)');
   if (chosen.length > 1) throw new BiostationError('INVALID_REQUEST', 'Several sync peers are configured for this application: name one with "peer"');
