@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { MAX_LIVENESS_FRAMES } from '../liveness/passive/frames.js';
 import { BiostationError, ERROR_CATALOGUE } from '../runtime/errors.js';
 import { ExtId, FingerPosition, MAX_FACE_TEMPLATES, MAX_TEMPLATE_BASE64_CHARS } from '../services/person-rules.js';
 
@@ -63,27 +64,25 @@ export const ImageItem = Type.Object({
   imageData: Base64Image('Base64 JPEG, PNG or WebP'),
 });
 
-/** Most livenessFrames beside one image (src/liveness/passive/frames.ts MAX_LIVENESS_FRAMES). */
-const MAX_FRAMES = 4;
 const LIVENESS_FRAMES_TEXT = 'Extension (docs/enrollment-extensions.md, "Liveness frames"): extra frames of the SAME capture as the main image, '
   + 'taken within ~1-2 s of it, used only by the passive liveness check (mean log-odds over the image and its frames); never stored, never matched. '
   + 'Only with doLivenessCheck true (else 400 INVALID_REQUEST); each frame must show one face of the same person at nearly the same place and scale '
   + '(else 400 LIVENESS_FRAMES_INCONSISTENT, 1051). Same size and format limits as Images.';
-const LivenessFrames = (description: string) => Type.Array(ImageItem, { minItems: 1, maxItems: MAX_FRAMES, description });
+const LivenessFrames = (description: string) => Type.Array(ImageItem, { minItems: 1, maxItems: MAX_LIVENESS_FRAMES, description });
 
 export const FaceBody = Type.Object({
   doLivenessCheck: Type.Optional(Type.Boolean()),
   ReturnTemplate: Type.Optional(Type.Boolean()),
   Images: Type.Array(ImageItem, { minItems: 1, maxItems: MAX_FACE_TEMPLATES }),
-  livenessFrames: Type.Optional(LivenessFrames(`${LIVENESS_FRAMES_TEXT} They go with Images[0] (the probe of verify and identify; the first image of enroll and update). 1 to ${MAX_FRAMES} frames.`)),
+  livenessFrames: Type.Optional(LivenessFrames(`${LIVENESS_FRAMES_TEXT} They go with Images[0] (the probe of verify and identify; the first image of enroll and update). 1 to ${MAX_LIVENESS_FRAMES} frames.`)),
 });
 
 export const FaceMatchBody = Type.Object({
   doLivenessCheck: Type.Optional(Type.Boolean()),
   Images: Type.Array(ImageItem, { minItems: 2, maxItems: 2 }),
-  livenessFrames: Type.Optional(Type.Array(Type.Array(ImageItem, { maxItems: MAX_FRAMES }), {
+  livenessFrames: Type.Optional(Type.Array(Type.Array(ImageItem, { maxItems: MAX_LIVENESS_FRAMES }), {
     minItems: 2, maxItems: 2,
-    description: `${LIVENESS_FRAMES_TEXT} Two lists: the frames of Images[0], then of Images[1] (0 to ${MAX_FRAMES} each, at least one frame in all).`,
+    description: `${LIVENESS_FRAMES_TEXT} Two lists: the frames of Images[0], then of Images[1] (0 to ${MAX_LIVENESS_FRAMES} each, at least one frame in all).`,
   })),
 });
 

@@ -60,7 +60,7 @@ export function lowerNativeImageThreads(increment = WORKER_NICE_INCREMENT): numb
       }
     }
   } catch {
-    return lowered;
+    // /proc unreadable: nothing lowered beyond what was
   }
   return lowered;
 }

@@ -8,7 +8,7 @@
  * may return `transferring(result, buffers)` to move the result's buffers instead of copying them.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PoolReply, PoolRequest, PoolStop, PoolWorkerData, SerialisedError } from './worker-pool.js';
+import type { PoolReply, PoolRequest, PoolStop, PoolWorkerData, SerialisedError } from './worker-protocol.js';
 import { lowerNativeImageThreads, lowerWorkerThreadPriority } from './thread-priority.js';
 
 function serialise(e: unknown): SerialisedError {

@@ -13,7 +13,6 @@
  * Quality: the main image must pass the passive check's quality gates as without frames
  * (FACE_QUALITY_TOO_LOW); a frame that fails them is dropped from the mean and reported as dropped.
  */
-import { BiostationError } from '../../runtime/errors.js';
 import type { FaceBox } from './crop.js';
 import type { LivenessVerdict, PassiveLivenessGate } from './gate.js';
 import { sessionDecision } from './session.js';
@@ -87,10 +86,7 @@ export async function requireSession(
   threshold?: number,
 ): Promise<SessionVerdict> {
   const first = await gate.judge(main.image, main.box, threshold);
-  if (!first.judged) {
-    gate.counter.inc({ outcome: 'unusable' });
-    throw new BiostationError('FACE_QUALITY_TOO_LOW', `${first.message} (liveness)`, { failures: first.failures, liveness: true });
-  }
+  if (!first.judged) gate.refuseUnusable(first);
   const probabilities = [first.probability];
   const scores: Array<number | null> = [];
   const dropped: FramesNote['dropped'] = [];
@@ -110,10 +106,5 @@ export async function requireSession(
     score: Math.round(decision.probability * 1e6) / 1e6,
     frames: { rule: 'mean-log-odds', imageScore: first.verdict.score, scores, dropped, used: probabilities.length },
   };
-  if (!decision.live) {
-    gate.counter.inc({ outcome: 'attack' });
-    throw new BiostationError('LIVENESS_CHECK_FAILED', undefined, { liveness: verdict });
-  }
-  gate.counter.inc({ outcome: 'live' });
-  return verdict;
+  return gate.settle(verdict, decision.live);
 }

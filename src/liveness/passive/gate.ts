@@ -48,11 +48,18 @@ export class PassiveLivenessGate {
    */
   async require(image: Uint8Array, box: FaceBox, threshold?: number): Promise<LivenessVerdict> {
     const judged = await this.judge(image, box, threshold);
-    if (!judged.judged) {
-      this.counter.inc({ outcome: 'unusable' });
-      throw new BiostationError('FACE_QUALITY_TOO_LOW', `${judged.message} (liveness)`, { failures: judged.failures, liveness: true });
-    }
-    const { verdict, live } = judged;
+    if (!judged.judged) this.refuseUnusable(judged);
+    return this.settle(judged.verdict, judged.live);
+  }
+
+  /** Counts and refuses an image the quality gates could not judge. @throws BiostationError FACE_QUALITY_TOO_LOW */
+  refuseUnusable(judged: Extract<JudgedImage, { judged: false }>): never {
+    this.counter.inc({ outcome: 'unusable' });
+    throw new BiostationError('FACE_QUALITY_TOO_LOW', `${judged.message} (liveness)`, { failures: judged.failures, liveness: true });
+  }
+
+  /** Counts a decided check and returns its verdict. @throws BiostationError LIVENESS_CHECK_FAILED (details.liveness: the verdict) when not live */
+  settle<V extends LivenessVerdict>(verdict: V, live: boolean): V {
     if (!live) {
       this.counter.inc({ outcome: 'attack' });
       throw new BiostationError('LIVENESS_CHECK_FAILED', undefined, { liveness: verdict });
