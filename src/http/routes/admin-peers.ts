@@ -1,15 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { StationAdmin } from '../../auth/station-admin.js';
 import { SyncPeerError, type LocalApp, type SyncPeerRegistry } from '../../sync/peer-registry.js';
 import type { StationServices } from '../context.js';
 import { PlainError } from '../schemas.js';
+import { ADMIN_SECURITY, ADMIN_TAGS, KeyParams, adminGuard, plain } from './admin-common.js';
 
 const BASE = '/api/v1/admin/applications/:key/sync-peers';
-const tags = ['station admin'];
-const security = [{ bearerAuth: [] }];
+const tags = ADMIN_TAGS;
+const security = ADMIN_SECURITY;
 
-const KeyParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 200 }) });
 const NamedParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 200 }), name: Type.String({ minLength: 1, maxLength: 200 }) });
 const Peer = Type.Object({
   name: Type.String(),
@@ -30,11 +30,6 @@ const STATUS: Record<SyncPeerError['code'], number> = {
   PEER_EXISTS: 409, PEER_CONFIGURED: 409, PEER_NOT_FOUND: 404, PEER_FILE_UNREADABLE: 409,
 };
 
-function plain(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-  const reason: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 409: 'Conflict' };
-  return reply.status(status).send({ statusCode: status, error: reason[status] ?? 'Error', code, message });
-}
-
 /**
  * Sync peers of an application, from the kiosk's Admin screen (issue #16 follow-up). Station-admin
  * session only (as admin.ts), never an application token: an application naming a URL would make
@@ -50,10 +45,7 @@ function plain(reply: FastifyReply, status: number, code: string, message: strin
  * application of the same name neither sees nor removes them.
  */
 export function adminPeerRoutes(services: StationServices, admin: StationAdmin, peers: SyncPeerRegistry): FastifyPluginAsync {
-  const bearer = (request: FastifyRequest) => /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
-  const guarded = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!admin.hasSession(bearer(request))) return plain(reply, 401, 'UNAUTHORIZED', 'A station-admin session is required');
-  };
+  const guarded = adminGuard(admin);
   /** Runs `work` with the applications, once the one of `key` is known to exist; maps the typed errors. */
   const withApp = async <T>(reply: FastifyReply, key: string, work: (apps: LocalApp[]) => T): Promise<T | FastifyReply> => {
     const apps = await services.applications.list();

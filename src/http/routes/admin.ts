@@ -1,18 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { ApplicationError } from '../../auth/applications.js';
 import type { StationAdmin } from '../../auth/station-admin.js';
 import type { ApplicationRecord } from '../../store/types.js';
 import type { StationServices } from '../context.js';
 import { PlainError } from '../schemas.js';
+import { ADMIN_SECURITY, ADMIN_TAGS, KeyParams, adminGuard, bearerOf, plain } from './admin-common.js';
 import { adminPeerRoutes } from './admin-peers.js';
 
 const BASE = '/api/v1/admin';
-const tags = ['station admin'];
-/** Bearer scheme of the document; here the token is a station-admin session token (POST /session), never an application JWT. */
-const security = [{ bearerAuth: [] }];
-
-const KeyParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 200 }) });
+const tags = ADMIN_TAGS;
+const security = ADMIN_SECURITY;
 const Application = Type.Object({
   name: Type.String(),
   key: Type.String(),
@@ -24,11 +22,6 @@ const IssuedCredential = Type.Object({ name: Type.String(), key: Type.String(), 
 const errors = { 400: PlainError, 401: PlainError, 404: PlainError, 429: PlainError };
 
 const view = (a: ApplicationRecord) => ({ name: a.name, key: a.key, createdAt: a.createdAt, disabledAt: a.disabledAt, dedupPolicy: a.dedupPolicy ?? 'warn' });
-
-function plain(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-  const reason: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found' };
-  return reply.status(status).send({ statusCode: status, error: reason[status] ?? 'Error', code, message });
-}
 
 /**
  * The station-admin API (issue #16): applications listed, created, disabled, rotated and their
@@ -47,10 +40,7 @@ function plain(reply: FastifyReply, status: number, code: string, message: strin
  * INVALID_NAME, INVALID_DEDUP_POLICY).
  */
 export function adminRoutes(services: StationServices, admin: StationAdmin): FastifyPluginAsync {
-  const bearer = (request: FastifyRequest) => /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
-  const guarded = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!admin.hasSession(bearer(request))) return plain(reply, 401, 'UNAUTHORIZED', 'A station-admin session is required');
-  };
+  const guarded = adminGuard(admin);
   const mapped = async <T>(reply: FastifyReply, run: () => Promise<T>): Promise<T | FastifyReply> => {
     try {
       return await run();
@@ -77,7 +67,7 @@ export function adminRoutes(services: StationServices, admin: StationAdmin): Fas
       onRequest: guarded,
       schema: { tags, security, summary: 'End the session', response: { 200: Type.Object({ ended: Type.Literal(true) }), 401: PlainError } },
     }, async (request) => {
-      admin.closeSession(bearer(request)!);
+      admin.closeSession(bearerOf(request)!);
       return { ended: true as const };
     });
 
