@@ -4,7 +4,7 @@ import { BiostationError } from '../runtime/errors.js';
 import type { StationConfig } from '../runtime/config.js';
 import { openStore } from '../store/index.js';
 import { stationPaths, storeSettings } from '../station.js';
-import { SyncPeerRegistry, type KeyedPeer } from './peer-registry.js';
+import { AMBIGUOUS, SyncPeerRegistry, appKeyOf, type KeyedPeer } from './peer-registry.js';
 import type { SyncRecord } from '../store/types.js';
 import { assertComparable } from './checks.js';
 import { DEFAULT_PEER_LIMITS } from './peer-client.js';
@@ -71,11 +71,10 @@ async function runSync(direction: 'pull' | 'push', opts: SyncCliOptions, config:
     // --app: the enabled application of that key, else the only one of that name (names are not unique).
     let app: (typeof apps)[number] | undefined;
     if (opts.app) {
-      const byKey = apps.filter((a) => a.key === opts.app);
-      const matching = byKey.length > 0 ? byKey : apps.filter((a) => a.name === opts.app);
-      if (matching.length > 1) return fail('INVALID_REQUEST', `several enabled applications are named ${opts.app}: give its key with --app`);
-      if (matching.length === 0) return fail('INVALID_REQUEST', `no enabled application named ${opts.app}`);
-      app = matching[0];
+      const key = appKeyOf(opts.app, apps);
+      if (key === AMBIGUOUS) return fail('INVALID_REQUEST', `several enabled applications are named ${opts.app}: give its key with --app`);
+      if (key === undefined) return fail('INVALID_REQUEST', `no enabled application named ${opts.app}`);
+      app = apps.find((a) => a.key === key);
     }
     // --peer: configured peers and those added from the Admin screen, each bound to one application by key; --app, when given, always filters.
     let named: KeyedPeer | undefined;

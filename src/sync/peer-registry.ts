@@ -97,9 +97,10 @@ export function resolveConfigured(configured: readonly SyncPeer[], apps: readonl
   });
 }
 
-const AMBIGUOUS = Symbol('ambiguous');
-/** The key of the application `ref` names (its key, else its unique name). */
-function appKeyOf(ref: string, apps: readonly LocalApp[]): string | typeof AMBIGUOUS | undefined {
+/** appKeyOf's answer when several applications share the name given. */
+export const AMBIGUOUS = Symbol('ambiguous');
+/** The key of the application `ref` names (its key, else its unique name); AMBIGUOUS or undefined when none. */
+export function appKeyOf(ref: string, apps: readonly LocalApp[]): string | typeof AMBIGUOUS | undefined {
   if (apps.some((a) => a.key === ref)) return ref;
   const named = apps.filter((a) => a.name === ref);
   if (named.length > 1) return AMBIGUOUS;
