@@ -97,6 +97,20 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   return { words, grade: prep.quality.grade, heightPx: prep.height };
 }
 
+/** White padding (px) around every region cut out for a second look. */
+const CUT_PAD = 12;
+
+/** Region `r` of `png`, padded with CUT_PAD px of white, as PNG. */
+const paddedCut = (png: Buffer, r: { left: number; top: number; width: number; height: number }): Promise<Buffer> =>
+  sharp(png).extract(r).extend({ top: CUT_PAD, bottom: CUT_PAD, left: CUT_PAD, right: CUT_PAD, background: '#ffffff' }).png().toBuffer();
+
+/** A box grown by 30% of its height on every side, clamped to the prepared page (px). */
+function grownBox(b: { x0: number; y0: number; x1: number; y1: number }, prep: PreparedImage): { left: number; top: number; width: number; height: number } {
+  const m = Math.round(0.3 * (b.y1 - b.y0));
+  const left = Math.max(0, Math.floor(b.x0 - m)), top = Math.max(0, Math.floor(b.y0 - m));
+  return { left, top, width: Math.min(prep.width - left, Math.ceil(b.x1 - b.x0 + 2 * m)), height: Math.min(prep.height - top, Math.ceil(b.y1 - b.y0 + 2 * m)) };
+}
+
 /**
  * Second look, one text line at a time, under labels whose value the page pass missed: each region is
  * cut out (not crossing `splitX`), padded with 12 px of white and read as a single line.
@@ -104,12 +118,11 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
 async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[], widthPx: number, heightPx: number, splitX?: number): Promise<OcrWord[]> {
   const regions = emptyValueRegions(groupPhrases(words), widthPx, heightPx);
   const extra: OcrWord[] = [];
-  const pad = 12;
+  const pad = CUT_PAD;
   for (const r of regions) {
     const right = splitX !== undefined && r.left < splitX ? Math.min(r.left + r.width, splitX - 30) : r.left + r.width;
     if (right - r.left < 10) continue;
-    const cut = await sharp(png).extract({ left: r.left, top: r.top, width: right - r.left, height: r.height })
-      .extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#ffffff' }).png().toBuffer();
+    const cut = await paddedCut(png, { left: r.left, top: r.top, width: right - r.left, height: r.height });
     const found = await rec.words(cut, SEGMENTATION.line);
     for (const w of found) {
       if (!/[A-Za-z0-9À-ÿ]/.test(w.text) || w.conf <= 0.75) continue;
@@ -126,15 +139,13 @@ async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[],
 async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
   const { suspects } = extractFields(groupPhrases(words), '');
   let out = words;
-  const pad = 12;
+  const pad = CUT_PAD;
   for (const s of suspects) {
     const p = s.phrase;
-    const m = Math.round(0.3 * (p.y1 - p.y0));
-    const left = Math.max(0, Math.floor(p.x0 - m)), top = Math.max(0, Math.floor(p.y0 - m));
-    const width = Math.min(prep.width - left, Math.ceil(p.x1 - p.x0 + 2 * m)), height = Math.min(prep.height - top, Math.ceil(p.y1 - p.y0 + 2 * m));
-    if (width < 8 || height < 8) continue;
-    const cut = await sharp(prep.png).extract({ left, top, width, height })
-      .extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#ffffff' }).png().toBuffer();
+    const box = grownBox(p, prep);
+    const { left } = box;
+    if (box.width < 8 || box.height < 8) continue;
+    const cut = await paddedCut(prep.png, box);
     const found = (await rec.words(cut, SEGMENTATION.line)).filter((w) => /[A-Za-z0-9]/.test(w.text));
     if (!found.length || !s.accept(found.map((w) => w.text).join(' '))) continue;
     // Same line, same place: boxes follow the old phrase so the layout reading is unchanged.
@@ -163,7 +174,6 @@ export const MAX_LONE_LETTER_REREADS = 8;
  * most MAX_LONE_LETTER_REREADS letters, the least confident first.
  */
 export async function rereadLoneLetters(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
-  const pad = 12;
   const out = [...words];
   const lone = groupPhrases(words)
     .filter((p) => p.words.length === 1 && /^[A-Z]$/.test(p.words[0].text) && p.words[0].conf < LONE_LETTER_CONF)
@@ -171,12 +181,9 @@ export async function rereadLoneLetters(rec: Recognizer, prep: PreparedImage, wo
     .sort((a, b) => a.conf - b.conf)
     .slice(0, MAX_LONE_LETTER_REREADS);
   for (const w of lone) {
-    const m = Math.round(0.3 * (w.y1 - w.y0));
-    const left = Math.max(0, Math.floor(w.x0 - m)), top = Math.max(0, Math.floor(w.y0 - m));
-    const width = Math.min(prep.width - left, Math.ceil(w.x1 - w.x0 + 2 * m)), height = Math.min(prep.height - top, Math.ceil(w.y1 - w.y0 + 2 * m));
-    if (width < 4 || height < 8) continue;
-    const cut = await sharp(prep.png).extract({ left, top, width, height })
-      .extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#ffffff' }).png().toBuffer();
+    const box = grownBox(w, prep);
+    if (box.width < 4 || box.height < 8) continue;
+    const cut = await paddedCut(prep.png, box);
     const found = await rec.words(cut, SEGMENTATION.word);
     if (found.length !== 1 || !/^[A-Z]$/.test(found[0].text) || found[0].conf <= w.conf) continue;
     out[out.indexOf(w)] = { ...w, text: found[0].text, conf: found[0].conf };
