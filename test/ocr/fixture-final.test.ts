@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -33,6 +33,22 @@ describe('widened set, final part', () => {
       const t = fakePerson(PART_SEED.tuning + i);
       expect(words(t).every((w) => commonWords.has(w))).toBe(true);
       expect(COMMON_NAMES.cities[t.ufNascimento]).toContain(t.cidadeNascimento);
+    }
+  });
+
+  it('final2 reserves its own names and towns, disjoint from the common and the final lists (accents ignored)', () => {
+    const all = (p: typeof COMMON_NAMES): string[] => [...p.male, ...p.female, ...p.surnames, ...cities(p)];
+    const others = new Set([...all(COMMON_NAMES), ...all(RESERVED_NAMES), 'JUNQUEIRA', 'ARCOVERDE'].map(fold));
+    expect(all(FINAL2_NAMES).filter((w) => others.has(fold(w)))).toEqual([]);
+    expect(FINAL2_NAMES.male.length + FINAL2_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL2_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    const words = (p: ReturnType<typeof fakePerson>): string[] => `${p.nome_completo} ${p.nome_pai} ${p.nome_mae}`.split(' ').filter((w) => w && !['DE', 'DA', 'DOS'].includes(w));
+    const own = new Set([...FINAL2_NAMES.male, ...FINAL2_NAMES.female, ...FINAL2_NAMES.surnames, 'MEIRELES']);
+    expect(others.has('MEIRELES')).toBe(false);
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final2 + i, false, FINAL2_NAMES);
+      expect(words(f).every((w) => own.has(w))).toBe(true);
+      expect(FINAL2_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
     }
   });
 });
