@@ -8,7 +8,7 @@
  * Silent-Face print attack image_F1 (oriented, squared on the face). The fake camera loops a still scene,
  * so its frames are nearly the same image: this tests the plumbing, not the benefit of real video frames.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -142,6 +142,31 @@ describe.skipIf(!!skip)('kiosk: liveness frames (Verify, fake camera)', () => {
     expect(await error.getAttribute('data-code')).toBe('LIVENESS_CHECK_FAILED');
     expect(await page.getByTestId('verify-result').count()).toBe(0);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'liveness-frames-02-verify-attack.png'), fullPage: true });
+    await page.close();
+  }, 300_000);
+
+  it('a file chosen while the frames of a manual capture are being taken wins: the burst is dropped, not shown in its place', async () => {
+    const page = await verifyPage(PHOTO, 'race');
+    await page.getByTestId('verify-extid').fill('blair');
+    await page.getByText('Prova de vida (pessoa presente diante da câmera)').click();
+    await page.locator('[data-testid="verify-face-start"][data-detector="ready"]').waitFor({ timeout: 60_000 });
+    await page.getByTestId('verify-face-start').click();
+    await page.locator('[data-testid="verify-face-feedback"]:not([data-feedback="loading"])').waitFor({ timeout: 60_000 });
+    await page.getByTestId('verify-face-capture').click();
+    await page.locator('[data-testid="verify-face-feedback"][data-feedback="burst"]').waitFor({ timeout: 30_000 });
+    // Mid-burst (3 frames, ~1 s): the clerk picks a file instead.
+    await page.getByTestId('verify-face-file').setInputFiles(ENROLL_PHOTO);
+    await page.getByTestId('verify-face-captured').waitFor({ timeout: 30_000 });
+    const uploaded = (await readFile(ENROLL_PHOTO)).toString('base64');
+    // Past the burst's end: the preview is still the file, not the camera frame the burst started from.
+    await page.waitForTimeout(2_000);
+    const shown = await page.locator('[data-testid="verify-face-captured"] img').getAttribute('src');
+    expect(shown === `data:image/jpeg;base64,${uploaded}`, `the preview is the chosen file, not a camera frame (${shown?.slice(0, 40)}...)`).toBe(true);
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/services/face/blair/verify') && r.request().method() === 'POST', { timeout: 120_000 });
+    await page.getByTestId('verify-submit').click();
+    const sent = (await answer).request().postDataJSON();
+    expect(sent.Images[0].imageData === uploaded, 'the request carries the chosen file').toBe(true);
+    expect(sent.livenessFrames).toBeUndefined();
     await page.close();
   }, 300_000);
 });

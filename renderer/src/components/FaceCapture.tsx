@@ -74,6 +74,11 @@ export function FaceCapture({ value, onChange, testId = 'face', livenessFrames =
   framesRef.current = livenessFrames;
   /** While the extra liveness frames are being taken after a capture. */
   const [burst, setBurst] = useState(false);
+  /**
+   * Bumped whenever the capture the frames belong to ends (camera stopped, photo retaken, file uploaded):
+   * a burst still running then drops its result instead of replacing what the clerk chose since.
+   */
+  const epoch = useRef(0);
   /** The main frame plus, when asked, the extra frames of the same stream; a capture cut short (camera gone) is dropped. */
   const finish = async (v: HTMLVideoElement, image: FaceImage, alive: () => boolean) => {
     const count = framesRef.current;
@@ -124,6 +129,7 @@ export function FaceCapture({ value, onChange, testId = 'face', livenessFrames =
     })();
     return () => {
       cancelled = true;
+      epoch.current++;
       setBurst(false);
       stopGuide();
       stopCamera(stream);
@@ -132,19 +138,23 @@ export function FaceCapture({ value, onChange, testId = 'face', livenessFrames =
 
   const manual = async () => {
     const v = video.current;
-    if (!v || v.videoWidth === 0) return;
+    if (!v || v.videoWidth === 0 || burst) return;
+    const mine = epoch.current;
     const frame = grabFrame(v);
     const verdict = await checkStill(v, await loadDetector());
     if (REFUSE_MANUAL.includes(verdict)) {
       setRefused(verdict);
       return;
     }
+    if (epoch.current !== mine) return;
     setRefused(null);
-    await finish(v, { base64: frame.base64, dataUrl: frame.dataUrl, ...(WARN_MANUAL.includes(verdict) ? { warning: verdict } : {}) }, () => live);
+    await finish(v, { base64: frame.base64, dataUrl: frame.dataUrl, ...(WARN_MANUAL.includes(verdict) ? { warning: verdict } : {}) }, () => epoch.current === mine);
   };
   const upload = async (file: File | undefined) => {
     if (!file) return;
     const { base64, dataUrl } = await fileToBase64(file);
+    epoch.current++;
+    setBurst(false);
     setLive(false);
     onChange({ base64, dataUrl });
   };
@@ -189,7 +199,7 @@ export function FaceCapture({ value, onChange, testId = 'face', livenessFrames =
             </button>
           )}
           {live && (
-            <button type="button" className="btn btn-primary" onClick={() => void manual()} data-testid={`${testId}-capture`}>
+            <button type="button" className="btn btn-primary" onClick={() => void manual()} disabled={burst} data-testid={`${testId}-capture`}>
               {t('face.capture')}
             </button>
           )}
