@@ -75,7 +75,8 @@ export class FaceService extends PersonDirectory<FaceEngine, FaceGallery> {
       const verdict = await this.livenessGate.require(image, extraction.box, tenant.thresholds.liveness);
       return { template: extraction.template, verdict };
     }
-    const faces = await this.consistentFrames(tenant, engine, extraction, frames);
+    // The frames are extracted and checked only once the main image has passed the quality gates.
+    const faces = () => this.consistentFrames(tenant, engine, extraction, frames);
     const verdict = await requireSession(this.livenessGate, { image, box: extraction.box }, faces, tenant.thresholds.liveness);
     return { template: extraction.template, verdict };
   }

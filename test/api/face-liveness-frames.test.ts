@@ -166,6 +166,14 @@ describe.skipIf(!haveData)('livenessFrames on real captures', () => {
     expect(s.used).toBe(2);
   }, 60_000);
 
+  it('a main image too dark to judge gets the quality error before any frame is looked at', async () => {
+    // The frames show another person: had they been extracted first, the answer would be 1051.
+    const dark = await frameOf(t1, 0, 0, 2, 11, 0.35);
+    const other = await frameOf(readFileSync(OTHER), 0, 0, 0, 1);
+    const res = await post('/t1/verify', { ...body(dark), doLivenessCheck: true, livenessFrames: [item(other), item(other)] });
+    expect([res.status, res.body.result.message]).toEqual([400, 'FACE_QUALITY_TOO_LOW']);
+  }, 60_000);
+
   it('without frames the answer is exactly the one without the extension', async () => {
     const res = await post('/t1/verify', { ...body(t1), doLivenessCheck: true });
     expect(Object.keys(res.body).sort()).toEqual(['liveness', 'livenessEvaluated', 'result', 'score', 'threshold']);

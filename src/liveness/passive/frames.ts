@@ -74,7 +74,9 @@ export type SessionVerdict = LivenessVerdict & { frames: FramesNote };
 
 /**
  * Judges a main image with its frames (the frames already found consistent) and counts one check.
- * @param main / frames: image bytes with the face box the face engine extracted (source px).
+ * @param main / frames: image bytes with the face box the face engine extracted (source px). `frames` may
+ * be a function giving them: it is called only once the main image has passed the quality gates, so a
+ * main image that cannot be judged costs no frame extraction (the caller's consistency check runs there).
  * @param threshold the application's liveness threshold (undefined: the engine's default).
  * @throws BiostationError FACE_QUALITY_TOO_LOW (the main image fails the gates), LIVENESS_CHECK_FAILED
  * (details.liveness: the session verdict), ENGINE_UNAVAILABLE, decode errors.
@@ -82,11 +84,12 @@ export type SessionVerdict = LivenessVerdict & { frames: FramesNote };
 export async function requireSession(
   gate: PassiveLivenessGate,
   main: { image: Uint8Array; box: FaceBox },
-  frames: Array<{ image: Uint8Array; box: FaceBox }>,
+  framesOf: Array<{ image: Uint8Array; box: FaceBox }> | (() => Promise<Array<{ image: Uint8Array; box: FaceBox }>>),
   threshold?: number,
 ): Promise<SessionVerdict> {
   const first = await gate.judge(main.image, main.box, threshold);
   if (!first.judged) gate.refuseUnusable(first);
+  const frames = typeof framesOf === 'function' ? await framesOf() : framesOf;
   const probabilities = [first.probability];
   const scores: Array<number | null> = [];
   const dropped: FramesNote['dropped'] = [];
