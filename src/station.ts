@@ -24,6 +24,7 @@ import { SyncService } from './sync/service.js';
 import { engineTemplateCheck } from './sync/checks.js';
 import { startSyncSchedule } from './sync/scheduler.js';
 import { SyncPeerRegistry } from './sync/peer-registry.js';
+import { keyringSealer } from './sync/peer-secrets.js';
 import { openStore, type StoreSettings } from './store/index.js';
 import { parseMasterKey } from './store/encryption/master-key.js';
 import { AuditLog } from './audit/audit-log.js';
@@ -158,7 +159,8 @@ export async function startStation(config: StationConfig, options: StationOption
     sync: new SyncService(engineTemplateCheck(engines.face, engines.finger)),
     engines,
     stationAdmin,
-    syncPeers: new SyncPeerRegistry(paths.syncPeers, config.syncPeers, (o, msg) => logger.warn(o, msg)),
+    // Admin-added peers' secrets are sealed under their application's data key (src/sync/peer-secrets.ts).
+    syncPeers: new SyncPeerRegistry(paths.syncPeers, config.syncPeers, (o, msg) => logger.warn(o, msg), store.keyring && keyringSealer(store.keyring, async (appKey) => (await store.applications.list()).find((a) => a.key === appKey)?.id)),
     audit: new AuditLog(store.audit, {
       extIds: config.auditExtIds,
       pseudonymKey: (applicationId) => store.keyring!.dataKey(applicationId),

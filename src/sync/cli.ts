@@ -8,6 +8,7 @@ import { AMBIGUOUS, SyncPeerRegistry, appKeyOf, type KeyedPeer } from './peer-re
 import type { SyncRecord } from '../store/types.js';
 import { assertComparable } from './checks.js';
 import { DEFAULT_PEER_LIMITS } from './peer-client.js';
+import { keyringSealer } from './peer-secrets.js';
 import { SyncService, type SyncOptions } from './service.js';
 
 interface SyncCliOptions {
@@ -79,7 +80,8 @@ async function runSync(direction: 'pull' | 'push', opts: SyncCliOptions, config:
     // --peer: configured peers and those added from the Admin screen, each bound to one application by key; --app, when given, always filters.
     let named: KeyedPeer | undefined;
     if (opts.peer) {
-      const candidates = new SyncPeerRegistry(stationPaths(config.dataDir).syncPeers, config.syncPeers).all(all).filter((p) => p.name === opts.peer);
+      const sealer = store.keyring && keyringSealer(store.keyring, async (appKey) => all.find((a) => a.key === appKey)?.id);
+      const candidates = (await new SyncPeerRegistry(stationPaths(config.dataDir).syncPeers, config.syncPeers, undefined, sealer).all(all)).filter((p) => p.name === opts.peer);
       const mine = app ? candidates.filter((p) => p.appKey === app!.key) : candidates;
       if (mine.length === 0 && candidates.length > 0) {
         const owners = candidates.map((p) => all.find((a) => a.key === p.appKey)?.name ?? p.appKey).join(', ');

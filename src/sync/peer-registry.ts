@@ -2,6 +2,7 @@ import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from '
 import { isIPv4 } from 'node:net';
 import type { StationConfig } from '../runtime/config.js';
 import { peerBase } from './peer-client.js';
+import type { PeerSecretSealer } from './peer-secrets.js';
 
 /** A sync peer as configured (BIOSTATION_SYNC_PEERS): local application (`app`: its name, or its key), peer name, peer base URL and the peer application's credential. */
 export type SyncPeer = StationConfig['syncPeers'][number];
@@ -107,17 +108,28 @@ export function appKeyOf(ref: string, apps: readonly LocalApp[]): string | typeo
   return named[0]?.key;
 }
 
-/** One entry of sync-peers.json as found: `appKey` (current) or `app` (an application name: files written before keys). */
-type StoredEntry = Partial<KeyedPeer> & { app?: unknown };
+/**
+ * One entry of sync-peers.json as found: `appKey` (current) or `app` (an application name: files
+ * written before keys); `sealedSecret` (current, when the station seals) or `secret` (in clear: files
+ * written before sealing, or a registry without a sealer).
+ */
+type StoredEntry = Partial<KeyedPeer> & { app?: unknown; sealedSecret?: unknown };
+/** A stored peer bound to its application, its secret still sealed when it was stored sealed. */
+type StoredPeer = Omit<KeyedPeer, 'secret'> & ({ secret: string; sealedSecret?: undefined } | { secret?: undefined; sealedSecret: string });
+/** What a sealed secret is bound to (besides its application): the entry's name, URL and peer key. */
+const sealContext = (p: { name: string; url: string; key: string }): string => `${p.name}\0${p.url}\0${p.key}`;
 
 /**
  * The station's sync peers: those of the configuration (BIOSTATION_SYNC_PEERS or the config file,
  * set by the operator, read-only here) and those the station admin added from the kiosk's Admin
  * screen (POST /api/v1/admin/applications/{key}/sync-peers), kept in `<dataDir>/sync-peers.json`
- * as `{ peers: [{ appKey, name, url, key, secret }] }` (mode 0600, written whole through a temporary
- * file and a rename; it holds the peers' secrets in clear, like the configuration they would
- * otherwise be typed into). The file is read on every call, so the `sync` CLI and a running station
- * see the same list.
+ * as `{ peers: [{ appKey, name, url, key, sealedSecret }] }` (mode 0600, written whole through a
+ * temporary file and a rename). With a `sealer` (the station and the CLI: peer-secrets.ts
+ * keyringSealer) each secret is sealed under its application's data key, bound to the entry's name,
+ * URL and peer key; without one (tests), and in files written before sealing, `secret` is in clear,
+ * and such entries are sealed on the next change. A sealed secret that does not open (the entry was
+ * edited, or the application's key is gone) leaves that peer out, with a warning. The file is read
+ * on every call, so the `sync` CLI and a running station see the same list.
  *
  * Every peer belongs to one local application by its KEY (`appKey`): application names are not
  * unique, so a name would hand one application's peer credential to every application of that name.
@@ -135,6 +147,7 @@ export class SyncPeerRegistry {
     private readonly file: string,
     private readonly configured: readonly SyncPeer[],
     private readonly log: WarnLog = stderrWarn,
+    private readonly sealer?: PeerSecretSealer,
   ) {}
 
   private readonly warned = new Set<string>();
@@ -146,63 +159,87 @@ export class SyncPeerRegistry {
     this.log(fields, message);
   };
 
-  /** Every peer, bound to a local application of `apps` by key: the configuration's first, then the admin's in the order added. Never throws for a bad file (logged, read as empty). */
-  all(apps: readonly LocalApp[]): Array<KeyedPeer & { source: PeerSource }> {
-    const stored = this.read();
-    if (stored.error) this.warn({ file: this.file, err: stored.error }, 'sync-peers.json is unreadable: the peers added from the Admin screen are left out');
+  /**
+   * Every peer with its secret (opened), bound to a local application of `apps` by key: the
+   * configuration's first, then the admin's in the order added. Never throws for a bad file (logged,
+   * read as empty) nor for a secret that does not open (that peer left out, logged).
+   */
+  async all(apps: readonly LocalApp[]): Promise<Array<KeyedPeer & { source: PeerSource }>> {
+    const opened = await Promise.all(this.stored(apps).map(async (p): Promise<KeyedPeer[]> => {
+      if (p.secret !== undefined) return [{ appKey: p.appKey, name: p.name, url: p.url, key: p.key, secret: p.secret }];
+      try {
+        if (!this.sealer) throw new Error('this registry has no key to open sealed secrets');
+        return [{ appKey: p.appKey, name: p.name, url: p.url, key: p.key, secret: await this.sealer.open(p.appKey, sealContext(p), p.sealedSecret) }];
+      } catch (e) {
+        this.warn({ file: this.file, peer: p.name, err: (e as Error).message }, "sync-peers.json: a peer's secret does not open with this station's key (the entry was changed, or its application's key is gone); the peer is left out: add it again from the Admin screen");
+        return [];
+      }
+    }));
     return [
       ...resolveConfigured(this.configured, apps, this.warn).map((p) => ({ ...p, source: 'config' as const })),
-      ...this.keyed(stored.entries, apps).flatMap(({ peer }) => (peer ? [{ ...peer, source: 'admin' as const }] : [])),
+      ...opened.flat().map((p) => ({ ...p, source: 'admin' as const })),
     ];
   }
 
-  /** The peers of the local application of key `appKey`, secrets left out. */
+  /** The peers of the local application of key `appKey`, secrets left out (and not opened). */
   viewsOf(apps: readonly LocalApp[], appKey: string): PeerView[] {
-    return this.all(apps).filter((p) => p.appKey === appKey).map((p) => ({ appKey: p.appKey, name: p.name, url: p.url, key: p.key, source: p.source }));
+    const view = (p: Omit<KeyedPeer, 'secret'>, source: PeerSource): PeerView => ({ appKey: p.appKey, name: p.name, url: p.url, key: p.key, source });
+    return [
+      ...resolveConfigured(this.configured, apps, this.warn).map((p) => view(p, 'config')),
+      ...this.stored(apps).map((p) => view(p, 'admin')),
+    ].filter((p) => p.appKey === appKey);
+  }
+
+  /** The admin-added peers as stored (secrets possibly sealed); a bad file is logged and read as empty. */
+  private stored(apps: readonly LocalApp[]): StoredPeer[] {
+    const stored = this.read();
+    if (stored.error) this.warn({ file: this.file, err: stored.error }, 'sync-peers.json is unreadable: the peers added from the Admin screen are left out');
+    return this.keyed(stored.entries, apps).flatMap(({ peer }) => (peer ? [peer] : []));
   }
 
   /**
    * Adds a peer of the local application of key `appKey` (the caller checked that it exists in `apps`).
    * @throws SyncPeerError INVALID_PEER_NAME, INVALID_PEER_URL, INVALID_PEER_CREDENTIAL, PEER_EXISTS, TOO_MANY_PEERS, PEER_FILE_UNREADABLE
    */
-  add(apps: readonly LocalApp[], appKey: string, peer: Omit<KeyedPeer, 'appKey'>): PeerView {
+  async add(apps: readonly LocalApp[], appKey: string, peer: Omit<KeyedPeer, 'appKey'>): Promise<PeerView> {
     if (!PEER_NAME.test(peer.name)) throw new SyncPeerError('INVALID_PEER_NAME', 'A peer name is 1 to 64 letters, digits, ".", "_" or "-"');
     const url = checkAdminPeerUrl(peer.url);
     for (const [field, value] of [['key', peer.key], ['secret', peer.secret]] as const) {
       if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_CREDENTIAL_CHARS) throw new SyncPeerError('INVALID_PEER_CREDENTIAL', `The peer application's ${field} must be 1 to ${MAX_CREDENTIAL_CHARS} characters`);
     }
     const stored = this.writable();
-    if (this.all(apps).some((p) => p.appKey === appKey && p.name === peer.name)) throw new SyncPeerError('PEER_EXISTS', `This application already has a peer named ${peer.name}`);
+    if (this.viewsOf(apps, appKey).some((p) => p.name === peer.name)) throw new SyncPeerError('PEER_EXISTS', `This application already has a peer named ${peer.name}`);
     if (stored.length >= MAX_STORED_PEERS) throw new SyncPeerError('TOO_MANY_PEERS', `At most ${MAX_STORED_PEERS} peers can be added here`);
-    const added: KeyedPeer = { appKey, name: peer.name, url, key: peer.key, secret: peer.secret };
-    this.save([...this.keyed(stored, apps).map(({ peer: p, raw }) => p ?? raw), added]);
+    const added: StoredPeer = { appKey, name: peer.name, url, key: peer.key, secret: peer.secret };
+    await this.save([...this.keyed(stored, apps).map(({ peer: p, raw }) => p ?? raw), added]);
     return { appKey, name: added.name, url: added.url, key: added.key, source: 'admin' };
   }
 
   /** Removes an admin-added peer of the application of key `appKey`. @throws SyncPeerError PEER_CONFIGURED (it comes from the configuration), PEER_NOT_FOUND, PEER_FILE_UNREADABLE */
-  remove(apps: readonly LocalApp[], appKey: string, name: string): void {
+  async remove(apps: readonly LocalApp[], appKey: string, name: string): Promise<void> {
     if (resolveConfigured(this.configured, apps, () => undefined).some((p) => p.appKey === appKey && p.name === name)) throw new SyncPeerError('PEER_CONFIGURED', 'This peer is set by the station configuration (BIOSTATION_SYNC_PEERS); change it there');
     const keyed = this.keyed(this.writable(), apps);
     const rest = keyed.filter(({ peer }) => !(peer && peer.appKey === appKey && peer.name === name));
     if (rest.length === keyed.length) throw new SyncPeerError('PEER_NOT_FOUND', 'No such peer for this application');
-    this.save(rest.map(({ peer, raw }) => peer ?? raw));
+    await this.save(rest.map(({ peer, raw }) => peer ?? raw));
   }
 
   /** The stored entries, each with its peer bound by key (undefined: an old entry whose application name is ambiguous or unknown, warned). */
-  private keyed(entries: StoredEntry[], apps: readonly LocalApp[]): Array<{ raw: StoredEntry; peer?: KeyedPeer }> {
+  private keyed(entries: StoredEntry[], apps: readonly LocalApp[]): Array<{ raw: StoredEntry; peer?: StoredPeer }> {
     return entries.map((raw) => {
-      const { name, url, key, secret } = raw;
-      if (typeof name !== 'string' || typeof url !== 'string' || typeof key !== 'string' || typeof secret !== 'string') {
+      const { name, url, key, secret, sealedSecret } = raw;
+      if (typeof name !== 'string' || typeof url !== 'string' || typeof key !== 'string' || (typeof secret !== 'string' && typeof sealedSecret !== 'string')) {
         this.warn({ file: this.file, peer: name }, 'sync-peers.json: an entry without name, url, key and secret is ignored');
         return { raw };
       }
-      if (typeof raw.appKey === 'string') return { raw, peer: { appKey: raw.appKey, name, url, key, secret } };
+      const held = typeof sealedSecret === 'string' ? { sealedSecret } : { secret: secret as string };
+      if (typeof raw.appKey === 'string') return { raw, peer: { appKey: raw.appKey, name, url, key, ...held } };
       const appKey = typeof raw.app === 'string' ? appKeyOf(raw.app, apps) : undefined;
       if (typeof appKey !== 'string') {
         this.warn({ file: this.file, peer: name, app: raw.app }, `sync-peers.json: an old entry naming its application by name is ignored (${appKey === AMBIGUOUS ? 'several applications have this name' : 'no application has this name'}); add the peer again from the Admin screen`);
         return { raw };
       }
-      return { raw, peer: { appKey, name, url, key, secret } };
+      return { raw, peer: { appKey, name, url, key, ...held } };
     });
   }
 
@@ -225,7 +262,21 @@ export class SyncPeerRegistry {
     return entries;
   }
 
-  private save(peers: StoredEntry[]): void {
+  /**
+   * Writes the entries, sealing every secret still in clear when there is a sealer (an entry whose
+   * application's key cannot be had keeps its secret as it was). @throws Error when the file cannot be written
+   */
+  private async save(entries: StoredEntry[]): Promise<void> {
+    const peers = await Promise.all(entries.map(async (e): Promise<StoredEntry> => {
+      if (!this.sealer || typeof e.secret !== 'string' || typeof e.appKey !== 'string' || typeof e.name !== 'string' || typeof e.url !== 'string' || typeof e.key !== 'string') return e;
+      const { secret, ...rest } = e;
+      try {
+        return { ...rest, sealedSecret: await this.sealer.seal(e.appKey, sealContext({ name: e.name, url: e.url, key: e.key }), secret) };
+      } catch (err) {
+        this.warn({ file: this.file, peer: e.name, err: (err as Error).message }, "sync-peers.json: a peer's secret could not be sealed and stays in clear");
+        return e;
+      }
+    }));
     const tmp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(tmp, `${JSON.stringify({ peers }, null, 2)}\n`, { mode: 0o600 });
     chmodSync(tmp, 0o600);

@@ -9,7 +9,7 @@ export interface ScheduleDeps {
    * The peers of each round, bound to the applications `apps` by key (default: config.syncPeers
    * through resolveConfigured): the station passes its registry's, so peers added from the Admin screen sync too.
    */
-  peers?: (apps: ApplicationRecord[]) => ReadonlyArray<KeyedPeer>;
+  peers?: (apps: ApplicationRecord[]) => Promise<ReadonlyArray<KeyedPeer>>;
   applications: { list(): Promise<ApplicationRecord[]> };
   stores: TenantStoreProvider;
   sync: SyncService;
@@ -43,7 +43,7 @@ export function startSyncSchedule(deps: ScheduleDeps): { stop(): Promise<void>; 
     const configured = () => resolveConfigured(deps.config.syncPeers, apps, (o, msg) => deps.log.warn(o, msg));
     let peers: ReadonlyArray<KeyedPeer>;
     try {
-      peers = deps.peers?.(apps) ?? configured();
+      peers = (await deps.peers?.(apps)) ?? configured();
     } catch (e) {
       deps.log.warn({ err: (e as Error).message }, 'sync peers added from the Admin screen are unreadable; only the configured ones sync');
       peers = configured();

@@ -84,8 +84,12 @@ describe('station-admin API: sync peers of an application', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     // stored under the application's KEY (names are not unique)
     expect(JSON.parse(readFileSync(file, 'utf8')).peers.map((p: { name: string; appKey: string }) => [p.appKey, p.name])).toEqual([[centralApp.key, 'field'], [centralApp.key, 'remote']]);
-    // what a restarted station (or the sync CLI) reads
-    expect(new SyncPeerRegistry(file, []).all([{ key: centralApp.key, name: 'central' }]).map((p) => [p.appKey, p.name, p.source])).toEqual([[centralApp.key, 'field', 'admin'], [centralApp.key, 'remote', 'admin']]);
+    // the secrets are sealed at rest (src/sync/peer-secrets.ts), never in the file in clear
+    const text = readFileSync(file, 'utf8');
+    for (const s of [fieldApp.secret, 'remote-secret']) expect(text).not.toContain(s);
+    expect(JSON.parse(text).peers.every((p: { secret?: string; sealedSecret?: string }) => p.secret === undefined && p.sealedSecret?.startsWith('v1:'))).toBe(true);
+    // what a restarted station (or the sync CLI) lists
+    expect(new SyncPeerRegistry(file, []).viewsOf([{ key: centralApp.key, name: 'central' }], centralApp.key).map((p) => [p.appKey, p.name, p.source])).toEqual([[centralApp.key, 'field', 'admin'], [centralApp.key, 'remote', 'admin']]);
     // another application does not see them
     const other = await central.application('other');
     expect((await admin('GET', `/applications/${other.key}/sync-peers`)).body.peers).toEqual([]);

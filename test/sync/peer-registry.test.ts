@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Keyring, type WrappedDataKey, type WrappedKeyStore } from '../../src/store/encryption/keyring.js';
+import { masterKeyOf } from '../../src/store/encryption/master-key.js';
 import { SyncPeerError, SyncPeerRegistry, resolveConfigured, type SyncPeer } from '../../src/sync/peer-registry.js';
+import { keyringSealer } from '../../src/sync/peer-secrets.js';
 
 /**
  * src/sync/peer-registry.ts: peers are bound to a local application by its KEY (application names
@@ -25,19 +29,19 @@ describe('sync peer registry: applications by key', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('a peer added for one of two applications of the same name belongs to that one only', () => {
+  it('a peer added for one of two applications of the same name belongs to that one only', async () => {
     const r = registry();
-    r.add(apps, 'bs_k1', { name: 'field', ...peer });
+    await r.add(apps, 'bs_k1', { name: 'field', ...peer });
     expect(r.viewsOf(apps, 'bs_k1').map((p) => p.name)).toEqual(['field']);
     expect(r.viewsOf(apps, 'bs_k2')).toEqual([]);
-    expect(() => r.remove(apps, 'bs_k2', 'field')).toThrow(expect.objectContaining({ code: 'PEER_NOT_FOUND' }));
-    r.add(apps, 'bs_k2', { name: 'field', ...peer, secret: 'other' }); // the same peer name for the other application is not PEER_EXISTS
-    r.remove(apps, 'bs_k2', 'field');
-    expect(r.all(apps).map((p) => [p.appKey, p.name, p.secret])).toEqual([['bs_k1', 'field', 'peer-secret']]);
+    await expect(r.remove(apps, 'bs_k2', 'field')).rejects.toMatchObject({ code: 'PEER_NOT_FOUND' });
+    await r.add(apps, 'bs_k2', { name: 'field', ...peer, secret: 'other' }); // the same peer name for the other application is not PEER_EXISTS
+    await r.remove(apps, 'bs_k2', 'field');
+    expect((await r.all(apps)).map((p) => [p.appKey, p.name, p.secret])).toEqual([['bs_k1', 'field', 'peer-secret']]);
     expect(JSON.parse(readFileSync(file, 'utf8')).peers).toEqual([{ appKey: 'bs_k1', name: 'field', ...peer }]);
   });
 
-  it('configured peers name their application by key or by a unique name; a shared name is ignored with a warning', () => {
+  it('configured peers name their application by key or by a unique name; a shared name is ignored with a warning', async () => {
     const configured: SyncPeer[] = [
       { name: 'by-key', app: 'bs_k2', ...peer },
       { name: 'by-name', app: 'solo', ...peer },
@@ -49,17 +53,17 @@ describe('sync peer registry: applications by key', () => {
     const r = registry(configured);
     expect(r.viewsOf(apps, 'bs_k1')).toEqual([]);
     expect(r.viewsOf(apps, 'bs_k2').map((p) => [p.name, p.source])).toEqual([['by-key', 'config']]);
-    expect(() => r.remove(apps, 'bs_k2', 'by-key')).toThrow(expect.objectContaining({ code: 'PEER_CONFIGURED' }));
-    expect(() => r.add(apps, 'bs_k2', { name: 'by-key', ...peer })).toThrow(expect.objectContaining({ code: 'PEER_EXISTS' }));
+    await expect(r.remove(apps, 'bs_k2', 'by-key')).rejects.toMatchObject({ code: 'PEER_CONFIGURED' });
+    await expect(r.add(apps, 'bs_k2', { name: 'by-key', ...peer })).rejects.toMatchObject({ code: 'PEER_EXISTS' });
   });
 
-  it('an old file naming applications by name: a unique name is migrated (rewritten with the key on the next change), a shared one ignored with a warning and kept', () => {
+  it('an old file naming applications by name: a unique name is migrated (rewritten with the key on the next change), a shared one ignored with a warning and kept', async () => {
     writeFileSync(file, JSON.stringify({ peers: [{ app: 'solo', name: 'old', ...peer }, { app: 'x', name: 'shared', ...peer }] }));
     const r = registry();
-    expect(r.all(apps).map((p) => [p.appKey, p.name])).toEqual([['bs_k3', 'old']]);
+    expect((await r.all(apps)).map((p) => [p.appKey, p.name])).toEqual([['bs_k3', 'old']]);
     expect(warnings).toEqual([expect.stringContaining('several applications have this name')]);
     expect(r.viewsOf(apps, 'bs_k1')).toEqual([]);
-    r.add(apps, 'bs_k3', { name: 'new', ...peer });
+    await r.add(apps, 'bs_k3', { name: 'new', ...peer });
     expect(JSON.parse(readFileSync(file, 'utf8')).peers).toEqual([
       { appKey: 'bs_k3', name: 'old', ...peer },
       { app: 'x', name: 'shared', ...peer },
@@ -67,23 +71,75 @@ describe('sync peer registry: applications by key', () => {
     ]);
   });
 
-  it('a corrupt file reads as empty with a warning; adding or removing refuses (PEER_FILE_UNREADABLE) and leaves it as it was', () => {
+  it('a corrupt file reads as empty with a warning; adding or removing refuses (PEER_FILE_UNREADABLE) and leaves it as it was', async () => {
     for (const content of ['{not json', '{"peers": 3}', 'null', '{"peers": [null]}']) {
       writeFileSync(file, content);
       warnings = [];
       const r = registry([{ name: 'conf', app: 'solo', ...peer }]);
-      expect(r.all(apps).map((p) => p.name)).toEqual(['conf']);
+      expect((await r.all(apps)).map((p) => p.name)).toEqual(['conf']);
       expect(warnings).toEqual([expect.stringContaining('unreadable')]);
       let error: unknown;
       try {
-        r.add(apps, 'bs_k3', { name: 'new', ...peer });
+        await r.add(apps, 'bs_k3', { name: 'new', ...peer });
       } catch (e) {
         error = e;
       }
       expect(error).toBeInstanceOf(SyncPeerError);
       expect((error as SyncPeerError).code).toBe('PEER_FILE_UNREADABLE');
-      expect(() => r.remove(apps, 'bs_k3', 'new')).toThrow(expect.objectContaining({ code: 'PEER_FILE_UNREADABLE' }));
+      await expect(r.remove(apps, 'bs_k3', 'new')).rejects.toMatchObject({ code: 'PEER_FILE_UNREADABLE' });
       expect(readFileSync(file, 'utf8')).toBe(content);
     }
+  });
+
+  describe('secrets sealed at rest (peer-secrets.ts keyringSealer)', () => {
+    /** A keyring over an in-memory wrapped-key store with one master key, and the three applications' ids. */
+    const sealerOf = (master = masterKeyOf(randomBytes(32))) => {
+      const rows = new Map<string, WrappedDataKey>();
+      const store: WrappedKeyStore = {
+        get: async (id) => rows.get(id),
+        insert: async (k) => (rows.set(k.applicationId, k), k),
+        all: async () => [...rows.values()],
+        rewrap: async (ks) => ks.forEach((k) => rows.set(k.applicationId, k)),
+        close: async () => undefined,
+      } as WrappedKeyStore;
+      return keyringSealer(new Keyring(store, () => [master]), async (appKey) => (apps.some((a) => a.key === appKey) ? `id-${appKey}` : undefined));
+    };
+
+    it('an added peer is written without its secret in clear and read back with it; a registry without the key leaves it out, warned', async () => {
+      const sealer = sealerOf();
+      const r = new SyncPeerRegistry(file, [], (_o, msg) => warnings.push(msg), sealer);
+      await r.add(apps, 'bs_k1', { name: 'field', ...peer });
+      const text = readFileSync(file, 'utf8');
+      expect(text).not.toContain(peer.secret);
+      expect(JSON.parse(text).peers).toEqual([{ appKey: 'bs_k1', name: 'field', url: peer.url, key: peer.key, sealedSecret: expect.stringMatching(/^v1:/) }]);
+      expect((await r.all(apps)).map((p) => [p.appKey, p.name, p.secret])).toEqual([['bs_k1', 'field', 'peer-secret']]);
+      expect(r.viewsOf(apps, 'bs_k1').map((p) => p.name)).toEqual(['field']);
+      // another station's key (or none) cannot open it: the peer is left out, not used with a wrong secret
+      const stranger = new SyncPeerRegistry(file, [], (_o, msg) => warnings.push(msg), sealerOf());
+      expect(await stranger.all(apps)).toEqual([]);
+      expect(await new SyncPeerRegistry(file, [], (_o, msg) => warnings.push(msg)).all(apps)).toEqual([]);
+      expect(warnings).toEqual([expect.stringContaining('does not open'), expect.stringContaining('does not open')]);
+    });
+
+    it('a sealed secret is bound to its entry: pointing the URL elsewhere, or moving it to another application, does not open it', async () => {
+      const r = new SyncPeerRegistry(file, [], (_o, msg) => warnings.push(msg), sealerOf());
+      await r.add(apps, 'bs_k1', { name: 'field', ...peer });
+      const stored = JSON.parse(readFileSync(file, 'utf8')).peers[0];
+      writeFileSync(file, JSON.stringify({ peers: [{ ...stored, url: 'https://attacker.example' }, { ...stored, appKey: 'bs_k2' }] }));
+      expect(await r.all(apps)).toEqual([]);
+      expect(warnings).toEqual([expect.stringContaining('does not open')]); // each distinct warning once
+    });
+
+    it('a file with secrets in clear (written before sealing) is read, and sealed on the next change', async () => {
+      writeFileSync(file, JSON.stringify({ peers: [{ appKey: 'bs_k3', name: 'old', ...peer }] }));
+      const r = new SyncPeerRegistry(file, [], (_o, msg) => warnings.push(msg), sealerOf());
+      expect((await r.all(apps)).map((p) => [p.name, p.secret])).toEqual([['old', 'peer-secret']]);
+      await r.add(apps, 'bs_k3', { name: 'new', ...peer, secret: 'new-secret' });
+      const text = readFileSync(file, 'utf8');
+      expect(text).not.toContain('peer-secret');
+      expect(text).not.toContain('new-secret');
+      expect((await r.all(apps)).map((p) => [p.name, p.secret])).toEqual([['old', 'peer-secret'], ['new', 'new-secret']]);
+      expect(warnings).toEqual([]);
+    });
   });
 });

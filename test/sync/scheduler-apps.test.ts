@@ -32,7 +32,7 @@ describe('sync schedule: two applications of the same name', () => {
 
   it('an admin-added peer of the second application syncs that application', async () => {
     const peers: KeyedPeer[] = [{ appKey: 'bs_k2', name: 'field', ...peer }];
-    expect((await run({ peers: () => peers })).calls).toEqual(['pull id-2', 'push id-2']);
+    expect((await run({ peers: async () => peers })).calls).toEqual(['pull id-2', 'push id-2']);
   });
 
   it('a configured peer naming the shared name syncs nothing (warned); one naming the key syncs that application', async () => {

@@ -47,11 +47,11 @@ const STATUS: Record<SyncPeerError['code'], number> = {
 export function adminPeerRoutes(services: StationServices, admin: StationAdmin, peers: SyncPeerRegistry): FastifyPluginAsync {
   const guarded = adminGuard(admin);
   /** Runs `work` with the applications, once the one of `key` is known to exist; maps the typed errors. */
-  const withApp = async <T>(reply: FastifyReply, key: string, work: (apps: LocalApp[]) => T): Promise<T | FastifyReply> => {
+  const withApp = async <T>(reply: FastifyReply, key: string, work: (apps: LocalApp[]) => T | Promise<T>): Promise<T | FastifyReply> => {
     const apps = await services.applications.list();
     if (!apps.some((a) => a.key === key)) return plain(reply, 404, 'APPLICATION_NOT_FOUND', 'No application with this key');
     try {
-      return work(apps);
+      return await work(apps);
     } catch (e) {
       if (!(e instanceof SyncPeerError)) throw e;
       return plain(reply, STATUS[e.code], e.code, e.message);
@@ -70,7 +70,7 @@ export function adminPeerRoutes(services: StationServices, admin: StationAdmin, 
     }, async (request, reply) => {
       const body = request.body as Static<typeof NewPeer>;
       const { key } = request.params as Static<typeof KeyParams>;
-      return withApp(reply, key, (apps) => ({ peer: peers.add(apps, key, { name: body.name, url: body.url, key: body.key, secret: body.secret }) }));
+      return withApp(reply, key, async (apps) => ({ peer: await peers.add(apps, key, { name: body.name, url: body.url, key: body.key, secret: body.secret }) }));
     });
 
     app.delete(`${BASE}/:name`, {
@@ -78,8 +78,8 @@ export function adminPeerRoutes(services: StationServices, admin: StationAdmin, 
       schema: { tags, security, summary: 'Remove a sync peer added here (configured ones are changed in the configuration)', params: NamedParams, response: { 200: Type.Object({ removed: Type.Literal(true) }), ...errors } },
     }, async (request, reply) => {
       const { key, name } = request.params as Static<typeof NamedParams>;
-      return withApp(reply, key, (apps) => {
-        peers.remove(apps, key, name);
+      return withApp(reply, key, async (apps) => {
+        await peers.remove(apps, key, name);
         return { removed: true as const };
       });
     });

@@ -68,7 +68,7 @@ const DocumentDumpResponse = Type.Object({
 async function peersOf(services: StationServices, applicationId: string): Promise<KeyedPeer[]> {
   const apps = await services.applications.list();
   const key = apps.find((a) => a.id === applicationId)?.key;
-  const all = services.syncPeers?.all(apps) ?? resolveConfigured(services.config.syncPeers ?? [], apps);
+  const all = (await services.syncPeers?.all(apps)) ?? resolveConfigured(services.config.syncPeers ?? [], apps);
   return key === undefined ? [] : all.filter((p) => p.appKey === key);
 }
 
