@@ -35,6 +35,7 @@ describe('OCR route: hostile documents', () => {
     ]);
     let done = false;
     void uploads.finally(() => { done = true; });
+    const elu0 = performance.eventLoopUtilization();
     const healthMs: number[] = [];
     while (!done) {
       const t0 = performance.now();
@@ -44,18 +45,23 @@ describe('OCR route: hostile documents', () => {
       await new Promise((r) => setTimeout(r, 25));
     }
     const results = await uploads;
+    // Share of the wall time the station's event loop (this process: the station runs in the test's
+    // process) was busy: a decoder run on it, not in its worker, holds it near 1 for seconds.
+    const busy = performance.eventLoopUtilization(elu0).utilization;
     for (const res of results) {
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ statusCode: 400, code: 'DOCUMENT_TOO_COMPLEX', message: 'Documento excede os limites de processamento' });
     }
     healthMs.sort((a, b) => a - b);
     const q = (p: number): number => healthMs[Math.min(healthMs.length - 1, Math.ceil(p * healthMs.length) - 1)];
-    console.log(`/health during hostile uploads: n ${healthMs.length}, median ${q(0.5).toFixed(0)} ms, p99 ${q(0.99).toFixed(0)} ms, max ${q(1).toFixed(0)} ms`);
+    console.log(`/health during hostile uploads: n ${healthMs.length}, median ${q(0.5).toFixed(0)} ms, p99 ${q(0.99).toFixed(0)} ms, max ${q(1).toFixed(0)} ms; event loop busy ${(100 * busy).toFixed(0)} % of the time`);
     expect(healthMs.length).toBeGreaterThan(5);
-    // Unbounded, one such PDF held the event loop for ~50 s. The bounds leave room for a CI machine
-    // shared with other work (the p99 < 100 ms figure of issue #18 is measured, and printed, here).
-    expect(q(0.5)).toBeLessThan(50);
-    expect(q(1)).toBeLessThan(1_000);
+    // Unbounded, one such PDF held the event loop for ~50 s. What is asserted is what does not depend
+    // on how loaded the machine is: the loop mostly waits (the decoders run in their workers), and no
+    // answer to /health waited anywhere near a decode's length. (The p99 < 100 ms figure of issue #18
+    // is a timing: printed here, measured by `npm run bench:load`.)
+    expect(busy).toBeLessThan(0.5);
+    expect(q(1)).toBeLessThan(2_000);
   });
 
   it('answers a blank image with 200, success false, documento_tipo DESCONHECIDO and motivo (not 15 empty CNH fields)', async () => {
