@@ -2,6 +2,7 @@
  * The OCR route under hostile documents (issue #18 finding 1): bounded answers with a stable code while
  * `/health` stays responsive.
  */
+import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCnhReader } from '../../src/ocr/index.js';
