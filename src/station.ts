@@ -55,6 +55,7 @@ export function stationPaths(dataDir: string) {
     /** The station-admin credential's argon2id hash (src/auth/station-admin.ts), 0600. */
     stationAdmin: path.join(dataDir, 'station-admin.json'),
     /** Sync peers added from the Admin screen (src/sync/peer-registry.ts), 0600. */
+    /** Admin-added sync peers of stations older than the registry's list (imported once, then removed: src/sync/peer-registry.ts). */
     syncPeers: path.join(dataDir, 'sync-peers.json'),
   };
 }
@@ -159,8 +160,13 @@ export async function startStation(config: StationConfig, options: StationOption
     sync: new SyncService(engineTemplateCheck(engines.face, engines.finger)),
     engines,
     stationAdmin,
-    // Admin-added peers' secrets are sealed under their application's data key (src/sync/peer-secrets.ts).
-    syncPeers: new SyncPeerRegistry(paths.syncPeers, config.syncPeers, (o, msg) => logger.warn(o, msg), store.keyring && keyringSealer(store.keyring, async (appKey) => (await store.applications.list()).find((a) => a.key === appKey)?.id)),
+    // Admin-added peers live in the station registry (every API node sees them), their secrets sealed
+    // under their application's data key (src/sync/peer-secrets.ts); an older sync-peers.json is imported.
+    syncPeers: new SyncPeerRegistry(store.syncPeers, config.syncPeers, {
+      log: (o, msg) => logger.warn(o, msg),
+      sealer: store.keyring && keyringSealer(store.keyring, async (appKey) => (await store.applications.list()).find((a) => a.key === appKey)?.id),
+      legacyFile: paths.syncPeers,
+    }),
     audit: new AuditLog(store.audit, {
       extIds: config.auditExtIds,
       pseudonymKey: (applicationId) => store.keyring!.dataKey(applicationId),

@@ -52,7 +52,7 @@ export const StationConfigSchema = Type.Object({
    * other application has that name; a shared name is ignored with a warning) syncs with which
    * application (`key`/`secret`) on which station (`url`). Set by the station's operator (env
    * BIOSTATION_SYNC_PEERS as a JSON array, or the config file), read-only to the station; the station
-   * admin may add more from the kiosk's Admin screen (kept in `<dataDir>/sync-peers.json`, src/sync/peer-registry.ts).
+   * admin may add more from the kiosk's Admin screen (kept in the station registry, shared by every API node: src/sync/peer-registry.ts).
    */
   syncPeers: Type.Array(Type.Object({
     name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' }),

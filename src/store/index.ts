@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import type { ApplicationRepository, TenantStoreProvider } from './types.js';
+import type { ApplicationRepository, PeerListStore, TenantStoreProvider } from './types.js';
 import { SqliteApplicationRepository } from './sqlite/application-repository.js';
 import { SqliteTenantStoreProvider } from './sqlite/tenant-store-provider.js';
+import { SqlitePeerListStore } from './sqlite/peer-list.js';
+import { PgPeerListStore } from './postgres/peer-list.js';
 import { PgApplicationRepository } from './postgres/application-repository.js';
 import { PgTenantStoreProvider } from './postgres/tenant-store-provider.js';
 import { RevisionListener } from './postgres/revision-listener.js';
@@ -37,6 +39,8 @@ export interface Store {
   keyring?: Keyring;
   /** The append-only audit trail of biometric operations, beside the registry (src/audit). */
   audit: AuditStore;
+  /** The sync peers added from the Admin screen, beside the registry (shared by every node on PostgreSQL). */
+  syncPeers: PeerListStore;
   /**
    * Runs `work` while holding a station-wide lock named `name`: a PostgreSQL advisory lock shared by
    * every API node (e.g. the demo application of a first start is created once, not once per node);
@@ -80,15 +84,18 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
     const keyring = settings.encryption && new Keyring(new SqliteWrappedKeyStore(files.registry), () => loadMasterKeys(settings.encryption!));
     const tenants = keyring ? new EncryptingTenantStoreProvider(raw, keyring, (id) => secureDatabaseFile(files.application(id))) : raw;
     const audit = new SqliteAuditStore(files.registry);
+    const syncPeers = new SqlitePeerListStore(files.registry);
     return {
       applications,
       tenants,
       keyring,
       audit,
+      syncPeers,
       exclusive: (_name, work) => work(),
       async close() {
         await tenants.close();
         await audit.close();
+        syncPeers.close();
         applications.close();
       },
     };
@@ -119,6 +126,7 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
     tenants,
     keyring,
     audit: new PgAuditStore(pool, REGISTRY_SCHEMA),
+    syncPeers: new PgPeerListStore(pool, REGISTRY_SCHEMA),
     async close() {
       await tenants.close();
       await listener.close();

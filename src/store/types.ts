@@ -43,6 +43,19 @@ export interface ApplicationRepository {
   updateDedupPolicy(key: string, policy: 'off' | 'warn' | 'block'): Promise<boolean>;
 }
 
+/**
+ * The sync peers added from the Admin screen, as one JSON document (its shape is
+ * src/sync/peer-registry.ts's), kept with the station registry: on PostgreSQL every API node reads and
+ * changes the same list. A write is conditional on the version read, so two writers at once do not
+ * lose a change (the second is told to read again).
+ */
+export interface PeerListStore {
+  /** The document and its version (no body and version 0 before the first write). */
+  read(): Promise<{ body?: string; version: number }>;
+  /** Stores `body` as version `expected + 1` if the stored version is still `expected`; false when another writer came first. */
+  write(body: string, expected: number): Promise<boolean>;
+}
+
 /** One stored biometric template. `data` is the engine's template bytes, never an image. */
 export interface StoredTemplate {
   data: Uint8Array;

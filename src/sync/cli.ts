@@ -81,7 +81,7 @@ async function runSync(direction: 'pull' | 'push', opts: SyncCliOptions, config:
     let named: KeyedPeer | undefined;
     if (opts.peer) {
       const sealer = store.keyring && keyringSealer(store.keyring, async (appKey) => all.find((a) => a.key === appKey)?.id);
-      const candidates = (await new SyncPeerRegistry(stationPaths(config.dataDir).syncPeers, config.syncPeers, undefined, sealer).all(all)).filter((p) => p.name === opts.peer);
+      const candidates = (await new SyncPeerRegistry(store.syncPeers, config.syncPeers, { sealer, legacyFile: stationPaths(config.dataDir).syncPeers }).all(all)).filter((p) => p.name === opts.peer);
       const mine = app ? candidates.filter((p) => p.appKey === app!.key) : candidates;
       if (mine.length === 0 && candidates.length > 0) {
         const owners = candidates.map((p) => all.find((a) => a.key === p.appKey)?.name ?? p.appKey).join(', ');

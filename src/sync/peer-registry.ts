@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import type { StationConfig } from '../runtime/config.js';
+import type { PeerListStore } from '../store/types.js';
 import { peerBase } from './peer-client.js';
 import type { PeerSecretSealer } from './peer-secrets.js';
 
@@ -40,7 +41,7 @@ export interface PeerView {
   source: PeerSource;
 }
 
-export type PeerErrorCode = 'INVALID_PEER_NAME' | 'INVALID_PEER_URL' | 'INVALID_PEER_CREDENTIAL' | 'PEER_EXISTS' | 'PEER_NOT_FOUND' | 'PEER_CONFIGURED' | 'TOO_MANY_PEERS' | 'PEER_FILE_UNREADABLE';
+export type PeerErrorCode = 'INVALID_PEER_NAME' | 'INVALID_PEER_URL' | 'INVALID_PEER_CREDENTIAL' | 'PEER_EXISTS' | 'PEER_NOT_FOUND' | 'PEER_CONFIGURED' | 'TOO_MANY_PEERS' | 'PEER_FILE_UNREADABLE' | 'PEER_LIST_BUSY';
 
 export class SyncPeerError extends Error {
   constructor(
@@ -119,36 +120,50 @@ type StoredPeer = Omit<KeyedPeer, 'secret'> & ({ secret: string; sealedSecret?: 
 /** What a sealed secret is bound to (besides its application): the entry's name, URL and peer key. */
 const sealContext = (p: { name: string; url: string; key: string }): string => `${p.name}\0${p.url}\0${p.key}`;
 
+/** How many times a change is tried again when another writer changed the list meanwhile. */
+const WRITE_TRIES = 3;
+
+export interface SyncPeerRegistryOptions {
+  /** Where warnings go (default: stderr). */
+  log?: WarnLog;
+  /** Seals secrets at rest and opens them (the station and the CLI: peer-secrets.ts keyringSealer); without one (tests) secrets are stored in clear. */
+  sealer?: PeerSecretSealer;
+  /** `<dataDir>/sync-peers.json` of stations older than the stored list: imported once into the store (its secrets sealed), then removed. */
+  legacyFile?: string;
+}
+
 /**
  * The station's sync peers: those of the configuration (BIOSTATION_SYNC_PEERS or the config file,
  * set by the operator, read-only here) and those the station admin added from the kiosk's Admin
- * screen (POST /api/v1/admin/applications/{key}/sync-peers), kept in `<dataDir>/sync-peers.json`
- * as `{ peers: [{ appKey, name, url, key, sealedSecret }] }` (mode 0600, written whole through a
- * temporary file and a rename). With a `sealer` (the station and the CLI: peer-secrets.ts
- * keyringSealer) each secret is sealed under its application's data key, bound to the entry's name,
- * URL and peer key; without one (tests), and in files written before sealing, `secret` is in clear,
- * and such entries are sealed on the next change. A sealed secret that does not open (the entry was
- * edited, or the application's key is gone) leaves that peer out, with a warning. The file is read
- * on every call, so the `sync` CLI and a running station see the same list.
+ * screen (POST /api/v1/admin/applications/{key}/sync-peers), kept with the station registry
+ * (`list`: table `sync_peers` of station.db, or of the PostgreSQL registry schema, so that every API
+ * node sees and uses the same peers) as one document `{ peers: [{ appKey, name, url, key,
+ * sealedSecret }] }`. Changes are conditional on the version read and tried again when another node
+ * changed the list meanwhile. With a `sealer` each secret is sealed under its application's data
+ * key, bound to the entry's name, URL and peer key; without one (tests), and in lists written before
+ * sealing, `secret` is in clear, and such entries are sealed on the next change. A sealed secret that
+ * does not open (the entry was edited, or the application's key is gone) leaves that peer out, with a
+ * warning. The list is read on every call, so the `sync` CLI and a running station see the same peers.
  *
  * Every peer belongs to one local application by its KEY (`appKey`): application names are not
  * unique, so a name would hand one application's peer credential to every application of that name.
  * Configured peers name their application by key or by name (resolveConfigured: a name two
- * applications share is ignored with a warning). An entry of an older file holding `app` (a name)
+ * applications share is ignored with a warning). An entry written before keys holding `app` (a name)
  * is read as the only application of that name, and rewritten with its key on the next change; if
- * several or no applications have that name, it is ignored with a warning (and kept in the file).
- * A corrupt file is logged and read as empty; adding or removing then fails with
- * PEER_FILE_UNREADABLE instead of overwriting it. A name is unique per local application across
- * both sources. With the PostgreSQL store the file is the node's own: peers added on one API node
- * are not seen by the others (configure shared peers in the configuration).
+ * several or no applications have that name, it is ignored with a warning (and kept). A corrupt list
+ * is logged and read as empty; adding or removing then fails with PEER_FILE_UNREADABLE instead of
+ * overwriting it. A name is unique per local application across both sources.
  */
 export class SyncPeerRegistry {
+  private readonly log: WarnLog;
+
   constructor(
-    private readonly file: string,
+    private readonly list: PeerListStore,
     private readonly configured: readonly SyncPeer[],
-    private readonly log: WarnLog = stderrWarn,
-    private readonly sealer?: PeerSecretSealer,
-  ) {}
+    private readonly options: SyncPeerRegistryOptions = {},
+  ) {
+    this.log = options.log ?? stderrWarn;
+  }
 
   private readonly warned = new Set<string>();
   /** Each distinct warning once per registry (the scheduler and every request read the peers). */
@@ -161,17 +176,18 @@ export class SyncPeerRegistry {
 
   /**
    * Every peer with its secret (opened), bound to a local application of `apps` by key: the
-   * configuration's first, then the admin's in the order added. Never throws for a bad file (logged,
+   * configuration's first, then the admin's in the order added. Never throws for a bad list (logged,
    * read as empty) nor for a secret that does not open (that peer left out, logged).
    */
   async all(apps: readonly LocalApp[]): Promise<Array<KeyedPeer & { source: PeerSource }>> {
-    const opened = await Promise.all(this.stored(apps).map(async (p): Promise<KeyedPeer[]> => {
+    const { sealer } = this.options;
+    const opened = await Promise.all((await this.stored(apps)).map(async (p): Promise<KeyedPeer[]> => {
       if (p.secret !== undefined) return [{ appKey: p.appKey, name: p.name, url: p.url, key: p.key, secret: p.secret }];
       try {
-        if (!this.sealer) throw new Error('this registry has no key to open sealed secrets');
-        return [{ appKey: p.appKey, name: p.name, url: p.url, key: p.key, secret: await this.sealer.open(p.appKey, sealContext(p), p.sealedSecret) }];
+        if (!sealer) throw new Error('this registry has no key to open sealed secrets');
+        return [{ appKey: p.appKey, name: p.name, url: p.url, key: p.key, secret: await sealer.open(p.appKey, sealContext(p), p.sealedSecret) }];
       } catch (e) {
-        this.warn({ file: this.file, peer: p.name, err: (e as Error).message }, "sync-peers.json: a peer's secret does not open with this station's key (the entry was changed, or its application's key is gone); the peer is left out: add it again from the Admin screen");
+        this.warn({ peer: p.name, err: (e as Error).message }, "sync peers: a peer's secret does not open with this station's key (the entry was changed, or its application's key is gone); the peer is left out: add it again from the Admin screen");
         return [];
       }
     }));
@@ -182,24 +198,17 @@ export class SyncPeerRegistry {
   }
 
   /** The peers of the local application of key `appKey`, secrets left out (and not opened). */
-  viewsOf(apps: readonly LocalApp[], appKey: string): PeerView[] {
+  async viewsOf(apps: readonly LocalApp[], appKey: string): Promise<PeerView[]> {
     const view = (p: Omit<KeyedPeer, 'secret'>, source: PeerSource): PeerView => ({ appKey: p.appKey, name: p.name, url: p.url, key: p.key, source });
     return [
       ...resolveConfigured(this.configured, apps, this.warn).map((p) => view(p, 'config')),
-      ...this.stored(apps).map((p) => view(p, 'admin')),
+      ...(await this.stored(apps)).map((p) => view(p, 'admin')),
     ].filter((p) => p.appKey === appKey);
-  }
-
-  /** The admin-added peers as stored (secrets possibly sealed); a bad file is logged and read as empty. */
-  private stored(apps: readonly LocalApp[]): StoredPeer[] {
-    const stored = this.read();
-    if (stored.error) this.warn({ file: this.file, err: stored.error }, 'sync-peers.json is unreadable: the peers added from the Admin screen are left out');
-    return this.keyed(stored.entries, apps).flatMap(({ peer }) => (peer ? [peer] : []));
   }
 
   /**
    * Adds a peer of the local application of key `appKey` (the caller checked that it exists in `apps`).
-   * @throws SyncPeerError INVALID_PEER_NAME, INVALID_PEER_URL, INVALID_PEER_CREDENTIAL, PEER_EXISTS, TOO_MANY_PEERS, PEER_FILE_UNREADABLE
+   * @throws SyncPeerError INVALID_PEER_NAME, INVALID_PEER_URL, INVALID_PEER_CREDENTIAL, PEER_EXISTS, TOO_MANY_PEERS, PEER_FILE_UNREADABLE, PEER_LIST_BUSY
    */
   async add(apps: readonly LocalApp[], appKey: string, peer: Omit<KeyedPeer, 'appKey'>): Promise<PeerView> {
     if (!PEER_NAME.test(peer.name)) throw new SyncPeerError('INVALID_PEER_NAME', 'A peer name is 1 to 64 letters, digits, ".", "_" or "-"');
@@ -207,21 +216,33 @@ export class SyncPeerRegistry {
     for (const [field, value] of [['key', peer.key], ['secret', peer.secret]] as const) {
       if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_CREDENTIAL_CHARS) throw new SyncPeerError('INVALID_PEER_CREDENTIAL', `The peer application's ${field} must be 1 to ${MAX_CREDENTIAL_CHARS} characters`);
     }
-    const stored = this.writable();
-    if (this.viewsOf(apps, appKey).some((p) => p.name === peer.name)) throw new SyncPeerError('PEER_EXISTS', `This application already has a peer named ${peer.name}`);
-    if (stored.length >= MAX_STORED_PEERS) throw new SyncPeerError('TOO_MANY_PEERS', `At most ${MAX_STORED_PEERS} peers can be added here`);
     const added: StoredPeer = { appKey, name: peer.name, url, key: peer.key, secret: peer.secret };
-    await this.save([...this.keyed(stored, apps).map(({ peer: p, raw }) => p ?? raw), added]);
+    await this.change(async (stored) => {
+      if (resolveConfigured(this.configured, apps, () => undefined).some((p) => p.appKey === appKey && p.name === peer.name) || this.keyed(stored, apps).some(({ peer: p }) => p?.appKey === appKey && p.name === peer.name)) {
+        throw new SyncPeerError('PEER_EXISTS', `This application already has a peer named ${peer.name}`);
+      }
+      if (stored.length >= MAX_STORED_PEERS) throw new SyncPeerError('TOO_MANY_PEERS', `At most ${MAX_STORED_PEERS} peers can be added here`);
+      return [...this.keyed(stored, apps).map(({ peer: p, raw }) => p ?? raw), added];
+    });
     return { appKey, name: added.name, url: added.url, key: added.key, source: 'admin' };
   }
 
-  /** Removes an admin-added peer of the application of key `appKey`. @throws SyncPeerError PEER_CONFIGURED (it comes from the configuration), PEER_NOT_FOUND, PEER_FILE_UNREADABLE */
+  /** Removes an admin-added peer of the application of key `appKey`. @throws SyncPeerError PEER_CONFIGURED (it comes from the configuration), PEER_NOT_FOUND, PEER_FILE_UNREADABLE, PEER_LIST_BUSY */
   async remove(apps: readonly LocalApp[], appKey: string, name: string): Promise<void> {
     if (resolveConfigured(this.configured, apps, () => undefined).some((p) => p.appKey === appKey && p.name === name)) throw new SyncPeerError('PEER_CONFIGURED', 'This peer is set by the station configuration (BIOSTATION_SYNC_PEERS); change it there');
-    const keyed = this.keyed(this.writable(), apps);
-    const rest = keyed.filter(({ peer }) => !(peer && peer.appKey === appKey && peer.name === name));
-    if (rest.length === keyed.length) throw new SyncPeerError('PEER_NOT_FOUND', 'No such peer for this application');
-    await this.save(rest.map(({ peer, raw }) => peer ?? raw));
+    await this.change(async (stored) => {
+      const keyed = this.keyed(stored, apps);
+      const rest = keyed.filter(({ peer }) => !(peer && peer.appKey === appKey && peer.name === name));
+      if (rest.length === keyed.length) throw new SyncPeerError('PEER_NOT_FOUND', 'No such peer for this application');
+      return rest.map(({ peer, raw }) => peer ?? raw);
+    });
+  }
+
+  /** The stored peers bound to their application (secrets possibly sealed); a bad list is logged and read as empty. */
+  private async stored(apps: readonly LocalApp[]): Promise<StoredPeer[]> {
+    const stored = await this.read();
+    if (stored.error) this.warn({ err: stored.error }, 'the stored sync peers are unreadable: the peers added from the Admin screen are left out');
+    return this.keyed(stored.entries, apps).flatMap(({ peer }) => (peer ? [peer] : []));
   }
 
   /** The stored entries, each with its peer bound by key (undefined: an old entry whose application name is ambiguous or unknown, warned). */
@@ -229,57 +250,95 @@ export class SyncPeerRegistry {
     return entries.map((raw) => {
       const { name, url, key, secret, sealedSecret } = raw;
       if (typeof name !== 'string' || typeof url !== 'string' || typeof key !== 'string' || (typeof secret !== 'string' && typeof sealedSecret !== 'string')) {
-        this.warn({ file: this.file, peer: name }, 'sync-peers.json: an entry without name, url, key and secret is ignored');
+        this.warn({ peer: name }, 'sync peers: an entry without name, url, key and secret is ignored');
         return { raw };
       }
       const held = typeof sealedSecret === 'string' ? { sealedSecret } : { secret: secret as string };
       if (typeof raw.appKey === 'string') return { raw, peer: { appKey: raw.appKey, name, url, key, ...held } };
       const appKey = typeof raw.app === 'string' ? appKeyOf(raw.app, apps) : undefined;
       if (typeof appKey !== 'string') {
-        this.warn({ file: this.file, peer: name, app: raw.app }, `sync-peers.json: an old entry naming its application by name is ignored (${appKey === AMBIGUOUS ? 'several applications have this name' : 'no application has this name'}); add the peer again from the Admin screen`);
+        this.warn({ peer: name, app: raw.app }, `sync peers: an old entry naming its application by name is ignored (${appKey === AMBIGUOUS ? 'several applications have this name' : 'no application has this name'}); add the peer again from the Admin screen`);
         return { raw };
       }
       return { raw, peer: { appKey, name, url, key, ...held } };
     });
   }
 
-  /** The file's entries, or why it cannot be read (a missing file is an empty list). */
-  private read(): { entries: StoredEntry[]; error?: string } {
-    if (!existsSync(this.file)) return { entries: [] };
-    try {
-      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as { peers?: unknown } | null;
-      if (!parsed || !Array.isArray(parsed.peers) || !parsed.peers.every((p) => p && typeof p === 'object')) return { entries: [], error: 'it holds no peer list' };
-      return { entries: parsed.peers as StoredEntry[] };
-    } catch (e) {
-      return { entries: [], error: (e as Error).message };
-    }
-  }
-
-  /** The entries before a change. @throws SyncPeerError PEER_FILE_UNREADABLE rather than overwrite a file that could not be read */
-  private writable(): StoredEntry[] {
-    const { entries, error } = this.read();
-    if (error) throw new SyncPeerError('PEER_FILE_UNREADABLE', `The station's sync-peers.json cannot be read (${error}); fix or remove it before changing peers here`);
-    return entries;
+  /** The stored entries and their version, or why they cannot be read (nothing stored is an empty list). Imports an old sync-peers.json first. */
+  private async read(): Promise<{ entries: StoredEntry[]; version: number; error?: string }> {
+    let { body, version } = await this.list.read();
+    if (body === undefined && (await this.importLegacy())) ({ body, version } = await this.list.read());
+    if (body === undefined) return { entries: [], version };
+    const parsed = parseList(body);
+    return 'error' in parsed ? { entries: [], version, error: parsed.error } : { entries: parsed.entries, version };
   }
 
   /**
-   * Writes the entries, sealing every secret still in clear when there is a sealer (an entry whose
-   * application's key cannot be had keeps its secret as it was). @throws Error when the file cannot be written
+   * Moves the peers of an old `<dataDir>/sync-peers.json` into the empty store (secrets sealed), then
+   * removes the file (it held the secrets in clear). A corrupt file is left where it is, warned.
+   * @returns whether something was imported (by this call or by another node at the same time)
    */
-  private async save(entries: StoredEntry[]): Promise<void> {
+  private async importLegacy(): Promise<boolean> {
+    const file = this.options.legacyFile;
+    if (!file || !existsSync(file)) return false;
+    let parsed: ReturnType<typeof parseList>;
+    try {
+      parsed = parseList(readFileSync(file, 'utf8'));
+    } catch (e) {
+      parsed = { error: (e as Error).message };
+    }
+    if ('error' in parsed) {
+      this.warn({ file, err: parsed.error }, 'sync-peers.json of an older version is unreadable and was not imported: the peers in it are left out (fix or remove it)');
+      return false;
+    }
+    await this.save(parsed.entries, 0); // false: another node imported it first
+    rmSync(file, { force: true });
+    this.log({ file, peers: parsed.entries.length }, 'sync-peers.json imported into the station registry and removed');
+    return true;
+  }
+
+  /**
+   * Read, change, write: `next` gets the stored entries and gives the new ones (or throws); the write
+   * is tried again on the entries another writer left meanwhile.
+   * @throws SyncPeerError PEER_FILE_UNREADABLE rather than overwrite a list that could not be read, PEER_LIST_BUSY after WRITE_TRIES conflicts; whatever `next` throws
+   */
+  private async change(next: (stored: StoredEntry[]) => Promise<StoredEntry[]>): Promise<void> {
+    for (let i = 0; i < WRITE_TRIES; i++) {
+      const { entries, version, error } = await this.read();
+      if (error) throw new SyncPeerError('PEER_FILE_UNREADABLE', `The station's stored sync peers cannot be read (${error}); nothing was changed`);
+      if (await this.save(await next(entries), version)) return;
+    }
+    throw new SyncPeerError('PEER_LIST_BUSY', 'The sync peers were changed elsewhere at the same time; try again');
+  }
+
+  /**
+   * Writes the entries if the stored version is still `expected`, sealing every secret still in clear
+   * when there is a sealer (an entry whose application's key cannot be had keeps its secret as it
+   * was). @returns false when another writer came first
+   */
+  private async save(entries: StoredEntry[], expected: number): Promise<boolean> {
+    const { sealer } = this.options;
     const peers = await Promise.all(entries.map(async (e): Promise<StoredEntry> => {
-      if (!this.sealer || typeof e.secret !== 'string' || typeof e.appKey !== 'string' || typeof e.name !== 'string' || typeof e.url !== 'string' || typeof e.key !== 'string') return e;
+      if (!sealer || typeof e.secret !== 'string' || typeof e.appKey !== 'string' || typeof e.name !== 'string' || typeof e.url !== 'string' || typeof e.key !== 'string') return e;
       const { secret, ...rest } = e;
       try {
-        return { ...rest, sealedSecret: await this.sealer.seal(e.appKey, sealContext({ name: e.name, url: e.url, key: e.key }), secret) };
+        return { ...rest, sealedSecret: await sealer.seal(e.appKey, sealContext({ name: e.name, url: e.url, key: e.key }), secret) };
       } catch (err) {
-        this.warn({ file: this.file, peer: e.name, err: (err as Error).message }, "sync-peers.json: a peer's secret could not be sealed and stays in clear");
+        this.warn({ peer: e.name, err: (err as Error).message }, "sync peers: a peer's secret could not be sealed and stays in clear");
         return e;
       }
     }));
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ peers }, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    return this.list.write(JSON.stringify({ peers }), expected);
+  }
+}
+
+/** The entries of a stored list (or of an old sync-peers.json), or why it is not one. */
+function parseList(text: string): { entries: StoredEntry[] } | { error: string } {
+  try {
+    const parsed = JSON.parse(text) as { peers?: unknown } | null;
+    if (!parsed || !Array.isArray(parsed.peers) || !parsed.peers.every((p) => p && typeof p === 'object')) return { error: 'it holds no peer list' };
+    return { entries: parsed.peers as StoredEntry[] };
+  } catch (e) {
+    return { error: (e as Error).message };
   }
 }

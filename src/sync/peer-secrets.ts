@@ -2,8 +2,8 @@ import { decryptTemplate, encryptTemplate, isEncrypted } from '../store/encrypti
 import type { Keyring } from '../store/encryption/keyring.js';
 
 /**
- * Seals the secrets of sync peers added from the Admin screen before they are written to
- * `<dataDir>/sync-peers.json`, and opens them when a sync needs them (src/sync/peer-registry.ts).
+ * Seals the secrets of sync peers added from the Admin screen before they are stored (the station
+ * registry's peer list), and opens them when a sync needs them (src/sync/peer-registry.ts).
  * `context` binds a sealed secret to its entry (peer name, URL, peer key): a secret copied to
  * another entry, or an entry whose URL was edited in the file to point elsewhere, does not open.
  */
@@ -19,10 +19,10 @@ const PREFIX = 'v1:';
 /**
  * The station's sealer: AES-256-GCM under the data key of the peer's local application (the key its
  * templates are encrypted with, wrapped by the station master key: src/store/encryption/keyring.ts),
- * associated data `sync-peer \0 appKey \0 context`. So the file alone does not give a peer's
+ * associated data `sync-peer \0 appKey \0 context`. So the stored list alone does not give a peer's
  * credential away when the master key is not on the same disk (BIOSTATION_MASTER_KEY, or the kiosk's
- * OS keychain); with the key file beside it, it still keeps the secret out of backups and copies of
- * the file. A master key rotation re-wraps data keys without changing them, so sealed secrets stay
+ * OS keychain); with the key file beside it, it still keeps the secret out of dumps and copies
+ * of the registry. A master key rotation re-wraps data keys without changing them, so sealed secrets stay
  * readable. Text form: `v1:` + base64 of the template-encryption format (encrypting-store.ts).
  * @param applicationIdOf the id of the application of key `appKey` (undefined: unknown application).
  */

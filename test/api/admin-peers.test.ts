@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqlitePeerListStore } from '../../src/store/sqlite/peer-list.js';
 import { SyncPeerRegistry } from '../../src/sync/peer-registry.js';
 import { faceBody, fakeFaceEngine, fakeFingerEngine } from './fakes.js';
 import { startTestStation, type TestStation } from './harness.js';
@@ -80,16 +81,19 @@ describe('station-admin API: sync peers of an application', () => {
     ]);
     for (const s of [fieldApp.secret, 'remote-secret', 'configured-secret']) expect(JSON.stringify(list.body)).not.toContain(s);
 
-    const file = path.join(central.dataDir, 'sync-peers.json');
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // kept in the station registry (station.db, mode 0600), not in a file of the data directory
+    expect(existsSync(path.join(central.dataDir, 'sync-peers.json'))).toBe(false);
+    expect(statSync(path.join(central.dataDir, 'station.db')).mode & 0o777).toBe(0o600);
+    const registryDb = new SqlitePeerListStore(path.join(central.dataDir, 'station.db'));
+    const text = (await registryDb.read()).body!;
     // stored under the application's KEY (names are not unique)
-    expect(JSON.parse(readFileSync(file, 'utf8')).peers.map((p: { name: string; appKey: string }) => [p.appKey, p.name])).toEqual([[centralApp.key, 'field'], [centralApp.key, 'remote']]);
-    // the secrets are sealed at rest (src/sync/peer-secrets.ts), never in the file in clear
-    const text = readFileSync(file, 'utf8');
+    expect(JSON.parse(text).peers.map((p: { name: string; appKey: string }) => [p.appKey, p.name])).toEqual([[centralApp.key, 'field'], [centralApp.key, 'remote']]);
+    // the secrets are sealed at rest (src/sync/peer-secrets.ts), never stored in clear
     for (const s of [fieldApp.secret, 'remote-secret']) expect(text).not.toContain(s);
     expect(JSON.parse(text).peers.every((p: { secret?: string; sealedSecret?: string }) => p.secret === undefined && p.sealedSecret?.startsWith('v1:'))).toBe(true);
-    // what a restarted station (or the sync CLI) lists
-    expect(new SyncPeerRegistry(file, []).viewsOf([{ key: centralApp.key, name: 'central' }], centralApp.key).map((p) => [p.appKey, p.name, p.source])).toEqual([[centralApp.key, 'field', 'admin'], [centralApp.key, 'remote', 'admin']]);
+    // what a restarted station (or the sync CLI, or another API node) lists
+    expect((await new SyncPeerRegistry(registryDb, []).viewsOf([{ key: centralApp.key, name: 'central' }], centralApp.key)).map((p) => [p.appKey, p.name, p.source])).toEqual([[centralApp.key, 'field', 'admin'], [centralApp.key, 'remote', 'admin']]);
+    registryDb.close();
     // another application does not see them
     const other = await central.application('other');
     expect((await admin('GET', `/applications/${other.key}/sync-peers`)).body.peers).toEqual([]);

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqlitePeerListStore } from '../../src/store/sqlite/peer-list.js';
 import { CHROMIUM, SCREENSHOTS, buildRenderer, e2eSkipReason, spawnUntil, type Child } from './harness.js';
 
 async function prepare(): Promise<{ skip: string | null; tmp: string | null }> {
@@ -118,7 +119,9 @@ describe.skipIf(skip !== null)('Admin screen: sync peers of the application', ()
     await page.getByTestId('admin-peer-campo').getByTestId('admin-peer-remove').click();
     await page.getByTestId('admin-sync-nopeer').waitFor();
     expect(await page.getByTestId('admin-peer-campo').count()).toBe(0);
-    expect(JSON.parse(await readFile(path.join(tmp, 'central', 'sync-peers.json'), 'utf8')).peers).toEqual([]);
+    const registryDb = new SqlitePeerListStore(path.join(tmp, 'central', 'station.db'));
+    expect(JSON.parse((await registryDb.read()).body!).peers).toEqual([]);
+    registryDb.close();
     await shot('admin-peers-3-removed');
   }, 120_000);
 });

@@ -27,7 +27,7 @@ const errors = { 400: PlainError, 401: PlainError, 404: PlainError, 409: PlainEr
 
 const STATUS: Record<SyncPeerError['code'], number> = {
   INVALID_PEER_NAME: 400, INVALID_PEER_URL: 400, INVALID_PEER_CREDENTIAL: 400, TOO_MANY_PEERS: 400,
-  PEER_EXISTS: 409, PEER_CONFIGURED: 409, PEER_NOT_FOUND: 404, PEER_FILE_UNREADABLE: 409,
+  PEER_EXISTS: 409, PEER_CONFIGURED: 409, PEER_NOT_FOUND: 404, PEER_FILE_UNREADABLE: 409, PEER_LIST_BUSY: 409,
 };
 
 /**
@@ -40,7 +40,7 @@ const STATUS: Record<SyncPeerError['code'], number> = {
  *   DELETE /api/v1/admin/applications/{key}/sync-peers/{name}         -> { removed: true }
  * Errors (plain body with `code`): 401 UNAUTHORIZED; 404 APPLICATION_NOT_FOUND, PEER_NOT_FOUND;
  * 400 INVALID_PEER_NAME, INVALID_PEER_URL, INVALID_PEER_CREDENTIAL, TOO_MANY_PEERS; 409 PEER_EXISTS, PEER_CONFIGURED,
- * PEER_FILE_UNREADABLE (sync-peers.json is corrupt: listed as empty, never overwritten).
+ * PEER_FILE_UNREADABLE (the stored list is corrupt: listed as empty, never overwritten), PEER_LIST_BUSY (changed elsewhere at the same time, 3 tries).
  * Peers belong to the application of `{key}` by its key (names are not unique): another
  * application of the same name neither sees nor removes them.
  */
@@ -62,7 +62,7 @@ export function adminPeerRoutes(services: StationServices, admin: StationAdmin, 
     app.get(BASE, {
       onRequest: guarded,
       schema: { tags, security, summary: "The application's sync peers (never a secret)", params: KeyParams, response: { 200: Type.Object({ peers: Type.Array(Peer) }), ...errors } },
-    }, async (request, reply) => withApp(reply, (request.params as Static<typeof KeyParams>).key, (apps) => ({ peers: peers.viewsOf(apps, (request.params as Static<typeof KeyParams>).key) })));
+    }, async (request, reply) => withApp(reply, (request.params as Static<typeof KeyParams>).key, async (apps) => ({ peers: await peers.viewsOf(apps, (request.params as Static<typeof KeyParams>).key) })));
 
     app.post(BASE, {
       onRequest: guarded,
