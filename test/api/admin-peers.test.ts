@@ -66,7 +66,7 @@ describe('station-admin API: sync peers of an application', () => {
     expect((await admin('GET', peers())).body.peers.map((p: { name: string }) => p.name)).toEqual(['hq']);
   });
 
-  it('adds a peer (https, or http on loopback), lists it beside the configured one, never returns a secret, keeps it in a 0600 file', async () => {
+  it('adds a peer (https, or http on loopback), lists it beside the configured one, never returns a secret, keeps it sealed in the station registry', async () => {
     const added = await admin('POST', peers(), { name: 'field', url: `${field.url}/`, key: fieldApp.key, secret: fieldApp.secret });
     expect(added.status).toBe(200);
     expect(added.body).toEqual({ peer: { name: 'field', url: field.url, key: fieldApp.key, source: 'admin' } });

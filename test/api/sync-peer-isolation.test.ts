@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqlitePeerListStore } from '../../src/store/sqlite/peer-list.js';
 import { faceBody, fakeFaceEngine } from './fakes.js';
 import { startTestStation, type TestStation } from './harness.js';
 
@@ -94,8 +94,10 @@ describe('sync peers of two applications with the same name', () => {
     expect(JSON.parse(mine.out)).toMatchObject({ app: 'x', peerUrl: field.url, error: null });
   }, 60_000);
 
-  it('a corrupt sync-peers.json: lists and /sync/status answer (empty), adding is refused with PEER_FILE_UNREADABLE', async () => {
-    writeFileSync(path.join(central.dataDir, 'sync-peers.json'), '{broken');
+  it('a corrupt stored peer list: lists and /sync/status answer (empty), adding is refused with PEER_FILE_UNREADABLE', async () => {
+    const registryDb = new SqlitePeerListStore(path.join(central.dataDir, 'station.db'));
+    expect(await registryDb.write('{broken', (await registryDb.read()).version)).toBe(true);
+    registryDb.close();
     expect((await admin('GET', peersOf(k1.key))).body).toEqual({ peers: [] });
     const status = await central.request('GET', '/api/v1/sync/status', { token: k1.token });
     expect(status.status).toBe(200);
