@@ -307,6 +307,8 @@ export const enErrors: Record<string, string> = {
   PEER_CONFIGURED: 'This peer is set by the station configuration: change it there.',
   PEER_NOT_FOUND: 'No such peer for this application.',
   TOO_MANY_PEERS: 'Too many peers: remove one first.',
+  PEER_FILE_UNREADABLE: "This station's stored peer list cannot be read: nothing was changed. Call support.",
+  PEER_LIST_BUSY: 'The peer list was changed elsewhere at the same time. Try again.',
   DUPLICATE_FOUND: 'This person is already enrolled under another identifier: enrollment refused.',
   LIVENESS_FRAMES_INCONSISTENT: 'Liveness refused: the frames of the capture do not show the same face at the same place. Capture again with the person holding still in front of the camera.',
   OCR_NO_FILE: 'No file was sent.',

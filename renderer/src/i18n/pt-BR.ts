@@ -307,6 +307,8 @@ export const ptBRErrors: Record<string, string> = {
   PEER_CONFIGURED: 'Esta estação vem da configuração da estação: altere-a lá.',
   PEER_NOT_FOUND: 'Esta aplicação não tem essa estação.',
   TOO_MANY_PEERS: 'Estações demais: remova uma antes.',
+  PEER_FILE_UNREADABLE: 'A lista de estações guardada nesta estação está ilegível: nada foi alterado. Avise o suporte.',
+  PEER_LIST_BUSY: 'A lista de estações foi alterada ao mesmo tempo em outro lugar. Tente de novo.',
   DUPLICATE_FOUND: 'Esta pessoa já está cadastrada com outro identificador: o cadastro foi recusado.',
   LIVENESS_FRAMES_INCONSISTENT: 'Prova de vida recusada: as imagens da captura não mostram o mesmo rosto no mesmo lugar. Capture de novo com a pessoa parada diante da câmera.',
   OCR_NO_FILE: 'Nenhum arquivo enviado.',
