@@ -266,21 +266,22 @@ export class SyncPeerRegistry {
 
   /** The stored entries and their version, or why they cannot be read (nothing stored is an empty list). Imports an old sync-peers.json first. */
   private async read(): Promise<{ entries: StoredEntry[]; version: number; error?: string }> {
-    let { body, version } = await this.list.read();
-    if (body === undefined && (await this.importLegacy())) ({ body, version } = await this.list.read());
+    await this.importLegacy();
+    const { body, version } = await this.list.read();
     if (body === undefined) return { entries: [], version };
     const parsed = parseList(body);
     return 'error' in parsed ? { entries: [], version, error: parsed.error } : { entries: parsed.entries, version };
   }
 
   /**
-   * Moves the peers of an old `<dataDir>/sync-peers.json` into the empty store (secrets sealed), then
-   * removes the file (it held the secrets in clear). A corrupt file is left where it is, warned.
-   * @returns whether something was imported (by this call or by another node at the same time)
+   * Adds the peers of an old `<dataDir>/sync-peers.json` (each node of a scaled-out station had its
+   * own) to the stored list, secrets sealed, then removes the file (it held the secrets in clear). An
+   * entry whose application already has a stored peer of that name is left out (the stored one stays).
+   * A corrupt file, or a stored list that cannot be read, leaves the file where it is, warned.
    */
-  private async importLegacy(): Promise<boolean> {
+  private async importLegacy(): Promise<void> {
     const file = this.options.legacyFile;
-    if (!file || !existsSync(file)) return false;
+    if (!file || !existsSync(file)) return;
     let parsed: ReturnType<typeof parseList>;
     try {
       parsed = parseList(readFileSync(file, 'utf8'));
@@ -289,12 +290,23 @@ export class SyncPeerRegistry {
     }
     if ('error' in parsed) {
       this.warn({ file, err: parsed.error }, 'sync-peers.json of an older version is unreadable and was not imported: the peers in it are left out (fix or remove it)');
-      return false;
+      return;
     }
-    await this.save(parsed.entries, 0); // false: another node imported it first
-    rmSync(file, { force: true });
-    this.log({ file, peers: parsed.entries.length }, 'sync-peers.json imported into the station registry and removed');
-    return true;
+    const owner = (e: StoredEntry): unknown => e.appKey ?? e.app;
+    for (let i = 0; i < WRITE_TRIES; i++) {
+      const { body, version } = await this.list.read();
+      const current = body === undefined ? { entries: [] } : parseList(body);
+      if ('error' in current) {
+        this.warn({ file, err: current.error }, 'sync-peers.json of an older version was not imported: the stored sync peers are unreadable');
+        return;
+      }
+      const added = parsed.entries.filter((e) => !current.entries.some((c) => c.name === e.name && owner(c) === owner(e)));
+      if (await this.save([...current.entries, ...added], version)) {
+        rmSync(file, { force: true });
+        this.log({ file, imported: added.length, alreadyStored: parsed.entries.length - added.length }, 'sync-peers.json imported into the station registry and removed');
+        return;
+      }
+    }
   }
 
   /**

@@ -146,6 +146,13 @@ describe('sync peer registry: applications by key', () => {
     expect(existsSync(file)).toBe(false);
     expect((await list.read()).body).not.toContain('peer-secret');
     expect(warnings).toEqual([expect.stringContaining('imported')]);
+    // a second node's own old file (scaled-out stations had one per node): merged into the same list, a name already stored kept as stored
+    const otherNode = path.join(dir, 'node2-sync-peers.json');
+    writeFileSync(otherNode, JSON.stringify({ peers: [{ appKey: 'bs_k2', name: 'node2', ...peer }, { appKey: 'bs_k1', name: 'legacy', ...peer, url: 'https://other.example' }] }));
+    const r2 = new SyncPeerRegistry(list, [], { log: () => undefined, legacyFile: otherNode, sealer: sealerOf() });
+    expect((await r2.viewsOf(apps, 'bs_k1')).map((p) => [p.name, p.url])).toEqual([['legacy', peer.url]]);
+    expect((await r2.viewsOf(apps, 'bs_k2')).map((p) => p.name)).toEqual(['node2']);
+    expect(existsSync(otherNode)).toBe(false);
     // a corrupt old file: not imported, kept for the operator, warned
     const dir2 = mkdtempSync(path.join(os.tmpdir(), 'peer-registry-'));
     const list2 = new SqlitePeerListStore(path.join(dir2, 'station.db'));
