@@ -21,7 +21,8 @@
  * Prints: each input alone (tune -> heldout, and on every real sample), the fusions compared (2-fold
  * on the tune part; and chosen by leave-one-attack-family-out with the real-sample rule), the bona fide
  * errors by camera degradation and the exposure gate swept, APCER per attack type and BPCER per bona
- * fide set at the default threshold (ISO/IEC 30107-3) for each part, DET tables, and time per face
+ * fide set at the default threshold (ISO/IEC 30107-3) for each part, DET tables, the real screen replays
+ * of bench/liveness/public-replay.sh per source with a threshold sweep over the real sets, and time per face
  * (`--time N`: the default check as the API runs it, timed on N cached images).
  * `--fit` also prints the fusion and threshold fitted on the tune part, for src/liveness/passive/tuning.ts.
  * Images are measured with the quality gates open and the configured gates applied here
@@ -38,7 +39,7 @@ import type { FaceExposure } from '../src/liveness/passive/signals.js';
 import { createPassiveLivenessEngine, DEFAULT_LIVENESS_TUNING } from '../src/liveness/passive/index.js';
 import { SCALAR_SIGNALS, SIGNAL_NAMES, TEXTURE_SIGNALS, type Signals } from '../src/liveness/passive/signals.js';
 import { ATTACK_TYPES, fnv1a, generateSet, liveCameraRecipe, type Split } from './liveness/attacks.js';
-import { chooseFusion, degradationTable, exposureGateSweep, inputsAlone, publicSampleFiles, sessionTable } from './liveness/generalise.js';
+import { chooseFusion, degradationTable, exposureGateSweep, inputsAlone, publicSampleFiles, replaySource, sessionTable } from './liveness/generalise.js';
 import { auc, fitLogistic, rate, thresholdAtBpcer, type Row } from './liveness/fit.js';
 import { recordSummary } from './lib/summary.js';
 
@@ -204,17 +205,17 @@ const defaultScore = (m: Measured): number => engine.decide(m.cnn ?? null, m.sig
 const T = engine.hasNetwork ? DEFAULT_LIVENESS_TUNING.threshold : DEFAULT_LIVENESS_TUNING.thresholdNoCnn;
 
 /** Sets of real (not generated) samples. */
-const REAL_SETS = new Set(['spoof-samples', 'public', 'public-other', 'nuaa']);
+const REAL_SETS = new Set(['spoof-samples', 'public', 'public-other', 'nuaa', 'replay']);
 const synthetic = (m: Measured): boolean => !REAL_SETS.has(m.set);
 const tune = ok(all.filter((m) => m.split === 'tune' && synthetic(m)));
 const dev = ok(all.filter((m) => m.split === 'heldout' && synthetic(m)));
 /** Real samples with a label the check is meant for (disguise and deepfakes left out), judged by the gates. */
-const real = ok(all.filter((m) => m.set === 'spoof-samples' || m.set === 'public' || m.set === 'nuaa'));
+const real = ok(all.filter((m) => m.set === 'spoof-samples' || m.set === 'public' || m.set === 'nuaa' || m.set === 'replay'));
 
 console.log(`\nWhat the synthetic attacks can and cannot show: they test whether an input reacts to the artefacts the
 generator draws (halftone, subpixel grids, borders, glare, blur, a camera model); they cannot show performance on
 real paper, inks, screens, lenses and sensors, nor on attacks made to defeat these inputs. The real samples are
-few (${real.filter((m) => !m.bonaFide && m.set !== 'nuaa').length} attacks, ${real.filter((m) => m.bonaFide && m.set !== 'nuaa').length} bona fide): a verdict on them is a case, not a rate; NUAA (real print attacks, ${real.filter((m) => !m.bonaFide && m.set === 'nuaa').length} imposter and ${real.filter((m) => m.bonaFide && m.set === 'nuaa').length} client crops judged, ${all.filter((m) => m.set === 'nuaa').length - real.filter((m) => m.set === 'nuaa').length} refused or faceless) gives rates, on tight face crops the network was not made for.`);
+few (${real.filter((m) => !m.bonaFide && m.set !== 'nuaa' && m.set !== 'replay').length} attacks, ${real.filter((m) => m.bonaFide && m.set !== 'nuaa' && m.set !== 'replay').length} bona fide): a verdict on them is a case, not a rate; NUAA (real print attacks, ${real.filter((m) => !m.bonaFide && m.set === 'nuaa').length} imposter and ${real.filter((m) => m.bonaFide && m.set === 'nuaa').length} client crops judged, ${all.filter((m) => m.set === 'nuaa').length - real.filter((m) => m.set === 'nuaa').length} refused or faceless) gives rates, on tight face crops the network was not made for; the screen replays (${real.filter((m) => !m.bonaFide && m.set === 'replay').length} attack and ${real.filter((m) => m.bonaFide && m.set === 'replay').length} bona fide captures judged, ${new Set(real.filter((m) => m.set === 'replay').map((m) => replaySource(m.id))).size} sources, frames of one video strongly correlated) give rates per source.`);
 
 // 1. each input alone: chosen on the tune part, scored on the development part and on each real sample
 console.log(`\n1. Each input alone: direction and threshold (BPCER 3 % on each tune bona fide set) from the tune part; BPCER / APCER on the heldout (development) part; L / A = called live / attack on each real sample ((A) attack, (B) bona fide)`);
@@ -380,7 +381,43 @@ if (nuaaAll.length) {
   console.log('   NUAA, K images of one subject per request (consecutive judged crops of a folder), default threshold: BPCER / APCER with every image required to pass, and with the mean log-odds (src/liveness/passive/session.ts)');
   console.table(sessionTable(ok(nuaaAll), defaultScore, T, [1, 2, 3, 5]));
 }
-for (const m of all.filter((x) => REAL_SETS.has(x.set) && x.set !== 'nuaa')) {
+const replayAll = all.filter((x) => x.set === 'replay');
+if (replayAll.length) {
+  // Real screen replays (bench/liveness/public-replay.sh): per source, both classes from one camera.
+  console.log('   Real screen replays, per source (crop-*: tight face crops; others: video frames), default engine: no face / quality gate, BPCER / APCER at the default threshold, AUC of the default score');
+  const rows: Array<Record<string, string | number>> = [];
+  const inGroup = (m: Measured, g: string): boolean => (g === 'all' ? true : g === 'all videos' ? !replaySource(m.id).startsWith('crop-') : g === 'all crops' ? replaySource(m.id).startsWith('crop-') : replaySource(m.id) === g);
+  for (const source of [...[...new Set(replayAll.map((m) => replaySource(m.id)))].sort(), 'all videos', 'all crops', 'all']) {
+    const ms = replayAll.filter((m) => inGroup(m, source));
+    const b = ms.filter((m) => m.bonaFide);
+    const a = ms.filter((m) => !m.bonaFide);
+    const bs = ok(b).map(defaultScore);
+    const as = ok(a).map(defaultScore);
+    const cell = (xs: Measured[], judged: number[], bona: boolean): string =>
+      xs.length ? `${xs.filter((m) => m.status === 'no-face').length} / ${xs.filter((m) => m.status === 'quality').length}, ${bona ? 'BPCER' : 'APCER'} ${pct(rate(judged, (s) => (bona ? s < T : s >= T)))} of ${judged.length}` : '-';
+    rows.push({ source, 'bona fide': cell(b, bs, true), attack: cell(a, as, false), AUC: bs.length && as.length ? auc(bs, as).toFixed(3) : '-' });
+  }
+  console.table(rows);
+  // The threshold swept: what the real sets would say of a lower threshold (per application, the
+  // service's setting), beside the synthetic heldout part and lfw-dev. A table, not a choice.
+  console.log('   Threshold swept (default score): BPCER / APCER of the real sets among judged images, synthetic heldout APCER per attack type, lfw-dev pass rate');
+  const sweep: Array<Record<string, string | number>> = [];
+  const judgedScores = (f: (m: Measured) => boolean): number[] => ok(all.filter(f)).map(defaultScore);
+  const heldout = ok(all.filter((m) => m.split === 'heldout' && synthetic(m)));
+  for (const t of [0.5, 0.3, 0.2, 0.1, 0.05, 0.02]) {
+    const ba = (f: (m: Measured) => boolean): string => `${pct(rate(judgedScores((m) => f(m) && m.bonaFide), (s) => s < t))} / ${pct(rate(judgedScores((m) => f(m) && !m.bonaFide), (s) => s >= t))}`;
+    sweep.push({
+      threshold: t,
+      'replay videos': ba((m) => m.set === 'replay' && inGroup(m, 'all videos')),
+      'replay crops': ba((m) => m.set === 'replay' && inGroup(m, 'all crops')),
+      NUAA: ba((m) => m.set === 'nuaa'),
+      'heldout APCER print / pr.-cl. / screen / scr.-cl. / cutout': ATTACK_TYPES.map((type) => pct(rate(heldout.filter((m) => m.set === type).map(defaultScore), (s) => s >= t), 0)).join(' / '),
+      'lfw-dev pass': pct(lfw.filter((m) => m.status === 'ok' && defaultScore(m) >= t).length / lfw.length, 2),
+    });
+  }
+  console.table(sweep);
+}
+for (const m of all.filter((x) => REAL_SETS.has(x.set) && x.set !== 'nuaa' && x.set !== 'replay')) {
   const s = m.status === 'ok' ? defaultScore(m) : NaN;
   console.log(`   ${m.id} (${m.set === 'public-other' ? 'outside scope' : m.bonaFide ? 'live' : 'attack'}): ${m.status === 'ok' ? `P(live) ${s.toFixed(4)} -> ${s >= T ? 'live' : 'attack'}; network p(real) ${m.cnn?.real.toFixed(4) ?? '-'}` : m.status}`);
 }

@@ -33,15 +33,18 @@ type Input = FusionModel['inputs'][number];
 
 /**
  * Public samples looked for in `dir` (BIOSTATION_LIVENESS_PUBLIC, default .cache/liveness-public), by the
- * file name they are saved under, with their label. Source: DoubangoTelecom/FaceLivenessDetection-SDK
+ * file name they are saved under, with their label. Sources: DoubangoTelecom/FaceLivenessDetection-SDK
  * at 607afe9, assets/images/<name>.jpg (no licence file in that repository: local test cases only, never
- * committed). 'other' = outside what a passive 2-D check can see (disguise, deepfake): shown, not counted.
+ * committed), and the one named below. 'other' = outside what a passive 2-D check can see (disguise, deepfake): shown, not counted.
  */
 export const PUBLIC_SAMPLES: Record<string, 'attack' | 'bona fide' | 'other'> = {
   'doubango-spoof.jpg': 'attack',
   'doubango-genuine.jpg': 'bona fide',
   'doubango-disguise.jpg': 'other',
   'doubango-deepfake.jpg': 'other',
+  // minivision-ai/Silent-Face-Anti-Spoofing@c3e2048 images/sample/image_T2.jpg (Apache-2.0; removed from
+  // the repository later): a bona fide phone photo beside faces-misc's image_T1 (bench/liveness/public-replay.sh).
+  'silentface-image_T2.jpg': 'bona fide',
 };
 
 /**
@@ -53,6 +56,20 @@ export const PUBLIC_SAMPLES: Record<string, 'attack' | 'bona fide' | 'other'> = 
  * 40th file of each folder listing: 128 client and 188 imposter crops of 15 + 15 subjects).
  */
 export const NUAA_DIR = 'nuaa';
+
+/**
+ * Real screen replays with bona fide captures of the same camera and session (README "Real screen
+ * replays"): `<dir>/replay/<source>/{live,attack}/*.{jpg,png}`, written by bench/liveness/public-replay.sh
+ * from public repositories pinned by commit (no licence files: local measurement only, never committed).
+ * Sources named `crop-*` are tight face crops; the others full video frames.
+ */
+export const REPLAY_DIR = 'replay';
+
+/** Sets of real samples that are many enough to give rates (AUC, BPCER / APCER): NUAA prints and the screen replays. */
+export const REAL_RATE_SETS = ['nuaa', 'replay'] as const;
+
+/** The replay source of a sample id (`.../replay-<source>-<live|attack>/<file>`), '' for other samples. */
+export const replaySource = (id: string): string => /replay-(.+)-(?:live|attack)\//.exec(id)?.[1] ?? '';
 
 export function publicSampleFiles(dir: string): Array<{ file: string; name: string; label: 'attack' | 'bona fide' | 'other'; set: string }> {
   const named = Object.entries(PUBLIC_SAMPLES)
@@ -66,7 +83,18 @@ export function publicSampleFiles(dir: string): Array<{ file: string; name: stri
       .sort()
       .map((f) => ({ file: path.join(d, f), name: `nuaa-${k}/${f}`, label: (k === 'client' ? 'bona fide' : 'attack') as 'attack' | 'bona fide', set: 'nuaa' }));
   });
-  return [...named, ...nuaa];
+  const replayRoot = path.join(dir, REPLAY_DIR);
+  const replay = (existsSync(replayRoot) ? readdirSync(replayRoot).sort() : []).flatMap((source) =>
+    (['live', 'attack'] as const).flatMap((k) => {
+      const d = path.join(replayRoot, source, k);
+      if (!existsSync(d)) return [];
+      return readdirSync(d)
+        .filter((f) => /\.(jpg|png)$/.test(f))
+        .sort()
+        .map((f) => ({ file: path.join(d, f), name: `replay-${source}-${k}/${f}`, label: (k === 'live' ? 'bona fide' : 'attack') as 'attack' | 'bona fide', set: REPLAY_DIR }));
+    }),
+  );
+  return [...named, ...nuaa, ...replay];
 }
 
 const pct = (x: number, d = 1): string => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(d)} %`);
@@ -93,13 +121,14 @@ const scoreWith = (model: FusionModel) => (m: Judged): number => {
   model.inputs.forEach((n, i) => (z += (model.weights[i] * (featureOf(m, n) - model.mean[i])) / model.std[i]));
   return z;
 };
-/** Named real samples by name, the NUAA crops counted. */
+/** Named real samples by name, the NUAA crops and the replay captures counted. */
 const lost = (names: string[]): string => {
   const n = names.filter((x) => x.startsWith('nuaa-')).length;
-  const named = names.filter((x) => !x.startsWith('nuaa-'));
-  return [...named, ...(n ? [`NUAA x${n}`] : [])].join(' ') || '-';
+  const r = names.filter((x) => x.startsWith('replay-')).length;
+  const named = names.filter((x) => !x.startsWith('nuaa-') && !x.startsWith('replay-'));
+  return [...named, ...(n ? [`NUAA x${n}`] : []), ...(r ? [`replay x${r}`] : [])].join(' ') || '-';
 };
-const short = (id: string): string => (id.includes('/nuaa-') ? 'nuaa-' : '') + path.basename(id).replace(/^doubango-/, 'db-').replace(/\.jpg$/, '');
+const short = (id: string): string => (id.includes('/nuaa-') ? 'nuaa-' : id.includes('/replay-') ? 'replay-' : '') + path.basename(id).replace(/^doubango-/, 'db-').replace(/\.jpg$/, '');
 
 /**
  * Each input alone: direction and threshold (BPCER 3 % on every tune bona fide set) chosen on `tune`,
@@ -116,14 +145,16 @@ export function inputsAlone(tune: Judged[], evalPart: Judged[], real: Judged[], 
     const row: Record<string, string> = { input: name, 'AUC tune': auc(b.map((v) => sign * v), a.map((v) => sign * v)).toFixed(3) };
     for (const set of BONA_SETS) row[`BPCER ${set}`] = pct(rate(evalPart.filter((m) => m.set === set).map((m) => sign * featureOf(m, name)), (s) => s < t));
     for (const type of ATTACK_TYPES) row[type] = pct(rate(evalPart.filter((m) => m.set === type).map((m) => sign * featureOf(m, name)), (s) => s >= t), 0);
-    for (const r of real.filter((x) => x.set !== 'nuaa')) row[`${short(r.id)}${r.bonaFide ? '(B)' : '(A)'}`] = sign * featureOf(r, name) >= t ? 'L' : 'A';
-    const nuaa = real.filter((x) => x.set === 'nuaa');
-    if (nuaa.length) {
-      const nb = nuaa.filter((x) => x.bonaFide).map((x) => sign * featureOf(x, name));
-      const na = nuaa.filter((x) => !x.bonaFide).map((x) => sign * featureOf(x, name));
-      row['NUAA AUC'] = auc(nb, na).toFixed(3);
-      row['NUAA BPCER'] = pct(rate(nb, (v) => v < t), 0);
-      row['NUAA APCER'] = pct(rate(na, (v) => v >= t), 0);
+    for (const r of real.filter((x) => !(REAL_RATE_SETS as readonly string[]).includes(x.set))) row[`${short(r.id)}${r.bonaFide ? '(B)' : '(A)'}`] = sign * featureOf(r, name) >= t ? 'L' : 'A';
+    for (const set of REAL_RATE_SETS) {
+      const ms = real.filter((x) => x.set === set);
+      if (!ms.length) continue;
+      const nb = ms.filter((x) => x.bonaFide).map((x) => sign * featureOf(x, name));
+      const na = ms.filter((x) => !x.bonaFide).map((x) => sign * featureOf(x, name));
+      const label = set === 'nuaa' ? 'NUAA' : set;
+      row[`${label} AUC`] = auc(nb, na).toFixed(3);
+      row[`${label} BPCER`] = pct(rate(nb, (v) => v < t), 0);
+      row[`${label} APCER`] = pct(rate(na, (v) => v >= t), 0);
     }
     rows.push(row);
   }
@@ -146,8 +177,8 @@ export interface FusionVerdict {
   realAttacksLost: string[];
   /** Real bona fide samples the network alone passes but this fusion refuses. */
   realBonaFideLost: string[];
-  /** BPCER / APCER on the NUAA real print set at this operating point, when present. */
-  nuaa?: { bpcer: number; apcer: number };
+  /** BPCER / APCER on each real rate set present (NUAA prints, screen replays) at this operating point. */
+  realRates: Record<string, { bpcer: number; apcer: number }>;
   eligible: boolean;
 }
 
@@ -184,9 +215,12 @@ export function chooseFusion(tune: Judged[], evalPart: Judged[], real: Judged[])
     const live = operate(names);
     const realAttacksLost = real.filter((r) => !r.bonaFide && !netLive(r) && live(r)).map((r) => short(r.id));
     const realBonaFideLost = real.filter((r) => r.bonaFide && netLive(r) && !live(r)).map((r) => short(r.id));
-    const nuaa = real.filter((r) => r.set === 'nuaa');
-    const nuaaRates = nuaa.length ? { bpcer: rate(nuaa.filter((r) => r.bonaFide).map((r) => (live(r) ? 1 : 0)), (v) => v === 0), apcer: rate(nuaa.filter((r) => !r.bonaFide).map((r) => (live(r) ? 1 : 0)), (v) => v === 1) } : undefined;
-    verdicts.push({ label, names, perFamily, worstLeftOut: Math.max(...Object.values(perFamily)), realAttacksLost, realBonaFideLost, nuaa: nuaaRates, eligible: realAttacksLost.length === 0 && realBonaFideLost.length === 0 });
+    const realRates: FusionVerdict['realRates'] = {};
+    for (const set of REAL_RATE_SETS) {
+      const ms = real.filter((r) => r.set === set);
+      if (ms.length) realRates[set] = { bpcer: rate(ms.filter((r) => r.bonaFide).map((r) => (live(r) ? 1 : 0)), (v) => v === 0), apcer: rate(ms.filter((r) => !r.bonaFide).map((r) => (live(r) ? 1 : 0)), (v) => v === 1) };
+    }
+    verdicts.push({ label, names, perFamily, worstLeftOut: Math.max(...Object.values(perFamily)), realAttacksLost, realBonaFideLost, realRates, eligible: realAttacksLost.length === 0 && realBonaFideLost.length === 0 });
   }
   let chosen = verdicts[0];
   for (const v of verdicts.slice(1)) if (v.eligible && v.worstLeftOut < chosen.worstLeftOut) chosen = v;
@@ -196,7 +230,7 @@ export function chooseFusion(tune: Judged[], evalPart: Judged[], real: Judged[])
     worst: pct(v.worstLeftOut),
     'real attacks lost': lost(v.realAttacksLost),
     'real bona fide lost': lost(v.realBonaFideLost),
-    ...(v.nuaa ? { 'NUAA BPCER': pct(v.nuaa.bpcer), 'NUAA APCER': pct(v.nuaa.apcer) } : {}),
+    ...Object.fromEntries(Object.entries(v.realRates).flatMap(([set, r]) => [[`${set === 'nuaa' ? 'NUAA' : set} BPCER`, pct(r.bpcer)], [`${set === 'nuaa' ? 'NUAA' : set} APCER`, pct(r.apcer)]])),
     rule: v.eligible ? 'ok' : 'refused',
   }));
   return { rows, chosen };

@@ -1,12 +1,14 @@
 /**
  * Test-time augmentation scan for the passive liveness network (issue #20, idea 1): the network's
  * raw logits on several Silent-Face crops of each judged face (crop scale, box shift, horizontal
- * flip), for the g3 tune + heldout parts, lfw-dev photos (every 4th), the real samples and NUAA
+ * flip), for the g3 tune + heldout parts, lfw-dev photos (every 4th), the real samples, NUAA and the
+ * real screen replays of bench/liveness/public-replay.sh when present
  * (needs `npm run bench:liveness` to have cached the g3 images and boxes first).
  * Writes .cache/liveness-bench/tta-v1.json (about 6 minutes on a loaded 2-core machine); `--eval`
  * reads it and prints each candidate combination's figures: tune and heldout AUC, BPCER
  * live-camera / lfw and APCER per attack type at 0.5 and at the part's live-camera BPCER 3 %; NUAA
- * AUC and BPCER / APCER at 0.5, also by odd / even subject; the real samples' P(live). `--short`:
+ * AUC and BPCER / APCER at 0.5, also by odd / even subject; the screen replays' AUC and BPCER / APCER
+ * at 0.5 (all sources, and the full-frame videos alone); the real samples' P(live). `--short`:
  * logit averaging only, fewer rows; `--pad`: the padded-crop rows of tta-pad.mts (when its cache
  * exists) beside the chosen ones. Findings: src/liveness/passive/README.md, "Two views of the face".
  *
@@ -126,7 +128,8 @@ function evaluate(): void {
     const pad = JSON.parse(readFileSync(padFile, 'utf8')) as { variants: Array<{ fill: string; scale: number }>; items: Array<{ id: string; logits?: number[][] }> };
     const byId = new Map(pad.items.map((it) => [it.id, it]));
     pad.variants.forEach((v, k) => (padIdx[`pad ${v.fill} ${v.scale}`] = variants.length + k));
-    for (const it of items) if (it.logits) it.logits.push(...byId.get(it.id)!.logits!);
+    // Items scanned after the padded crops were (the screen replays) have no padded logits: NaN.
+    for (const it of items) if (it.logits) it.logits.push(...(byId.get(it.id)?.logits ?? pad.variants.map(() => [NaN, NaN, NaN])));
   }
   const idx = (f: (v: Variant) => boolean): number[] => variants.map((v, i) => (f(v) ? i : -1)).filter((i) => i >= 0);
   const c0 = (v: Variant): boolean => v.dx === 0 && v.dy === 0;
@@ -177,7 +180,7 @@ function evaluate(): void {
       const sc = (it: Item): number => ttaReal(it.logits!, vs, how);
       const row: Record<string, string> = { combo: name };
       for (const split of ['tune', 'heldout']) {
-        const part = okItems.filter((it) => it.split === split && !['nuaa', 'public', 'public-other', 'spoof-samples'].includes(it.set));
+        const part = okItems.filter((it) => it.split === split && !['nuaa', 'replay', 'public', 'public-other', 'spoof-samples'].includes(it.set));
         const lc = part.filter((it) => it.set === 'live-camera').map(sc);
         const lfw = part.filter((it) => it.set === 'lfw').map(sc);
         const att = part.filter((it) => !it.bonaFide).map(sc);
@@ -206,6 +209,12 @@ function evaluate(): void {
         row[`N${half ? 'odd' : 'even'} AUC BP/AP`] = `${aucOf(hc, hi).toFixed(3)} ${pc(hc.filter((x) => x < 0.5).length / hc.length)}/${pc(hi.filter((x) => x >= 0.5).length / hi.length)}`;
       }
       row['NUAA BP/AP'] = `${pc(nc.filter((s) => s < 0.5).length / nc.length)}/${pc(ni.filter((s) => s >= 0.5).length / ni.length)}`;
+      // Real screen replays (bench/liveness/public-replay.sh): all sources, and the full-frame videos alone.
+      for (const [label, keep] of [['replay', () => true], ['replay video', (it: Item) => !it.id.includes('replay-crop-')]] as const) {
+        const rb = okItems.filter((it) => it.set === 'replay' && it.bonaFide && keep(it)).map(sc);
+        const ra = okItems.filter((it) => it.set === 'replay' && !it.bonaFide && keep(it)).map(sc);
+        if (rb.length && ra.length) row[`${label} AUC BP/AP`] = `${aucOf(rb, ra).toFixed(3)} ${pc(rb.filter((x) => x < 0.5).length / rb.length)}/${pc(ra.filter((x) => x >= 0.5).length / ra.length)}`;
+      }
       row.real = okItems
         .filter((it) => it.set === 'spoof-samples' || it.set === 'public')
         .map((it) => `${it.id.replace(/.*\//, '').replace(/\.jpg$/, '').replace('image_', '').replace('doubango-', 'D')}:${sc(it).toFixed(2)}`)
@@ -227,7 +236,7 @@ function disagreement(): void {
   const lo = (p: number): number => Math.log((p + 1e-6) / (1 - p + 1e-6));
   const groups: Record<string, Array<{ d: number; s: number; bona: boolean }>> = {};
   for (const it of items.filter((x) => x.status === 'ok' && !['spoof-samples', 'public', 'public-other'].includes(x.set))) {
-    const g = it.set === 'nuaa' ? (it.bonaFide ? 'nuaa-client' : 'nuaa-imposter') : `${it.split}:${it.set}`;
+    const g = it.set === 'nuaa' || it.set === 'replay' ? `${it.set}-${it.bonaFide ? 'bona-fide' : 'attack'}` : `${it.split}:${it.set}`;
     const d = Math.abs(lo(ttaReal(it.logits!, [b], 'logits')) - lo(ttaReal(it.logits!, [y], 'logits')));
     (groups[g] ??= []).push({ d, s: ttaReal(it.logits!, [b, y], 'logits'), bona: it.bonaFide });
   }

@@ -3,9 +3,12 @@
  * signal that separates every synthetic attack but calls a real attack live (which the network
  * refuses) is refused by the rule, whatever its left-out APCER; the exposure sweep counts refusals.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../bench/liveness/attacks.js';
-import { chooseFusion, exposureGateSweep, type Judged } from '../../../bench/liveness/generalise.js';
+import { chooseFusion, exposureGateSweep, publicSampleFiles, replaySource, type Judged } from '../../../bench/liveness/generalise.js';
 import { SIGNAL_NAMES, type Signals } from '../../../src/liveness/passive/signals.js';
 import { DEFAULT_LIVENESS_TUNING } from '../../../src/liveness/passive/tuning.js';
 
@@ -53,5 +56,25 @@ describe('bench generalisation rules', () => {
     const rows = exposureGateSweep(ms, DEFAULT_LIVENESS_TUNING.gates, (m) => m.cnn!.real, 0.5, [0, 250]);
     expect(String(rows[0]['live-camera']).startsWith('0 / ')).toBe(true);
     expect(String(rows[1]['live-camera']).startsWith('40 / ')).toBe(true);
+  });
+
+  it('reads the screen-replay layout of public-replay.sh: one sample per image, labelled by folder, source recoverable from the id', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'replay-'));
+    try {
+      for (const [src, kind, file] of [['cam-a', 'live', 'real-001.jpg'], ['cam-a', 'attack', 'fake-001.jpg'], ['crop-b', 'attack', '7.png'], ['crop-b', 'attack', 'notes.txt']]) {
+        mkdirSync(path.join(dir, 'replay', src, kind), { recursive: true });
+        writeFileSync(path.join(dir, 'replay', src, kind, file), '');
+      }
+      const got = publicSampleFiles(dir);
+      expect(got.map((g) => [g.name, g.label, g.set])).toEqual([
+        ['replay-cam-a-live/real-001.jpg', 'bona fide', 'replay'],
+        ['replay-cam-a-attack/fake-001.jpg', 'attack', 'replay'],
+        ['replay-crop-b-attack/7.png', 'attack', 'replay'],
+      ]);
+      expect(got.map((g) => replaySource(`public/${g.name}`))).toEqual(['cam-a', 'cam-a', 'crop-b']);
+      expect(replaySource('public/nuaa-client/x.jpg')).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
