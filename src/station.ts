@@ -54,7 +54,6 @@ export function stationPaths(dataDir: string) {
     masterKey: path.join(dataDir, 'master.key'),
     /** The station-admin credential's argon2id hash (src/auth/station-admin.ts), 0600. */
     stationAdmin: path.join(dataDir, 'station-admin.json'),
-    /** Sync peers added from the Admin screen (src/sync/peer-registry.ts), 0600. */
     /** Admin-added sync peers of stations older than the registry's list (imported once, then removed: src/sync/peer-registry.ts). */
     syncPeers: path.join(dataDir, 'sync-peers.json'),
   };
