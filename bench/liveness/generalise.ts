@@ -45,6 +45,14 @@ export const PUBLIC_SAMPLES: Record<string, 'attack' | 'bona fide' | 'other'> = 
   // minivision-ai/Silent-Face-Anti-Spoofing@c3e2048 images/sample/image_T2.jpg (Apache-2.0; removed from
   // the repository later): a bona fide phone photo beside faces-misc's image_T1 (bench/liveness/public-replay.sh).
   'silentface-image_T2.jpg': 'bona fide',
+  // vietmoney/face-anti-spoofing@82b8ce8 data/test/ (Apache-2.0), labelled by that repository: a printed
+  // photo held by hand (fake_002), a recapture of true_003 (fake_003), a recaptured selfie (fake_001).
+  'vietmoney-fake_001.jpg': 'attack',
+  'vietmoney-fake_002.jpg': 'attack',
+  'vietmoney-fake_003.jpg': 'attack',
+  'vietmoney-true_001.jpg': 'bona fide',
+  'vietmoney-true_002.jpg': 'bona fide',
+  'vietmoney-true_003.png': 'bona fide',
 };
 
 /**
@@ -128,7 +136,7 @@ const lost = (names: string[]): string => {
   const named = names.filter((x) => !x.startsWith('nuaa-') && !x.startsWith('replay-'));
   return [...named, ...(n ? [`NUAA x${n}`] : []), ...(r ? [`replay x${r}`] : [])].join(' ') || '-';
 };
-const short = (id: string): string => (id.includes('/nuaa-') ? 'nuaa-' : id.includes('/replay-') ? 'replay-' : '') + path.basename(id).replace(/^doubango-/, 'db-').replace(/\.jpg$/, '');
+const short = (id: string): string => (id.includes('/nuaa-') ? 'nuaa-' : id.includes('/replay-') ? 'replay-' : '') + path.basename(id).replace(/^doubango-/, 'db-').replace(/^vietmoney-/, 'vm-').replace(/\.(jpg|png)$/, '');
 
 /**
  * Each input alone: direction and threshold (BPCER 3 % on every tune bona fide set) chosen on `tune`,

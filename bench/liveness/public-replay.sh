@@ -9,7 +9,8 @@
 #   <mirror root>: holds one git dir per source at <root>/<owner>+<name>/repo (the layout of the search
 #   tool's fetch; bare clones placed there are fine). Out dir: $BIOSTATION_LIVENESS_PUBLIC, else
 #   .cache/liveness-public. Needs ffmpeg/ffprobe (Debian package ffmpeg) for the videos.
-# Writes <out>/silentface-image_T2.jpg (a bona fide phone photo) and <out>/replay/<source>/{live,attack}/*: 'video' sources as up to 30 frames spread evenly over
+# Writes <out>/silentface-image_T2.jpg (a bona fide phone photo), <out>/vietmoney-*.{jpg,png} (three
+# attacks, three bona fide) and <out>/replay/<source>/{live,attack}/*: 'video' sources as up to 30 frames spread evenly over
 # the video (JPEG, ffmpeg -q:v 2; full frames, the face with its context), 'crop' sources as every k-th
 # face crop the tutorial's script saved (tight detector boxes, as NUAA's: up to 30 per class).
 set -euo pipefail
@@ -87,6 +88,13 @@ done
 # A bona fide phone photo: Silent-Face's image_T2 (Apache-2.0), in its repository until cfb56f1 removed it.
 g=$(git_of minivision-ai+Silent-Face-Anti-Spoofing c3e2048f55eff8d37c445dd949ec119ec97343e7)
 git --git-dir="$g" show c3e2048f55eff8d37c445dd949ec119ec97343e7:images/sample/image_T2.jpg > "$(dirname "$out")/silentface-image_T2.jpg"
+# Labelled test images of vietmoney/face-anti-spoofing (Apache-2.0): fake_002 a printed photo held by
+# hand, fake_003 a recapture of true_003 (same person, same framing), fake_001 a recaptured selfie;
+# true_001/002 bona fide webcam frames of another camera.
+g=$(git_of vietmoney+face-anti-spoofing 82b8ce816d1fa40013001a08932a283976d92250)
+for f in fake_001.jpg fake_002.jpg fake_003.jpg true_001.jpg true_002.jpg true_003.png; do
+  git --git-dir="$g" show "82b8ce816d1fa40013001a08932a283976d92250:data/test/$f" > "$(dirname "$out")/vietmoney-$f"
+done
 for s in "$out"/*/; do
   echo "$(basename "$s"): live $(ls "$s/live" 2> /dev/null | wc -l), attack $(ls "$s/attack" 2> /dev/null | wc -l)"
 done
