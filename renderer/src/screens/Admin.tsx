@@ -70,17 +70,32 @@ function AdminPanel({ onBack, onLocked }: { onBack: () => void; onLocked: () => 
       </div>
       <div className="cards">
         <AdminApplications onLocked={onLocked} />
-        <article className="card">
-          <h2>{t('admin.counts')}</h2>
-          <p>{t('admin.faces')}: <b data-testid="admin-faces">{counts.faces ?? '—'}</b></p>
-          <p>{t('admin.fingers')}: <b data-testid="admin-fingers">{counts.fingers ?? '—'}</b></p>
-          <button type="button" className="btn btn-primary" onClick={() => void exportDump.run()} disabled={exportDump.busy} data-testid="admin-export">
-            {t('admin.export')}
-          </button>
-          {exportDump.busy && <Busy />}
-          <ErrorNotice error={exportDump.error} />
-          {exported !== null && <Notice kind="success" title={t('admin.exported', { n: exported })} testId="admin-exported" />}
-        </article>
+        {/* Left column: counts and health stacked; right: the (taller) sync card. */}
+        <div className="card-stack">
+          <article className="card">
+            <h2>{t('admin.counts')}</h2>
+            <p>{t('admin.faces')}: <b data-testid="admin-faces">{counts.faces ?? '—'}</b></p>
+            <p>{t('admin.fingers')}: <b data-testid="admin-fingers">{counts.fingers ?? '—'}</b></p>
+            <button type="button" className="btn btn-primary" onClick={() => void exportDump.run()} disabled={exportDump.busy} data-testid="admin-export">
+              {t('admin.export')}
+            </button>
+            {exportDump.busy && <Busy />}
+            <ErrorNotice error={exportDump.error} />
+            {exported !== null && <Notice kind="success" title={t('admin.exported', { n: exported })} testId="admin-exported" />}
+          </article>
+          <article className="card" data-testid="admin-health">
+            <h2>{t('admin.health')}</h2>
+            {!health ? <Busy /> : (
+              <ul className="plain">
+                <li>{t('admin.process')}: <b className={health.process === 'ok' ? 'ok-text' : 'bad-text'}>{health.process}</b></li>
+                {health.ready && (['face', 'finger', 'ocr'] as const).map((e) => (
+                  <li key={e}>{t(`engine.name.${e}` as MessageKey)}: <b className={`engine-${health.ready!.engines[e]}`}>{t(`engine.${health.ready!.engines[e]}` as MessageKey)}</b></li>
+                ))}
+              </ul>
+            )}
+            <button type="button" className="btn" onClick={() => void refresh()}>{t('admin.refresh')}</button>
+          </article>
+        </div>
         <article className="card" data-testid="admin-sync">
           <h2>{t('admin.sync')}</h2>
           <p data-testid="admin-sync-last">
@@ -104,18 +119,6 @@ function AdminPanel({ onBack, onLocked }: { onBack: () => void; onLocked: () => 
           {syncRun.busy && <Busy />}
           <ErrorNotice error={syncRun.error} />
           {session.appKey() && <AdminSyncPeers appKey={session.appKey()!} onChanged={() => void refresh()} />}
-        </article>
-        <article className="card" data-testid="admin-health">
-          <h2>{t('admin.health')}</h2>
-          {!health ? <Busy /> : (
-            <ul className="plain">
-              <li>{t('admin.process')}: <b className={health.process === 'ok' ? 'ok-text' : 'bad-text'}>{health.process}</b></li>
-              {health.ready && (['face', 'finger', 'ocr'] as const).map((e) => (
-                <li key={e}>{t(`engine.name.${e}` as MessageKey)}: <b className={`engine-${health.ready!.engines[e]}`}>{t(`engine.${health.ready!.engines[e]}` as MessageKey)}</b></li>
-              ))}
-            </ul>
-          )}
-          <button type="button" className="btn" onClick={() => void refresh()}>{t('admin.refresh')}</button>
         </article>
       </div>
     </Screen>
