@@ -1,7 +1,7 @@
 /**
  * CNH OCR benchmark on the widened synthetic set (test/fixtures/cnh/widened.ts, issue #17):
  *
- *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|both] [--n 44] [--pool 1] [--model fast|npm] [--verbose]
+ *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|both] [--n 44] [--only 3,17] [--pool 1] [--model fast|npm] [--verbose]
  *
  * `tuning` (seeds 100000+) may be tuned on; `heldout` (seeds 900000+) was run several times and its
  * errors seen once: a validation part now; `untouched` (seeds 700000+, with fonts and uneven light the
@@ -9,7 +9,8 @@
  * `final` (seeds 500000+, reserved fonts, light and names) was run by the lead once (96.7 %): seen since.
  * `final2` (seeds 300000+, also bold type, warm light, motion blur and its own names) is run by the lead
  * once, at the end of the third session on issue #17 (`--part final2 --n 88`); never while tuning.
- * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2).
+ * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2);
+ * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, documents fully
  * right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
  * image-only PDFs, text PDFs), read one at a time through `createCnhReader` (latency, not throughput),
@@ -37,6 +38,8 @@ const parts: Part[] = partArg === 'both' ? ['tuning', 'heldout'] : [partArg as P
 if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final, final2 or both, not ${partArg}`);
 const n = Number(arg('--n') ?? 44);
 const poolSize = Number(arg('--pool') ?? 1);
+const only = arg('--only')?.split(',').map(Number);
+if (only?.some((i) => !Number.isInteger(i) || i < 0)) throw new Error(`--only: comma-separated document indices, not ${arg('--only')}`);
 const modelArg = arg('--model');
 if (modelArg !== undefined && modelArg !== 'fast' && modelArg !== 'npm') throw new Error(`--model: fast or npm, not ${modelArg}`);
 const model = portugueseModel(modelArg as OcrModel['id'] | undefined);
@@ -162,7 +165,7 @@ async function main(): Promise<void> {
   const summary: Array<{ metric: string; value: string }> = [];
   for (const part of parts) {
     const outs: Outcome[] = [];
-    for (let i = 0; i < n; i++) {
+    for (const i of only ?? Array.from({ length: n }, (_, k) => k)) {
       const doc = await generateWidened(part, i);
       const t = performance.now();
       const c = process.cpuUsage();
