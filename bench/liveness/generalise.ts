@@ -79,6 +79,13 @@ export const REAL_RATE_SETS = ['nuaa', 'replay'] as const;
 /** The replay source of a sample id (`.../replay-<source>-<live|attack>/<file>`), '' for other samples. */
 export const replaySource = (id: string): string => /replay-(.+)-(?:live|attack)\//.exec(id)?.[1] ?? '';
 
+/** The groups the real rates are printed for: NUAA, every replay, and the replays' full video frames alone. */
+const REAL_RATE_GROUPS: Array<[string, (m: Judged) => boolean]> = [
+  ['NUAA', (m) => m.set === 'nuaa'],
+  ['replay', (m) => m.set === 'replay'],
+  ['replay videos', (m) => m.set === 'replay' && !replaySource(m.id).startsWith('crop-')],
+];
+
 export function publicSampleFiles(dir: string): Array<{ file: string; name: string; label: 'attack' | 'bona fide' | 'other'; set: string }> {
   const named = Object.entries(PUBLIC_SAMPLES)
     .filter(([name]) => existsSync(path.join(dir, name)))
@@ -154,12 +161,11 @@ export function inputsAlone(tune: Judged[], evalPart: Judged[], real: Judged[], 
     for (const set of BONA_SETS) row[`BPCER ${set}`] = pct(rate(evalPart.filter((m) => m.set === set).map((m) => sign * featureOf(m, name)), (s) => s < t));
     for (const type of ATTACK_TYPES) row[type] = pct(rate(evalPart.filter((m) => m.set === type).map((m) => sign * featureOf(m, name)), (s) => s >= t), 0);
     for (const r of real.filter((x) => !(REAL_RATE_SETS as readonly string[]).includes(x.set))) row[`${short(r.id)}${r.bonaFide ? '(B)' : '(A)'}`] = sign * featureOf(r, name) >= t ? 'L' : 'A';
-    for (const set of REAL_RATE_SETS) {
-      const ms = real.filter((x) => x.set === set);
+    for (const [label, inGroup] of REAL_RATE_GROUPS) {
+      const ms = real.filter(inGroup);
       if (!ms.length) continue;
       const nb = ms.filter((x) => x.bonaFide).map((x) => sign * featureOf(x, name));
       const na = ms.filter((x) => !x.bonaFide).map((x) => sign * featureOf(x, name));
-      const label = set === 'nuaa' ? 'NUAA' : set;
       row[`${label} AUC`] = auc(nb, na).toFixed(3);
       row[`${label} BPCER`] = pct(rate(nb, (v) => v < t), 0);
       row[`${label} APCER`] = pct(rate(na, (v) => v >= t), 0);
@@ -185,7 +191,7 @@ export interface FusionVerdict {
   realAttacksLost: string[];
   /** Real bona fide samples the network alone passes but this fusion refuses. */
   realBonaFideLost: string[];
-  /** BPCER / APCER on each real rate set present (NUAA prints, screen replays) at this operating point. */
+  /** BPCER / APCER on each real rate group present (NUAA prints, screen replays, their video frames) at this operating point. */
   realRates: Record<string, { bpcer: number; apcer: number }>;
   eligible: boolean;
 }
@@ -224,9 +230,9 @@ export function chooseFusion(tune: Judged[], evalPart: Judged[], real: Judged[])
     const realAttacksLost = real.filter((r) => !r.bonaFide && !netLive(r) && live(r)).map((r) => short(r.id));
     const realBonaFideLost = real.filter((r) => r.bonaFide && netLive(r) && !live(r)).map((r) => short(r.id));
     const realRates: FusionVerdict['realRates'] = {};
-    for (const set of REAL_RATE_SETS) {
-      const ms = real.filter((r) => r.set === set);
-      if (ms.length) realRates[set] = { bpcer: rate(ms.filter((r) => r.bonaFide).map((r) => (live(r) ? 1 : 0)), (v) => v === 0), apcer: rate(ms.filter((r) => !r.bonaFide).map((r) => (live(r) ? 1 : 0)), (v) => v === 1) };
+    for (const [label, inGroup] of REAL_RATE_GROUPS) {
+      const ms = real.filter(inGroup);
+      if (ms.length) realRates[label] = { bpcer: rate(ms.filter((r) => r.bonaFide).map((r) => (live(r) ? 1 : 0)), (v) => v === 0), apcer: rate(ms.filter((r) => !r.bonaFide).map((r) => (live(r) ? 1 : 0)), (v) => v === 1) };
     }
     verdicts.push({ label, names, perFamily, worstLeftOut: Math.max(...Object.values(perFamily)), realAttacksLost, realBonaFideLost, realRates, eligible: realAttacksLost.length === 0 && realBonaFideLost.length === 0 });
   }
@@ -238,7 +244,7 @@ export function chooseFusion(tune: Judged[], evalPart: Judged[], real: Judged[])
     worst: pct(v.worstLeftOut),
     'real attacks lost': lost(v.realAttacksLost),
     'real bona fide lost': lost(v.realBonaFideLost),
-    ...Object.fromEntries(Object.entries(v.realRates).flatMap(([set, r]) => [[`${set === 'nuaa' ? 'NUAA' : set} BPCER`, pct(r.bpcer)], [`${set === 'nuaa' ? 'NUAA' : set} APCER`, pct(r.apcer)]])),
+    ...Object.fromEntries(Object.entries(v.realRates).flatMap(([label, r]) => [[`${label} BPCER`, pct(r.bpcer)], [`${label} APCER`, pct(r.apcer)]])),
     rule: v.eligible ? 'ok' : 'refused',
   }));
   return { rows, chosen };
