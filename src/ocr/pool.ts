@@ -87,20 +87,31 @@ class TesseractRecognizer implements Recognizer {
 
   async words(image: Buffer, psm: PSM = PSM.SPARSE_TEXT, rectangle?: { left: number; top: number; width: number; height: number }): Promise<OcrWord[]> {
     await this.mode(psm);
-    const res = await this.worker.recognize(image, rectangle ? { rectangle } : {}, { text: false, blocks: true });
-    const out: OcrWord[] = [];
-    for (const b of res.data.blocks ?? []) {
-      for (const p of b.paragraphs) {
-        for (const l of p.lines) {
-          for (const w of l.words) {
-            if (!w.text.trim()) continue;
-            out.push({ text: w.text, conf: Math.max(0, Math.min(1, w.confidence / 100)), ...w.bbox });
-          }
-        }
-      }
-    }
-    return out;
+    // TSV, not the blocks' JSON: the same words, confidences and boxes (the same iterator), ~12 ms of
+    // CPU less per card side than building and parsing the JSON tree of blocks, lines and symbols.
+    const res = await this.worker.recognize(image, rectangle ? { rectangle } : {}, { text: false, tsv: true });
+    return wordsOfTsv(res.data.tsv ?? '');
   }
+}
+
+/**
+ * Words of tesseract's TSV output (level 5 rows: level, page, block, paragraph, line, word, left, top,
+ * width, height, conf, text), in reading order, blank words dropped; boxes in the image's px, `conf`
+ * 0..1 from the word confidence truncated to a whole percent (as the blocks' JSON output gives it, so
+ * thresholds on it read as they always did).
+ */
+export function wordsOfTsv(tsv: string): OcrWord[] {
+  const out: OcrWord[] = [];
+  for (const row of tsv.split('\n')) {
+    if (!row.startsWith('5\t')) continue;
+    const c = row.split('\t');
+    if (c.length < 12) continue;
+    const text = c.slice(11).join('\t');
+    if (!text.trim()) continue;
+    const x0 = Number(c[6]), y0 = Number(c[7]);
+    out.push({ text, conf: Math.max(0, Math.min(1, Math.trunc(Number(c[10])) / 100)), x0, y0, x1: x0 + Number(c[8]), y1: y0 + Number(c[9]) });
+  }
+  return out;
 }
 
 /** Fixed-size pool with a bounded wait queue. */
