@@ -41,6 +41,19 @@ export interface LightField {
   unevenness: number;
 }
 
+/**
+ * Paper level of the block [x0, x1) x [y0, y1) of an 8-bit grayscale image `w` px wide: its 90th
+ * percentile (ink rarely covers 10 % of a block). `hist` is scratch space of 256 counts.
+ */
+function paperLevel(data: Uint8Array, w: number, x0: number, y0: number, x1: number, y1: number, hist: Uint32Array): number {
+  hist.fill(0);
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) hist[data[y * w + x]]++;
+  const n = (x1 - x0) * (y1 - y0);
+  let acc = 0, v = 0;
+  while (v < 255 && (acc += hist[v]) < 0.9 * n) v++;
+  return v;
+}
+
 /** Paper level on a coarse grid of an 8-bit grayscale page (w x h px), smoothed; see the module's steps 1-2. */
 export function lightField(data: Uint8Array, w: number, h: number): LightField {
   const block = Math.max(8, Math.round(h * BLOCK_OF_HEIGHT));
@@ -49,13 +62,8 @@ export function lightField(data: Uint8Array, w: number, h: number): LightField {
   const hist = new Uint32Array(256);
   for (let by = 0; by < gh; by++) {
     for (let bx = 0; bx < gw; bx++) {
-      hist.fill(0);
-      const x0 = bx * block, y0 = by * block, x1 = Math.min(w, x0 + block), y1 = Math.min(h, y0 + block);
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) hist[data[y * w + x]]++;
-      const n = (x1 - x0) * (y1 - y0);
-      let acc = 0, v = 0;
-      while (v < 255 && (acc += hist[v]) < 0.9 * n) v++;
-      raw[by * gw + bx] = v;
+      const x0 = bx * block, y0 = by * block;
+      raw[by * gw + bx] = paperLevel(data, w, x0, y0, Math.min(w, x0 + block), Math.min(h, y0 + block), hist);
     }
   }
   const closed = new Float64Array(gw * gh);
@@ -146,13 +154,8 @@ export function framePlane(data: Uint8Array, w: number, h: number): LightPlane {
   const pts: Array<{ x: number; y: number; v: number }> = [];
   const hist = new Uint32Array(256);
   for (let y0 = 0; y0 < h; y0 += block) for (let x0 = 0; x0 < w; x0 += block) {
-    hist.fill(0);
     const x1 = Math.min(w, x0 + block), y1 = Math.min(h, y0 + block);
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) hist[data[y * w + x]]++;
-    const n = (x1 - x0) * (y1 - y0);
-    let acc = 0, v = 0;
-    while (v < 255 && (acc += hist[v]) < 0.9 * n) v++;
-    pts.push({ x: (x0 + x1) / 2, y: (y0 + y1) / 2, v });
+    pts.push({ x: (x0 + x1) / 2, y: (y0 + y1) / 2, v: paperLevel(data, w, x0, y0, x1, y1, hist) });
   }
   const flat: LightPlane = { a: 0, b: 0, c: 0, top: 0, spread: 0 };
   if (pts.length < 9) return flat;
