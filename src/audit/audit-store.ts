@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Pool } from 'pg';
+import { createOnce } from '../store/postgres/create-once.js';
 
 /**
  * One biometric operation as the audit trail keeps it: who (application), what (operation), on
@@ -105,16 +106,15 @@ export class SqliteAuditStore implements AuditStore {
 
 /** Table `<registry schema>.audit_log` in PostgreSQL; a trigger refuses UPDATE and DELETE. */
 export class PgAuditStore implements AuditStore {
-  private ready?: Promise<unknown>;
+  private readonly init: () => Promise<void>;
 
   constructor(
     private readonly pool: Pool,
     private readonly schema: string,
-  ) {}
-
-  private init() {
-    const s = this.schema;
-    this.ready ??= this.pool.query(`
+  ) {
+    const s = schema;
+    // createOnce: API nodes starting together create the table once (IF NOT EXISTS alone races).
+    this.init = createOnce(pool, `${s}.audit_log`, `
       CREATE TABLE IF NOT EXISTS ${s}.audit_log (
         seq BIGSERIAL PRIMARY KEY,
         at TEXT NOT NULL,
@@ -131,7 +131,6 @@ export class PgAuditStore implements AuditStore {
       DROP TRIGGER IF EXISTS audit_log_append_only ON ${s}.audit_log;
       CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON ${s}.audit_log FOR EACH ROW EXECUTE FUNCTION ${s}.audit_log_append_only();
     `);
-    return this.ready;
   }
 
   async append(entries: AuditEntry[]): Promise<void> {

@@ -46,4 +46,26 @@ describe.skipIf(!testDatabaseUrl)('postgres: the admin-added sync peers are shar
       await fresh.drop();
     }
   }, 60_000);
+
+  it('API nodes starting together create the tables they make on first use once (no catalog race)', async () => {
+    for (let trial = 0; trial < 3; trial++) {
+      const fresh = await freshDatabase();
+      const dirs = [0, 1, 2, 3].map(() => mkdtempSync(path.join(os.tmpdir(), 'bs-pg-first-')));
+      const master = masterKeyOf(Buffer.alloc(32, 9));
+      const stores = [];
+      for (const dataDir of dirs) stores.push(await openStore({ kind: 'postgres', dataDir, databaseUrl: fresh.url, encryption: { file: path.join(dataDir, 'master.key'), provided: master } }));
+      try {
+        const firstUses = await Promise.allSettled(stores.flatMap((s) => [
+          s.syncPeers.read(),
+          s.audit.query({ limit: 1 }),
+          s.keyring!.dataKey('11111111-2222-3333-4444-555555555555'),
+        ]));
+        expect(firstUses.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+      } finally {
+        for (const s of stores) await s.close();
+        for (const d of dirs) rmSync(d, { recursive: true, force: true });
+        await fresh.drop();
+      }
+    }
+  }, 120_000);
 });

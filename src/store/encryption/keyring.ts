@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import Database from 'better-sqlite3';
 import type { MasterKey } from './master-key.js';
+import { createOnce } from '../postgres/create-once.js';
 
 /** One application's data key as stored: wrapped (AES-256-GCM) by the master key `masterKeyId`. */
 export interface WrappedDataKey {
@@ -173,21 +174,19 @@ export class SqliteWrappedKeyStore implements WrappedKeyStore {
 
 /** Wrapped keys in table `<registry schema>.data_keys` of the PostgreSQL registry, shared by every API node. */
 export class PgWrappedKeyStore implements WrappedKeyStore {
-  private ready?: Promise<unknown>;
+  private readonly init: () => Promise<void>;
 
   constructor(
     private readonly pool: Pool,
     private readonly schema: string,
-  ) {}
-
-  private init() {
-    this.ready ??= this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.schema}.data_keys (
+  ) {
+    // createOnce: API nodes starting together create the table once (IF NOT EXISTS alone races).
+    this.init = createOnce(pool, `${schema}.data_keys`, `CREATE TABLE IF NOT EXISTS ${schema}.data_keys (
       application_id TEXT PRIMARY KEY,
       master_key_id TEXT NOT NULL,
       wrapped BYTEA NOT NULL,
       created_at TEXT NOT NULL
     )`);
-    return this.ready;
   }
 
   async get(applicationId: string) {

@@ -1,23 +1,20 @@
 import type { Pool } from 'pg';
 import type { PeerListStore } from '../types.js';
+import { createOnce } from './create-once.js';
 
 /**
  * The admin-added sync peers (PeerListStore) in table `<registry schema>.sync_peers`, shared by every
- * API node. Created on first use (`IF NOT EXISTS`, like the data keys' table): an older node simply
- * never reads it, so no migration level is raised.
+ * API node. Created on first use (createOnce: nodes starting together create it once), like the data
+ * keys' table: an older node simply never reads it, so no migration level is raised.
  */
 export class PgPeerListStore implements PeerListStore {
-  private ready?: Promise<unknown>;
+  private readonly init: () => Promise<void>;
 
   constructor(
     private readonly pool: Pool,
     private readonly schema: string,
-  ) {}
-
-  private init(): Promise<unknown> {
-    this.ready ??= this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.schema}.sync_peers (id INTEGER PRIMARY KEY CHECK (id = 1), body TEXT NOT NULL, version INTEGER NOT NULL)`);
-    this.ready.catch(() => (this.ready = undefined));
-    return this.ready;
+  ) {
+    this.init = createOnce(pool, `${schema}.sync_peers`, `CREATE TABLE IF NOT EXISTS ${schema}.sync_peers (id INTEGER PRIMARY KEY CHECK (id = 1), body TEXT NOT NULL, version INTEGER NOT NULL)`);
   }
 
   async read(): Promise<{ body?: string; version: number }> {
