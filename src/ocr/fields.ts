@@ -26,6 +26,12 @@ const REMARK_CODES = /^(EAR|[A-Z])( (EAR|[A-Z]))*$/;
 export interface Draft { valor: string; conf: number; cap?: number }
 const none: Draft = { valor: '', conf: 0 };
 
+/**
+ * How far above the PERMISSÃO label (older model) the parents' last line may end, in label heights,
+ * when the FILIAÇÃO label was not read: the box for two parents' lines leaves room under the last one.
+ */
+const PARENTS_ABOVE_PERMIT = 6;
+
 const meanConf = (ps: Phrase[]): number => {
   const ws = ps.flatMap((p) => p.words);
   return ws.length ? ws.reduce((s, w) => s + w.conf, 0) / ws.length : 0;
@@ -93,8 +99,8 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true);
   // Restriction codes are plain letters and EAR: a lone "À" is the recogniser's reading of "A", and
   // "EARA" is EAR and a code glued by a space the recogniser missed (no code is four letters long).
-  // Marks with no letter or digit ("|", "-": a frame line's edge) are not part of a remark.
-  const remarks = (s: string): string => single(s.toUpperCase()).split(' ').filter((t) => /[A-Z0-9À-Ý]/.test(t))
+  // Marks with no letter ("|", "-", "1": a frame line's edge) are not part of a remark: codes are letters.
+  const remarks = (s: string): string => single(s.toUpperCase()).split(' ').filter((t) => /[A-ZÀ-Ý]/.test(t))
     .map((t) => (t === 'À' ? 'A' : /^EAR[A-Z]$/.test(t) ? `EAR ${t[3]}` : t)).join(' ');
   d.observacoes = read('observacoes', remarks);
   // Remarks are often absent: what the recogniser makes of the security print below the label then
@@ -145,8 +151,10 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   let filLines = below('filiacao', 2);
   const permissao = labels.get('permissao');
   if (!filLines.length && !labels.has('filiacao') && model === 'old' && permissao) {
-    // Label unread: the parents are the (one or two) value lines right above PERMISSÃO.
-    filLines = valueAbove(permissao, phrases, labelPhrases, labelH, 2);
+    // Label unread: the parents are the (one or two) value lines above PERMISSÃO. The older card
+    // leaves the parents' box's spare room under them: the mother's line ends 3-4.5 label heights
+    // above PERMISSÃO (final part), hence PARENTS_ABOVE_PERMIT.
+    filLines = valueAbove(permissao, phrases, labelPhrases, labelH, 2, PARENTS_ABOVE_PERMIT);
   }
   const cat = labels.get('categoria');
   if (!filLines.length && !labels.has('filiacao') && model === '2022' && cat) {

@@ -4,12 +4,12 @@
  */
 import { CNH_FIELD_NAMES, NOT_A_CNH, OcrError, type CnhFieldName, type CnhReader, type CnhReadResult } from './engine.js';
 import { extractFields, LOW_CONFIDENCE } from './fields.js';
-import { emptyValueRegions } from './layout.js';
 import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './budget.js';
 import { DecodePool, type DecodeSession } from './decode-pool.js';
 import { sniffMime, type DocumentMime } from './input.js';
 import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Recognizer } from './pool.js';
-import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
+import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
+import { clearBorderInk, columns, evenPaper, toPgm, type GrayImage } from './regions.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
 import { looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
@@ -24,6 +24,7 @@ export { OcrError } from './engine.js';
 export type { CnhReader, CnhReadResult, CnhField, CnhFieldName } from './engine.js';
 export { CNH_FIELD_NAMES, NOT_A_CNH } from './engine.js';
 export { LOW_CONFIDENCE } from './fields.js';
+export { MAX_LONE_LETTER_REREADS, rereadLoneLetters } from './second-looks.js';
 
 export interface CnhReaderOptions {
   /** Recogniser workers; default: number of cores. */
@@ -54,141 +55,68 @@ interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number }
  * sides next to each other are cut at `splitX` and recognised in parallel when a second worker is
  * free (sequentially otherwise). Pages go to the recogniser as PGM (no PNG compression round trip).
  */
-async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<OcrWord[]> {
+async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<{ words: OcrWord[]; evened: boolean }> {
   const s = recs[0].model.pageSqueeze;
   const width = Math.max(1, Math.round(prep.width * s));
   const img = s === 1 ? sharp(prep.png) : sharp(prep.png).resize({ width, height: prep.height, fit: 'fill', kernel: 'lanczos3' });
   const { data, info } = await img.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   const page: GrayImage = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
-  clearBorderInk(page);
+  // A fill refused for running too far met dark light falloff along the border (vignetting): the
+  // paper is evened out first, then the border's ink is cleared.
+  const evened = clearBorderInk(page) < 0;
+  if (evened) {
+    evenPaper(page);
+    clearBorderInk(page);
+  }
   const back = (w: OcrWord, dx: number): OcrWord => ({ ...w, x0: (w.x0 + dx) / s, x1: (w.x1 + dx) / s });
   const read = (rec: Recognizer, side: GrayImage): Promise<OcrWord[]> => rec.words(toPgm(side), SEGMENTATION.sparse);
-  if (prep.splitX === undefined) return (await read(recs[0], page)).map((w) => back(w, 0));
+  if (prep.splitX === undefined) return { words: (await read(recs[0], page)).map((w) => back(w, 0)), evened };
   const x = Math.round(prep.splitX * s);
   const left = columns(page, 0, x), right = columns(page, x, page.width);
   const [a, b] = recs.length > 1
     ? await Promise.all([read(recs[0], left), read(recs[1], right)])
     : [await read(recs[0], left), await read(recs[0], right)];
-  return [...a.map((w) => back(w, 0)), ...b.map((w) => back(w, x))];
+  return { words: [...a.map((w) => back(w, 0)), ...b.map((w) => back(w, x))], evened };
+}
+
+/** The prepared page with its paper evened out (regions.ts evenPaper), for the second looks' cuts. */
+async function evenedPage(prep: PreparedImage): Promise<PreparedImage> {
+  const { data, info } = await sharp(prep.png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const page: GrayImage = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  evenPaper(page);
+  const png = await sharp(page.data, { raw: { width: page.width, height: page.height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
+  return { ...prep, png };
 }
 
 /**
  * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
- * recognise (retrying turned 180 degrees when fewer than MIN_LABELS labels are read), then re-read
- * values missed under found labels. Exported for tuning tools (transparency), not part of the contract.
+ * recognise (retrying turned 180 degrees when fewer than MIN_LABELS labels are read), then the second
+ * looks (second-looks.ts): boxes that swallowed two lines, values missed under found labels, values
+ * that failed their format, unsure lone letters. Exported for tuning tools (transparency), not part of
+ * the contract.
  */
 export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prepareImage: Prepare): Promise<PageText> {
   let prep = await prepareImage(bytes);
-  let words = await pageWords(recs, prep);
+  let { words, evened } = await pageWords(recs, prep);
   let fields = extractFields(groupPhrases(words), words.map((w) => w.text).join(' '));
   if (fields.labelsFound < MIN_LABELS) {
     const turned = await prepareImage(bytes, { extraTurnDeg: 180 });
-    const words2 = await pageWords(recs, turned);
+    const { words: words2, evened: evened2 } = await pageWords(recs, turned);
     const fields2 = extractFields(groupPhrases(words2), words2.map((w) => w.text).join(' '));
     if (fields2.labelsFound > fields.labelsFound) {
       prep = turned;
       words = words2;
+      evened = evened2;
       fields = fields2;
     }
   }
+  // Second looks cut from the page as the recogniser read it: evened where the page pass evened it.
+  if (evened) prep = await evenedPage(prep);
+  words = await rereadMergedLines(recs[0], prep, words);
   words = await rereadEmptyValues(recs[0], prep.png, words, prep.width, prep.height, prep.splitX);
   words = await rereadSuspects(recs[0], prep, words);
   words = await rereadLoneLetters(recs[0], prep, words);
   return { words, grade: prep.quality.grade, heightPx: prep.height };
-}
-
-/** White padding (px) around every region cut out for a second look. */
-const CUT_PAD = 12;
-
-/** Region `r` of `png`, padded with CUT_PAD px of white, as PNG. */
-const paddedCut = (png: Buffer, r: { left: number; top: number; width: number; height: number }): Promise<Buffer> =>
-  sharp(png).extract(r).extend({ top: CUT_PAD, bottom: CUT_PAD, left: CUT_PAD, right: CUT_PAD, background: '#ffffff' }).png().toBuffer();
-
-/** A box grown by 30% of its height on every side, clamped to the prepared page (px). */
-function grownBox(b: { x0: number; y0: number; x1: number; y1: number }, prep: PreparedImage): { left: number; top: number; width: number; height: number } {
-  const m = Math.round(0.3 * (b.y1 - b.y0));
-  const left = Math.max(0, Math.floor(b.x0 - m)), top = Math.max(0, Math.floor(b.y0 - m));
-  return { left, top, width: Math.min(prep.width - left, Math.ceil(b.x1 - b.x0 + 2 * m)), height: Math.min(prep.height - top, Math.ceil(b.y1 - b.y0 + 2 * m)) };
-}
-
-/**
- * Second look, one text line at a time, under labels whose value the page pass missed: each region is
- * cut out (not crossing `splitX`), padded with 12 px of white and read as a single line.
- */
-async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[], widthPx: number, heightPx: number, splitX?: number): Promise<OcrWord[]> {
-  const regions = emptyValueRegions(groupPhrases(words), widthPx, heightPx);
-  const extra: OcrWord[] = [];
-  const pad = CUT_PAD;
-  for (const r of regions) {
-    const right = splitX !== undefined && r.left < splitX ? Math.min(r.left + r.width, splitX - 30) : r.left + r.width;
-    if (right - r.left < 10) continue;
-    const cut = await paddedCut(png, { left: r.left, top: r.top, width: right - r.left, height: r.height });
-    const found = await rec.words(cut, SEGMENTATION.line);
-    for (const w of found) {
-      if (!/[A-Za-z0-9À-ÿ]/.test(w.text) || w.conf <= 0.75) continue;
-      extra.push({ ...w, reread: true, x0: w.x0 - pad + r.left, x1: w.x1 - pad + r.left, y0: w.y0 - pad + r.top, y1: w.y1 - pad + r.top });
-    }
-  }
-  return extra.length ? [...words, ...extra] : words;
-}
-
-/**
- * Values whose reading failed its format are read again as one line from their own box (padded by
- * 30% of its height and 12 px of white); the new words replace the old only when they pass.
- */
-async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
-  const { suspects } = extractFields(groupPhrases(words), '');
-  let out = words;
-  const pad = CUT_PAD;
-  for (const s of suspects) {
-    const p = s.phrase;
-    const box = grownBox(p, prep);
-    const { left } = box;
-    if (box.width < 8 || box.height < 8) continue;
-    const cut = await paddedCut(prep.png, box);
-    const found = (await rec.words(cut, SEGMENTATION.line)).filter((w) => /[A-Za-z0-9]/.test(w.text));
-    if (!found.length || !s.accept(found.map((w) => w.text).join(' '))) continue;
-    // Same line, same place: boxes follow the old phrase so the layout reading is unchanged.
-    const y0 = p.y0, y1 = p.y1;
-    const replaced = found.map((w) => ({ ...w, reread: true, x0: w.x0 - pad + left, x1: w.x1 - pad + left, y0, y1 }));
-    out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
-  }
-  return out;
-}
-
-/** A lone letter read with less confidence than this is looked at again as a single word. */
-const LONE_LETTER_CONF = 0.9;
-/**
- * At most this many lone letters are re-read per page, the least confident first: a card prints a few
- * (category, remark codes), and a crafted page full of lone letters must not hold a recogniser for one
- * recognition per letter (recognition has no time budget of its own; decoding has).
- */
-export const MAX_LONE_LETTER_REREADS = 8;
-
-/**
- * Third look, at lone capital letters (remark and category codes such as "F" are printed alone): the
- * sparse page pass and single-line reading of tessdata_fast take a lone F for E, the Portuguese word
- * "e" (tuning part: 3 of 44 remarks, read at confidence 0.62-0.84; F at 0.84-0.87 as a single word).
- * Each lone letter under LONE_LETTER_CONF is cut out (padded by 30% of its height and 12 px of white)
- * and read as a single word; a single letter read more confidently replaces it, in the same box. At
- * most MAX_LONE_LETTER_REREADS letters, the least confident first.
- */
-export async function rereadLoneLetters(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
-  const out = [...words];
-  const lone = groupPhrases(words)
-    .filter((p) => p.words.length === 1 && /^[A-Z]$/.test(p.words[0].text) && p.words[0].conf < LONE_LETTER_CONF)
-    .map((p) => p.words[0])
-    .sort((a, b) => a.conf - b.conf)
-    .slice(0, MAX_LONE_LETTER_REREADS);
-  for (const w of lone) {
-    const box = grownBox(w, prep);
-    if (box.width < 4 || box.height < 8) continue;
-    const cut = await paddedCut(prep.png, box);
-    const found = await rec.words(cut, SEGMENTATION.word);
-    if (found.length !== 1 || !/^[A-Z]$/.test(found[0].text) || found[0].conf <= w.conf) continue;
-    out[out.indexOf(w)] = { ...w, text: found[0].text, conf: found[0].conf };
-  }
-  return out;
 }
 
 /** Pages stacked top to bottom into one word list (front and back on one page or on two). */

@@ -43,6 +43,9 @@ const LABELS: LabelDef[] = [
  */
 const tokens = (p: Phrase): string[] => fold(p.text).split(/[^A-Z0-9]+/).flatMap((t) => t.split(/(?<=\d)(?=[A-Z])|(?<=[A-Z])(?=\d)/)).filter(Boolean);
 
+/** Distinct labels (LABELS has two definitions of the name's). */
+const LABEL_COUNT = new Set(LABELS.map((d) => d.id)).size;
+
 /** Every token the labels are made of (LABELS' `all` and `none`). */
 const LABEL_TOKENS = [...new Set(LABELS.flatMap((d) => [...d.all, ...(d.none ?? [])]))];
 
@@ -60,29 +63,56 @@ function tokenMatches(word: string, token: string): boolean {
   return d <= tolerance && !LABEL_TOKENS.some((t) => t !== token && Math.abs(word.length - t.length) <= d && editDistance(word, t) <= d);
 }
 
+/** Whether a phrase's tokens make label `def`: all its tokens, none of its excluded ones (the name label: at most 6 tokens). */
+function isLabel(def: LabelDef, ts: string[]): boolean {
+  return def.all.every((tok) => ts.some((w) => tokenMatches(w, tok))) && !def.none?.some((tok) => ts.some((w) => tokenMatches(w, tok))) && !(def.id === 'nome' && ts.length > 6);
+}
+
 export interface FoundLabel {
   id: LabelId;
   phrase: Phrase;
 }
 
 /**
- * Label phrases by id (first occurrence top-down). A label phrase is short (at most 8 tokens) so that
- * values and running text are not taken for labels.
+ * Label phrases by id (first occurrence top-down). A label phrase is short (at most 9 tokens) so that
+ * values and running text are not taken for labels. Labels still missing are then looked for in pairs
+ * of phrases one label may have been broken into (splitLabels), none sharing a word with a found label.
  */
 export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
   const found = new Map<LabelId, FoundLabel>();
   for (const p of phrases) {
     const ts = tokens(p);
     if (ts.length === 0 || ts.length > 9) continue;
+    for (const def of LABELS) if (!found.has(def.id) && isLabel(def, ts)) found.set(def.id, { id: def.id, phrase: p });
+  }
+  if (found.size < LABEL_COUNT) for (const p of splitLabels(phrases)) {
+    const ts = tokens(p);
     for (const def of LABELS) {
-      if (found.has(def.id)) continue;
-      if (!def.all.every((tok) => ts.some((w) => tokenMatches(w, tok)))) continue;
-      if (def.none?.some((tok) => ts.some((w) => tokenMatches(w, tok)))) continue;
-      if (def.id === 'nome' && ts.length > 6) continue;
+      if (found.has(def.id) || !isLabel(def, ts) || [...found.values()].some((l) => l.phrase.words.some((w) => p.words.includes(w)))) continue;
       found.set(def.id, { id: def.id, phrase: p });
     }
   }
   return found;
+}
+
+/**
+ * Labels the recogniser broke in two phrases ("3 DATA, LOCAL" and "E UF DE NASCIMENTO": boxes of a
+ * tilted line that overlap a little, or a wider gap): each pair of short phrases (at most 9 tokens
+ * together) on one line, the second starting within 2 of their heights after the first ends (or
+ * overlapping it by at most that), joined into one phrase.
+ */
+function splitLabels(phrases: Phrase[]): Phrase[] {
+  const out: Phrase[] = [];
+  for (const a of phrases) {
+    for (const b of phrases) {
+      if (a === b || b.x0 <= a.x0) continue;
+      const h = Math.max(a.h, b.h), gap = b.x0 - a.x1;
+      if (gap > 2 * h || gap < -2 * h || Math.abs((a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2) > 0.6 * h || Math.max(a.h, b.h) > 1.5 * Math.min(a.h, b.h)) continue;
+      if (tokens(a).length + tokens(b).length > 9) continue;
+      out.push(toPhrase([...a.words, ...b.words]));
+    }
+  }
+  return out;
 }
 
 /** 2022 model when its numbered labels or ministry line are present, else the older model. */
@@ -153,16 +183,17 @@ function withContinuations(first: Phrase, phrases: Phrase[], labelPhrases: Set<P
 
 /**
  * Value lines directly above `anchor` (a label): up to `maxLines` value-size phrases stacked upwards,
- * left-aligned with the anchor, the lowest ending within 2.5 label heights above it. Used when a
- * value's own label was not read (e.g. the name sits right above the identity document's label).
+ * left-aligned with the anchor, the lowest ending within `reachLabelHeights` label heights above it
+ * (default 2.5). Used when a value's own label was not read (e.g. the name sits right above the
+ * identity document's label).
  */
-export function valueAbove(anchor: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, labelHeightPx: number, maxLines = 1): Phrase[] {
+export function valueAbove(anchor: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, labelHeightPx: number, maxLines = 1, reachLabelHeights = 2.5): Phrase[] {
   const A = anchor.phrase;
   const h = Math.max(4, labelHeightPx);
   const isValue = (p: Phrase): boolean => !labelPhrases.has(p) && p.h >= 1.2 * h && Math.abs(p.x0 - A.x0) < 3 * h;
   const out: Phrase[] = [];
   let floor = A.y0;
-  let reach = 2.5 * h;
+  let reach = reachLabelHeights * h;
   while (out.length < maxLines) {
     const next = phrases
       .filter((p) => isValue(p) && !out.includes(p) && p.y1 <= floor + 0.3 * h && p.y1 > floor - reach)
@@ -207,7 +238,7 @@ const SINGLE_LINE_VALUES: LabelId[] = ['nome', 'nascimento3', 'nascimento', 'emi
 
 /**
  * Regions (px) under found labels where no value phrase was found: from 0.2 label heights under the
- * label, 3.2 label heights tall, from one label height left of it (three for category and remarks) to the next label on its row (at most
+ * label (its top plus 1.5 label heights at most), 3.2 label heights tall, from one label height left of it (three for category and remarks) to the next label on its row (at most
  * 40 label heights; 8 for the category). Single letters (category B, remark A) are often dropped by sparse page reading.
  */
 export function emptyValueRegions(phrases: Phrase[], imageWidthPx: number, imageHeightPx: number): Array<{ id: LabelId; left: number; top: number; width: number; height: number }> {
@@ -226,7 +257,9 @@ export function emptyValueRegions(phrases: Phrase[], imageWidthPx: number, image
     // Category codes are at most three letters: a short window keeps card edges and frames out.
     const reach = id === 'categoria' ? 8 : 40;
     const right = Math.min(imageWidthPx, Math.round(Math.min(L.x0 + reach * h, ...nextRight) - 0.5 * h));
-    const top = Math.round(L.y1 + 0.2 * h);
+    // From the label's type, not its phrase's box: a value's first letter read into the label's phrase
+    // (an "F" under "12 OBSERVAÇÕES" read "-") stretches that box down over the value.
+    const top = Math.round(Math.min(L.y1, L.y0 + 1.5 * h) + 0.2 * h);
     const height = Math.min(imageHeightPx - top, Math.round(3.2 * h));
     if (right - left > 10 && height > 8) out.push({ id, left, top, width: right - left, height });
   }

@@ -3,6 +3,7 @@
  * registration number, names uppercase with accents as printed, single spaces. Recogniser confusions
  * between letters and digits are mapped only inside numeric fields.
  */
+import { isValidCnhNumber, isValidCpf } from './validators.js';
 
 const DIGIT_FIX: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', '|': '1', i: '1', L: '1', ']': '1', '[': '1', '!': '1', S: '5', s: '5', B: '8', Z: '2', z: '2', G: '6', T: '7', A: '4', g: '9' };
 
@@ -26,17 +27,32 @@ export function allDates(s: string): string[] {
   return out;
 }
 
-/** `000.000.000-00` from text holding exactly 11 digits (after look-alike fixes), else ''. */
+/**
+ * The 11 digits of a 12-digit reading whose first or last digit is a mark beside the number (a frame
+ * line's edge read "|" or "1"): the one way of dropping an edge digit that passes `valid` (check
+ * digits), else ''. A misread digit inside as well fails the check, and nothing is guessed.
+ */
+function edgeDropped(d: string, valid: (x: string) => boolean): string {
+  if (d.length !== 12) return '';
+  const ok = [...new Set([d.slice(1), d.slice(0, 11)])].filter(valid);
+  return ok.length === 1 ? ok[0] : '';
+}
+
+/**
+ * `000.000.000-00` from text holding exactly 11 digits (after look-alike fixes), or 12 of which
+ * dropping the first or the last leaves a valid CPF (edgeDropped), else ''.
+ */
 export function normalizeCpf(s: string): string {
-  const d = digitsOf(s);
+  let d = digitsOf(s);
+  if (d.length === 12) d = edgeDropped(d, isValidCpf);
   if (d.length !== 11) return '';
   return `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}`;
 }
 
-/** 11-digit registration number or ''. */
+/** 11-digit registration number, or the valid 11 of a 12-digit reading (edgeDropped), or ''. */
 export function normalizeCnhNumber(s: string): string {
   const d = digitsOf(s);
-  return d.length === 11 ? d : '';
+  return d.length === 11 ? d : edgeDropped(d, isValidCnhNumber);
 }
 
 /**

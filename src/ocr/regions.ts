@@ -33,16 +33,29 @@ export function columns(img: GrayImage, x0: number, x1: number): GrayImage {
 export const BORDER_INK_LEVEL = 170;
 
 /**
+ * Most of the page, as a share of its pixels, that clearBorderInk may whiten. Edges, rounded corners and
+ * rotation corners are a few percent of a card crop (final part: at most 4.6%); a dark vignette or shadow
+ * along the border is far more (low-light photos: 20-23%) and the fill runs through it into the labels
+ * and values printed near the card's edge (the registration number and the remarks vanished).
+ */
+export const MAX_BORDER_INK_SHARE = 0.1;
+
+/**
  * Whitens, in place, the pixels darker than `level` that are 8-connected to the image's border
  * (its outer 2 px): a card's edge and rounded corners, frame rules, black corners left by rotation or
  * perspective warping. Text on a card never touches the crop's border, but these do, and the
  * recogniser reads them as page-wide lines of noise (tuning part: up to a third of its time on some
- * photos, ~7% on average). Returns the number of pixels whitened. One flood fill with an explicit
- * stack: linear time, one Int32Array of width x height.
+ * photos, ~7% on average). When that would whiten more than `maxShare` of the pixels
+ * (MAX_BORDER_INK_SHARE: dark light falloff, not edges) the image is left as it was. Returns the number
+ * of pixels whitened, or -1 when the image was left as it was. One flood fill with an explicit stack: linear time, one Int32Array
+ * of width x height.
  */
-export function clearBorderInk(img: GrayImage, level = BORDER_INK_LEVEL): number {
+export function clearBorderInk(img: GrayImage, level = BORDER_INK_LEVEL, maxShare = MAX_BORDER_INK_SHARE): number {
   const { data, width: w, height: h } = img;
   const stack = new Int32Array(w * h);
+  const limit = maxShare * w * h;
+  // Whitened pixels are all below `level`; the originals are kept to undo a fill that ran too far.
+  const before = new Uint8Array(data);
   let top = 0, cleared = 0;
   const push = (i: number): void => {
     if (data[i] < level) {
@@ -53,12 +66,62 @@ export function clearBorderInk(img: GrayImage, level = BORDER_INK_LEVEL): number
   };
   for (let x = 0; x < w; x++) for (let y = 0; y < Math.min(2, h); y++) { push(y * w + x); push((h - 1 - y) * w + x); }
   for (let y = 0; y < h; y++) for (let x = 0; x < Math.min(2, w); x++) { push(y * w + x); push(y * w + (w - 1 - x)); }
-  while (top > 0) {
+  while (top > 0 && cleared <= limit) {
     const i = stack[--top];
     const x = i % w, y = (i - x) / w;
     for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) {
       for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++) push(yy * w + xx);
     }
   }
+  if (cleared > limit) {
+    data.set(before);
+    return -1;
+  }
   return cleared;
+}
+
+/** Block side of evenPaper, as a fraction of the page height (~20 px on an 820 px card). */
+const PAPER_BLOCK_OF_HEIGHT = 1 / 40;
+/** Share of a block's pixels brighter than its paper level (evenPaper): its upper quartile. */
+const PAPER_SHARE = 0.25;
+
+/**
+ * Divides the local paper level out of a page, in place, so that paper reads white (255) everywhere:
+ * each block's (PAPER_BLOCK_OF_HEIGHT of the height) paper level, the level PAPER_SHARE of its pixels
+ * are brighter than, bilinear between block centres. Finer than light.ts's flattening (which smooths
+ * over ~9 blocks, for shadows across the card), for the steep light falloff at a photo's corners
+ * (vignetting), where the recogniser's own global threshold loses the labels and values printed near
+ * the card's edge; not smoothed at all, as the falloff changes within two or three blocks (a 3 x 3
+ * maximum over blocks left those corners dark). Linear time; one 256-bin histogram per block.
+ */
+export function evenPaper(img: GrayImage): void {
+  const { data, width: w, height: h } = img;
+  const block = Math.max(8, Math.round(h * PAPER_BLOCK_OF_HEIGHT));
+  const gw = Math.ceil(w / block), gh = Math.ceil(h / block);
+  // Each block's paper: the level PAPER_SHARE of its pixels are brighter than (the noise of a dark
+  // corner has bright specks, so not its brightest; value type's strokes cover well under half a block).
+  const hists = new Uint32Array(gw * gh * 256);
+  for (let y = 0; y < h; y++) {
+    const row = Math.floor(y / block) * gw;
+    for (let x = 0; x < w; x++) hists[(row + Math.floor(x / block)) * 256 + data[y * w + x]]++;
+  }
+  const top = new Uint8Array(gw * gh);
+  for (let g = 0; g < gw * gh; g++) {
+    const bx = g % gw, by = (g - bx) / gw;
+    const n = (Math.min(w, (bx + 1) * block) - bx * block) * (Math.min(h, (by + 1) * block) - by * block);
+    let acc = 0, v = 255;
+    while (v > 0 && (acc += hists[g * 256 + v]) < PAPER_SHARE * n) v--;
+    top[g] = v;
+  }
+  const grid = top;
+  const at = (gx: number, gy: number): number => grid[Math.min(gh - 1, Math.max(0, gy)) * gw + Math.min(gw - 1, Math.max(0, gx))];
+  for (let y = 0; y < h; y++) {
+    const fy = (y + 0.5) / block - 0.5, gy = Math.floor(fy), ty = fy - gy;
+    for (let x = 0; x < w; x++) {
+      const fx = (x + 0.5) / block - 0.5, gx = Math.floor(fx), tx = fx - gx;
+      const bg = (at(gx, gy) * (1 - tx) + at(gx + 1, gy) * tx) * (1 - ty) + (at(gx, gy + 1) * (1 - tx) + at(gx + 1, gy + 1) * tx) * ty;
+      const v = Math.round((data[y * w + x] * 255) / Math.max(16, bg));
+      data[y * w + x] = v > 255 ? 255 : v;
+    }
+  }
 }

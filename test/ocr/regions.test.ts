@@ -47,8 +47,20 @@ describe('page image for the recogniser (regions.ts)', () => {
 
   it('handles images thinner than the 2 px border band', () => {
     const img = image(1, 1, [[0, 0, 1, 1]]);
-    expect(clearBorderInk(img)).toBe(1);
-    expect(clearBorderInk(image(3, 1, [[0, 0, 3, 1]]))).toBe(3);
+    expect(clearBorderInk(img, BORDER_INK_LEVEL, 1)).toBe(1);
+    expect(clearBorderInk(image(3, 1, [[0, 0, 3, 1]]), BORDER_INK_LEVEL, 1)).toBe(3);
+  });
+
+  it('leaves the image as it was when the fill would whiten more than MAX_BORDER_INK_SHARE (dark light falloff, not edges)', () => {
+    // A dark vignette band 15 px deep along the left border, text touching it: the fill would take 15%.
+    const img = image(100, 100, [[0, 0, 15, 100, 120], [15, 40, 40, 50, 0]]);
+    const copy = new Uint8Array(img.data);
+    expect(clearBorderInk(img)).toBe(-1);
+    expect(img.data).toEqual(copy);
+    // A thin edge (2 px, 4% of the page) is still cleared.
+    const edge = image(100, 100, [[0, 0, 2, 100, 120], [15, 40, 40, 50, 0]]);
+    expect(clearBorderInk(edge)).toBe(200);
+    expect(at(edge, 20, 45)).toBe(0);
   });
 
   it('cuts columns and encodes binary PGM with the pixels unchanged', () => {

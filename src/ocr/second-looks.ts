@@ -1,0 +1,198 @@
+/**
+ * Second looks at parts of a prepared page the page pass read badly (index.ts recognizeImage), each a
+ * small cut of the prepared image read again with a segmentation suited to it: boxes that swallowed two
+ * lines (rereadMergedLines), values missing under found labels (rereadEmptyValues), values that failed
+ * their format (rereadSuspects) and unsure lone letters (rereadLoneLetters). Each costs one recognition
+ * of a small cut and runs only where the page pass left something wrong, with a cap per page.
+ */
+import sharp from 'sharp';
+import { extractFields } from './fields.js';
+import { emptyValueRegions } from './layout.js';
+import { SEGMENTATION, type Recognizer } from './pool.js';
+import type { PreparedImage } from './preprocess.js';
+import { groupPhrases, type OcrWord } from './words.js';
+
+/** White padding (px) around every region cut out for a second look. */
+const CUT_PAD = 12;
+
+/** Region `r` of `png`, padded with CUT_PAD px of white, as PNG. */
+const paddedCut = (png: Buffer, r: { left: number; top: number; width: number; height: number }): Promise<Buffer> =>
+  sharp(png).extract(r).extend({ top: CUT_PAD, bottom: CUT_PAD, left: CUT_PAD, right: CUT_PAD, background: '#ffffff' }).png().toBuffer();
+
+/** A box grown by 30% of its height on every side, clamped to the prepared page (px). */
+function grownBox(b: { x0: number; y0: number; x1: number; y1: number }, prep: PreparedImage): { left: number; top: number; width: number; height: number } {
+  const m = Math.round(0.3 * (b.y1 - b.y0));
+  const left = Math.max(0, Math.floor(b.x0 - m)), top = Math.max(0, Math.floor(b.y0 - m));
+  return { left, top, width: Math.min(prep.width - left, Math.ceil(b.x1 - b.x0 + 2 * m)), height: Math.min(prep.height - top, Math.ceil(b.y1 - b.y0 + 2 * m)) };
+}
+
+/**
+ * Second look, one text line at a time, under labels whose value the page pass missed: each region is
+ * cut out (on its side of `splitX`), padded with 12 px of white and read as a single line; words over
+ * 0.75 are kept. A region that still gives none is read once more cleaned (cleanCut): one more
+ * recognition of a small cut, only for values still missing.
+ */
+export async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[], widthPx: number, heightPx: number, splitX?: number): Promise<OcrWord[]> {
+  const regions = emptyValueRegions(groupPhrases(words), widthPx, heightPx);
+  const extra: OcrWord[] = [];
+  const pad = CUT_PAD;
+  for (const r of regions) {
+    // Not across the gap between two sides: a region mostly right of `splitX` starts at it (a code's
+    // region reaches 3 label heights left of its label, which may be past the gap), one left of it ends before it.
+    const leftSide = splitX !== undefined && r.left + r.width / 2 < splitX;
+    const left = splitX !== undefined && !leftSide ? Math.max(r.left, Math.round(splitX)) : r.left;
+    const right = leftSide ? Math.min(r.left + r.width, (splitX as number) - 30) : r.left + r.width;
+    if (right - left < 10) continue;
+    const cut = await paddedCut(png, { left, top: r.top, width: right - left, height: r.height });
+    const kept = (ws: OcrWord[]): OcrWord[] => ws.filter((w) => /[A-Za-z0-9À-ÿ]/.test(w.text) && w.conf > 0.75);
+    let found = kept(await rec.words(cut, SEGMENTATION.line));
+    // Still nothing: once more cleaned (cleanCut), boxes scaled back; not when cleaning left no ink.
+    const clean = found.length ? null : await cleanCut(cut);
+    if (clean) found = kept(await rec.words(clean, SEGMENTATION.line)).map((w) => ({ ...w, x0: w.x0 / CLEAN_SCALE, x1: w.x1 / CLEAN_SCALE, y0: w.y0 / CLEAN_SCALE, y1: w.y1 / CLEAN_SCALE }));
+    for (const w of found) extra.push({ ...w, reread: true, x0: w.x0 - pad + left, x1: w.x1 - pad + left, y0: w.y0 - pad + r.top, y1: w.y1 - pad + r.top });
+  }
+  return extra.length ? [...words, ...extra] : words;
+}
+
+/** Upscaling of cleanCut. */
+const CLEAN_SCALE = 2;
+/**
+ * Fewest black pixels of a cleaned cut worth reading: a value-size capital's single stroke at twice the
+ * size is ~40 x 6 px; specks the median left are a few pixels each.
+ */
+const CLEAN_MIN_INK = 100;
+
+/**
+ * A cut made plain for a last look: twice the size (a lone capital such as a category "C" at value
+ * size is read "Cc" at 0.69 and "C" at 0.81 at twice it: final part), a 3 x 3 median (the speckle of a
+ * dark, noisy corner goes; strokes stay) and black/white at mid-gray (the page is contrast-stretched:
+ * ink near 0, paper near 255). A remark "F" on such a corner read as noise ("FED AAA CAES", under 0.3)
+ * reads "F" at 0.82. Null when no ink is left (an empty region: no recognition).
+ */
+async function cleanCut(cut: Buffer): Promise<Buffer | null> {
+  const { width = 1 } = await sharp(cut).metadata();
+  const big = await sharp(cut).resize({ width: width * CLEAN_SCALE, kernel: 'cubic' }).png().toBuffer();
+  const { data, info } = await sharp(big).median(3).threshold(128).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  let ink = 0;
+  for (const v of data) if (v === 0) ink++;
+  if (ink < CLEAN_MIN_INK) return null;
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toBuffer();
+}
+
+/**
+ * Values whose reading failed its format are read again as one line from their own box (padded by
+ * 30% of its height and 12 px of white); the new words replace the old only when they pass.
+ */
+export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
+  const { suspects } = extractFields(groupPhrases(words), '');
+  let out = words;
+  const pad = CUT_PAD;
+  for (const s of suspects) {
+    const p = s.phrase;
+    const box = grownBox(p, prep);
+    const { left } = box;
+    if (box.width < 8 || box.height < 8) continue;
+    const cut = await paddedCut(prep.png, box);
+    // Accented capitals are letters too: a remark "EAR A" read "EAR À" lost its code when "À" was dropped here.
+    const found = (await rec.words(cut, SEGMENTATION.line)).filter((w) => /[A-Za-z0-9À-ÿ]/.test(w.text));
+    if (!found.length || !s.accept(found.map((w) => w.text).join(' '))) continue;
+    // Same line, same place: boxes follow the old phrase so the layout reading is unchanged.
+    const y0 = p.y0, y1 = p.y1;
+    const replaced = found.map((w) => ({ ...w, reread: true, x0: w.x0 - pad + left, x1: w.x1 - pad + left, y0, y1 }));
+    out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
+  }
+  return out;
+}
+
+/** A lone letter read with less confidence than this is looked at again as a single word. */
+const LONE_LETTER_CONF = 0.9;
+/**
+ * At most this many lone letters are re-read per page, the least confident first: a card prints a few
+ * (category, remark codes), and a crafted page full of lone letters must not hold a recogniser for one
+ * recognition per letter (recognition has no time budget of its own; decoding has).
+ */
+export const MAX_LONE_LETTER_REREADS = 8;
+
+/**
+ * Third look, at lone capital letters (remark and category codes such as "F" are printed alone): the
+ * sparse page pass and single-line reading of tessdata_fast take a lone F for E, the Portuguese word
+ * "e" (tuning part: 3 of 44 remarks, read at confidence 0.62-0.84; F at 0.84-0.87 as a single word).
+ * Each lone letter under LONE_LETTER_CONF is cut out (padded by 30% of its height and 12 px of white)
+ * and read as a single word; a single letter read more confidently replaces it, in the same box. At
+ * most MAX_LONE_LETTER_REREADS letters, the least confident first.
+ */
+export async function rereadLoneLetters(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
+  const out = [...words];
+  const lone = groupPhrases(words)
+    .filter((p) => p.words.length === 1 && /^[A-Z]$/.test(p.words[0].text) && p.words[0].conf < LONE_LETTER_CONF)
+    .map((p) => p.words[0])
+    .sort((a, b) => a.conf - b.conf)
+    .slice(0, MAX_LONE_LETTER_REREADS);
+  for (const w of lone) {
+    const box = grownBox(w, prep);
+    if (box.width < 4 || box.height < 8) continue;
+    const cut = await paddedCut(prep.png, box);
+    const found = await rec.words(cut, SEGMENTATION.word);
+    if (found.length !== 1 || !/^[A-Z]$/.test(found[0].text) || found[0].conf <= w.conf) continue;
+    out[out.indexOf(w)] = { ...w, text: found[0].text, conf: found[0].conf };
+  }
+  return out;
+}
+
+
+/** A phrase this many times the value type's height or more was read over two lines (rereadMergedLines). */
+const MERGED_HEIGHT = 1.6;
+/** Such a phrase is re-read only when one of its words is this unsure (a clean tall box is a real word). */
+const MERGED_CONF = 0.6;
+/** At most this many merged phrases are re-read per page, the least confident first. */
+export const MAX_MERGED_REREADS = 4;
+
+/**
+ * Value type height of a page (px): the upper quartile of the heights of confidently read words of two
+ * characters or more (labels are the lower half, values the upper); 0 with fewer than 8 such words.
+ */
+export function valueHeight(words: OcrWord[]): number {
+  const hs = words.filter((w) => w.conf >= 0.8 && w.text.length >= 2).map((w) => w.y1 - w.y0).sort((a, b) => a - b);
+  return hs.length >= 8 ? hs[Math.floor(0.75 * (hs.length - 1))] : 0;
+}
+
+/**
+ * Boxes that swallowed two text lines: the sparse page pass sometimes takes a label and the value
+ * under it (or a value and the glare next to it) for one word, a box twice the value type tall read
+ * with next to no confidence ("4d CPF" over "554.724.510-00" read " S54.724.510-00" at 0; FILIAÇÃO
+ * over a father's name read "Ffáno"), and both the label and the value are lost. Each phrase at least
+ * MERGED_HEIGHT x the value type (valueHeight) with a word under MERGED_CONF is cut out (its own box,
+ * grown sideways by half the value type, padded with 12 px of white) and read as a block of lines.
+ * Its words give way to the new ones (their own boxes) when these are surer on the whole and either
+ * split it into lower lines or read it clearly better (by 0.2). At most MAX_MERGED_REREADS phrases,
+ * the least confident first.
+ */
+export async function rereadMergedLines(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
+  const ref = valueHeight(words);
+  if (!ref) return words;
+  const mean = (ws: OcrWord[]): number => ws.reduce((s, w) => s + w.conf, 0) / Math.max(1, ws.length);
+  const merged = groupPhrases(words)
+    .filter((p) => p.h >= MERGED_HEIGHT * ref && p.words.some((w) => w.conf < MERGED_CONF) && /[A-Za-z0-9]/.test(p.text))
+    .sort((a, b) => mean(a.words) - mean(b.words))
+    .slice(0, MAX_MERGED_REREADS);
+  let out = words;
+  for (const p of merged) {
+    // The box already spans the lines it swallowed: grown sideways only (by half the value type), so
+    // that no part of the lines above and below is read into it.
+    const left = Math.max(0, Math.floor(p.x0 - ref / 2)), top = Math.max(0, Math.floor(p.y0));
+    const box = { left, top, width: Math.min(prep.width - left, Math.ceil(p.x1 - p.x0 + ref)), height: Math.min(prep.height - top, Math.ceil(p.y1 - p.y0)) };
+    if (box.width < 8 || box.height < 8) continue;
+    const cut = await paddedCut(prep.png, box);
+    const read = (await rec.words(cut, SEGMENTATION.block)).filter((w) => /[A-Za-z0-9À-ÿ]/.test(w.text));
+    // Surer on the whole than the first reading, or kept: a label read well beside a value read worse
+    // ("CPF" 0.92, "802" 0.08, ".961.881-66" 0.08 against "802.961.881-66" 0.54) would lose the value.
+    if (!read.length || mean(read) <= mean(p.words)) continue;
+    const found = read.filter((w) => w.conf >= 0.3)
+      .map((w) => ({ ...w, x0: w.x0 - CUT_PAD + box.left, x1: w.x1 - CUT_PAD + box.left, y0: w.y0 - CUT_PAD + box.top, y1: w.y1 - CUT_PAD + box.top }));
+    if (!found.length) continue;
+    const tallest = Math.max(...found.map((w) => w.y1 - w.y0));
+    if (tallest >= 0.75 * p.h && mean(found) < mean(p.words) + 0.2) continue;
+    out = [...out.filter((w) => !p.words.includes(w)), ...found];
+  }
+  return out;
+}
