@@ -163,6 +163,7 @@ export async function startStation(config: StationConfig, options: StationOption
     // under their application's data key (src/sync/peer-secrets.ts); an older sync-peers.json is imported.
     syncPeers: new SyncPeerRegistry(store.syncPeers, config.syncPeers, {
       log: (o, msg) => logger.warn(o, msg),
+      info: (o, msg) => logger.info(o, msg),
       sealer: store.keyring && keyringSealer(store.keyring, async (appKey) => (await store.applications.list()).find((a) => a.key === appKey)?.id),
       legacyFile: paths.syncPeers,
     }),

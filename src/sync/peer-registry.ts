@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import type { StationConfig } from '../runtime/config.js';
 import type { PeerListStore } from '../store/types.js';
@@ -126,7 +126,13 @@ const WRITE_TRIES = 3;
 export interface SyncPeerRegistryOptions {
   /** Where warnings go (default: stderr). */
   log?: WarnLog;
-  /** Seals secrets at rest and opens them (the station and the CLI: peer-secrets.ts keyringSealer); without one (tests) secrets are stored in clear. */
+  /** Where information goes (the import of an old file; default: `log`). */
+  info?: WarnLog;
+  /**
+   * Seals secrets at rest and opens them (the station and the CLI: peer-secrets.ts keyringSealer).
+   * With one, a stored entry whose secret is in clear is never used (it can only have been written
+   * around the station). Without one (tests, a store without encryption) secrets are stored in clear.
+   */
   sealer?: PeerSecretSealer;
   /** `<dataDir>/sync-peers.json` of stations older than the stored list: imported once into the store (its secrets sealed), then removed. */
   legacyFile?: string;
@@ -140,22 +146,27 @@ export interface SyncPeerRegistryOptions {
  * node sees and uses the same peers) as one document `{ peers: [{ appKey, name, url, key,
  * sealedSecret }] }`. Changes are conditional on the version read and tried again when another node
  * changed the list meanwhile. With a `sealer` each secret is sealed under its application's data
- * key, bound to the entry's name, URL and peer key; without one (tests), and in lists written before
- * sealing, `secret` is in clear, and such entries are sealed on the next change. A sealed secret that
- * does not open (the entry was edited, or the application's key is gone) leaves that peer out, with a
- * warning. The list is read on every call, so the `sync` CLI and a running station see the same peers.
+ * key, bound to the entry's name, URL and peer key, and a secret that cannot be sealed is not stored;
+ * an entry with a secret in clear, or a URL an admin could not have entered, is ignored with a
+ * warning (it was written around the station). A sealed secret that does not open (the entry was
+ * edited, or the application's key is gone) leaves that peer out, with a warning. The list is read
+ * on every call, so the `sync` CLI and a running station see the same peers.
  *
  * Every peer belongs to one local application by its KEY (`appKey`): application names are not
  * unique, so a name would hand one application's peer credential to every application of that name.
  * Configured peers name their application by key or by name (resolveConfigured: a name two
- * applications share is ignored with a warning). An entry written before keys holding `app` (a name)
- * is read as the only application of that name, and rewritten with its key on the next change; if
- * several or no applications have that name, it is ignored with a warning (and kept). A corrupt list
- * is logged and read as empty; adding or removing then fails with PEER_FILE_UNREADABLE instead of
- * overwriting it. A name is unique per local application across both sources.
+ * applications share is ignored with a warning). An old sync-peers.json (one per node: an entry
+ * naming its application by `app`, a name, and its secret in clear) is imported on the first read:
+ * each entry bound to the only application of that name, sealed, up to MAX_STORED_PEERS; what cannot
+ * be imported (no or several applications of that name, no room, a URL refused) stays in the file,
+ * warned. A corrupt list is logged and read as empty; adding or removing then fails with
+ * PEER_FILE_UNREADABLE instead of overwriting it. A name is unique per local application across
+ * both sources.
  */
 export class SyncPeerRegistry {
   private readonly log: WarnLog;
+  /** The import of the old file, once per registry (a failure to remove it is not retried on every read). */
+  private legacy?: Promise<void>;
 
   constructor(
     private readonly list: PeerListStore,
@@ -176,12 +187,14 @@ export class SyncPeerRegistry {
 
   /**
    * Every peer with its secret (opened), bound to a local application of `apps` by key: the
-   * configuration's first, then the admin's in the order added. Never throws for a bad list (logged,
-   * read as empty) nor for a secret that does not open (that peer left out, logged).
+   * configuration's first, then the admin's in the order added; with `appKey`, that application's
+   * only (no other application's secret is opened). Never throws for a bad list (logged, read as
+   * empty) nor for a secret that does not open (that peer left out, logged).
    */
-  async all(apps: readonly LocalApp[]): Promise<Array<KeyedPeer & { source: PeerSource }>> {
+  async all(apps: readonly LocalApp[], appKey?: string): Promise<Array<KeyedPeer & { source: PeerSource }>> {
     const { sealer } = this.options;
-    const opened = await Promise.all((await this.stored(apps)).map(async (p): Promise<KeyedPeer[]> => {
+    const mine = <T extends { appKey: string }>(ps: T[]): T[] => (appKey === undefined ? ps : ps.filter((p) => p.appKey === appKey));
+    const opened = await Promise.all(mine(await this.stored(apps)).map(async (p): Promise<KeyedPeer[]> => {
       if (p.secret !== undefined) return [{ appKey: p.appKey, name: p.name, url: p.url, key: p.key, secret: p.secret }];
       try {
         if (!sealer) throw new Error('this registry has no key to open sealed secrets');
@@ -192,7 +205,7 @@ export class SyncPeerRegistry {
       }
     }));
     return [
-      ...resolveConfigured(this.configured, apps, this.warn).map((p) => ({ ...p, source: 'config' as const })),
+      ...mine(resolveConfigured(this.configured, apps, this.warn)).map((p) => ({ ...p, source: 'config' as const })),
       ...opened.flat().map((p) => ({ ...p, source: 'admin' as const })),
     ];
   }
@@ -208,7 +221,7 @@ export class SyncPeerRegistry {
 
   /**
    * Adds a peer of the local application of key `appKey` (the caller checked that it exists in `apps`).
-   * @throws SyncPeerError INVALID_PEER_NAME, INVALID_PEER_URL, INVALID_PEER_CREDENTIAL, PEER_EXISTS, TOO_MANY_PEERS, PEER_FILE_UNREADABLE, PEER_LIST_BUSY
+   * @throws SyncPeerError INVALID_PEER_NAME, INVALID_PEER_URL, INVALID_PEER_CREDENTIAL, PEER_EXISTS, TOO_MANY_PEERS, PEER_FILE_UNREADABLE, PEER_LIST_BUSY; Error when the secret cannot be sealed (nothing stored)
    */
   async add(apps: readonly LocalApp[], appKey: string, peer: Omit<KeyedPeer, 'appKey'>): Promise<PeerView> {
     if (!PEER_NAME.test(peer.name)) throw new SyncPeerError('INVALID_PEER_NAME', 'A peer name is 1 to 64 letters, digits, ".", "_" or "-"');
@@ -216,21 +229,21 @@ export class SyncPeerRegistry {
     for (const [field, value] of [['key', peer.key], ['secret', peer.secret]] as const) {
       if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_CREDENTIAL_CHARS) throw new SyncPeerError('INVALID_PEER_CREDENTIAL', `The peer application's ${field} must be 1 to ${MAX_CREDENTIAL_CHARS} characters`);
     }
-    const added: StoredPeer = { appKey, name: peer.name, url, key: peer.key, secret: peer.secret };
-    await this.change(async (stored) => {
+    const added = await this.sealed({ appKey, name: peer.name, url, key: peer.key, secret: peer.secret });
+    await this.change(apps, async (stored) => {
       if (resolveConfigured(this.configured, apps, () => undefined).some((p) => p.appKey === appKey && p.name === peer.name) || this.keyed(stored, apps).some(({ peer: p }) => p?.appKey === appKey && p.name === peer.name)) {
         throw new SyncPeerError('PEER_EXISTS', `This application already has a peer named ${peer.name}`);
       }
       if (stored.length >= MAX_STORED_PEERS) throw new SyncPeerError('TOO_MANY_PEERS', `At most ${MAX_STORED_PEERS} peers can be added here`);
       return [...this.keyed(stored, apps).map(({ peer: p, raw }) => p ?? raw), added];
     });
-    return { appKey, name: added.name, url: added.url, key: added.key, source: 'admin' };
+    return { appKey, name: peer.name, url, key: peer.key, source: 'admin' };
   }
 
   /** Removes an admin-added peer of the application of key `appKey`. @throws SyncPeerError PEER_CONFIGURED (it comes from the configuration), PEER_NOT_FOUND, PEER_FILE_UNREADABLE, PEER_LIST_BUSY */
   async remove(apps: readonly LocalApp[], appKey: string, name: string): Promise<void> {
     if (resolveConfigured(this.configured, apps, () => undefined).some((p) => p.appKey === appKey && p.name === name)) throw new SyncPeerError('PEER_CONFIGURED', 'This peer is set by the station configuration (BIOSTATION_SYNC_PEERS); change it there');
-    await this.change(async (stored) => {
+    await this.change(apps, async (stored) => {
       const keyed = this.keyed(stored, apps);
       const rest = keyed.filter(({ peer }) => !(peer && peer.appKey === appKey && peer.name === name));
       if (rest.length === keyed.length) throw new SyncPeerError('PEER_NOT_FOUND', 'No such peer for this application');
@@ -240,17 +253,31 @@ export class SyncPeerRegistry {
 
   /** The stored peers bound to their application (secrets possibly sealed); a bad list is logged and read as empty. */
   private async stored(apps: readonly LocalApp[]): Promise<StoredPeer[]> {
-    const stored = await this.read();
+    const stored = await this.read(apps);
     if (stored.error) this.warn({ err: stored.error }, 'the stored sync peers are unreadable: the peers added from the Admin screen are left out');
     return this.keyed(stored.entries, apps).flatMap(({ peer }) => (peer ? [peer] : []));
   }
 
-  /** The stored entries, each with its peer bound by key (undefined: an old entry whose application name is ambiguous or unknown, warned). */
+  /**
+   * The entries as found, each with its peer bound by key. No peer (warned) for: an entry without
+   * name, url, key and secret; one naming its application by a name that no or several applications
+   * have; with a sealer, one whose secret is in clear; one whose URL an admin could not have entered.
+   */
   private keyed(entries: StoredEntry[], apps: readonly LocalApp[]): Array<{ raw: StoredEntry; peer?: StoredPeer }> {
     return entries.map((raw) => {
       const { name, url, key, secret, sealedSecret } = raw;
       if (typeof name !== 'string' || typeof url !== 'string' || typeof key !== 'string' || (typeof secret !== 'string' && typeof sealedSecret !== 'string')) {
         this.warn({ peer: name }, 'sync peers: an entry without name, url, key and secret is ignored');
+        return { raw };
+      }
+      if (typeof sealedSecret !== 'string' && this.options.sealer) {
+        this.warn({ peer: name }, 'sync peers: an entry holding its secret in clear was not written by this station and is ignored; add the peer again from the Admin screen');
+        return { raw };
+      }
+      try {
+        if (checkAdminPeerUrl(url) !== url) throw new SyncPeerError('INVALID_PEER_URL', 'not in the form the station stores');
+      } catch (e) {
+        this.warn({ peer: name, err: (e as Error).message }, 'sync peers: an entry whose URL the Admin screen would refuse is ignored');
         return { raw };
       }
       const held = typeof sealedSecret === 'string' ? { sealedSecret } : { secret: secret as string };
@@ -265,8 +292,8 @@ export class SyncPeerRegistry {
   }
 
   /** The stored entries and their version, or why they cannot be read (nothing stored is an empty list). Imports an old sync-peers.json first. */
-  private async read(): Promise<{ entries: StoredEntry[]; version: number; error?: string }> {
-    await this.importLegacy();
+  private async read(apps: readonly LocalApp[]): Promise<{ entries: StoredEntry[]; version: number; error?: string }> {
+    await (this.legacy ??= this.importLegacy(apps).catch((e: unknown) => this.warn({ file: this.options.legacyFile, err: (e as Error).message }, 'sync-peers.json of an older version could not be imported')));
     const { body, version } = await this.list.read();
     if (body === undefined) return { entries: [], version };
     const parsed = parseList(body);
@@ -275,11 +302,12 @@ export class SyncPeerRegistry {
 
   /**
    * Adds the peers of an old `<dataDir>/sync-peers.json` (each node of a scaled-out station had its
-   * own) to the stored list, secrets sealed, then removes the file (it held the secrets in clear). An
-   * entry whose application already has a stored peer of that name is left out (the stored one stays).
-   * A corrupt file, or a stored list that cannot be read, leaves the file where it is, warned.
+   * own) to the stored list: each bound to its application by key (an entry naming it by a name no or
+   * several applications have stays out), sealed, skipped when its application already has a stored
+   * peer of that name, up to MAX_STORED_PEERS. The file is then removed, or rewritten with what was
+   * not imported (warned). A corrupt file, or a stored list that cannot be read, leaves it as it is.
    */
-  private async importLegacy(): Promise<void> {
+  private async importLegacy(apps: readonly LocalApp[]): Promise<void> {
     const file = this.options.legacyFile;
     if (!file || !existsSync(file)) return;
     let parsed: ReturnType<typeof parseList>;
@@ -292,7 +320,9 @@ export class SyncPeerRegistry {
       this.warn({ file, err: parsed.error }, 'sync-peers.json of an older version is unreadable and was not imported: the peers in it are left out (fix or remove it)');
       return;
     }
-    const owner = (e: StoredEntry): unknown => e.appKey ?? e.app;
+    // The old file's secrets are in clear: bind and check them as a registry without a sealer would.
+    const unsealed = new SyncPeerRegistry(this.list, [], { log: this.warn });
+    const bound = unsealed.keyed(parsed.entries, apps);
     for (let i = 0; i < WRITE_TRIES; i++) {
       const { body, version } = await this.list.read();
       const current = body === undefined ? { entries: [] } : parseList(body);
@@ -300,12 +330,24 @@ export class SyncPeerRegistry {
         this.warn({ file, err: current.error }, 'sync-peers.json of an older version was not imported: the stored sync peers are unreadable');
         return;
       }
-      const added = parsed.entries.filter((e) => !current.entries.some((c) => c.name === e.name && owner(c) === owner(e)));
-      if (await this.save([...current.entries, ...added], version)) {
-        rmSync(file, { force: true });
-        this.log({ file, imported: added.length, alreadyStored: parsed.entries.length - added.length }, 'sync-peers.json imported into the station registry and removed');
-        return;
+      const taken = this.keyed(current.entries, apps).flatMap(({ peer }) => (peer ? [`${peer.appKey}\0${peer.name}`] : []));
+      const imported: StoredEntry[] = [];
+      const left: StoredEntry[] = [];
+      let duplicates = 0;
+      for (const { raw, peer } of bound) {
+        if (!peer) left.push(raw);
+        else if (taken.includes(`${peer.appKey}\0${peer.name}`)) duplicates++;
+        else if (current.entries.length + imported.length >= MAX_STORED_PEERS) left.push(raw);
+        else {
+          imported.push(await this.sealed(peer));
+          taken.push(`${peer.appKey}\0${peer.name}`);
+        }
       }
+      if (!(await this.list.write(JSON.stringify({ peers: [...current.entries, ...imported] }), version))) continue;
+      if (left.length === 0) rmSync(file, { force: true });
+      else writeFileSync(file, `${JSON.stringify({ peers: left }, null, 2)}\n`, { mode: 0o600 });
+      (this.options.info ?? this.log)({ file, imported: imported.length, alreadyStored: duplicates, left: left.length }, left.length === 0 ? 'sync-peers.json imported into the station registry and removed' : 'sync-peers.json partly imported into the station registry: the entries left in it name no single application or found no room (at most 32 peers)');
+      return;
     }
   }
 
@@ -314,33 +356,23 @@ export class SyncPeerRegistry {
    * is tried again on the entries another writer left meanwhile.
    * @throws SyncPeerError PEER_FILE_UNREADABLE rather than overwrite a list that could not be read, PEER_LIST_BUSY after WRITE_TRIES conflicts; whatever `next` throws
    */
-  private async change(next: (stored: StoredEntry[]) => Promise<StoredEntry[]>): Promise<void> {
+  private async change(apps: readonly LocalApp[], next: (stored: StoredEntry[]) => Promise<StoredEntry[]>): Promise<void> {
     for (let i = 0; i < WRITE_TRIES; i++) {
-      const { entries, version, error } = await this.read();
+      const { entries, version, error } = await this.read(apps);
       if (error) throw new SyncPeerError('PEER_FILE_UNREADABLE', `The station's stored sync peers cannot be read (${error}); nothing was changed`);
-      if (await this.save(await next(entries), version)) return;
+      // With a sealer, an entry in clear is not the station's (keyed ignores it): it is not carried over, so never sealed into use.
+      const kept = (await next(entries)).filter((e) => !this.options.sealer || typeof e.secret !== 'string' || e.sealedSecret !== undefined);
+      if (await this.list.write(JSON.stringify({ peers: kept }), version)) return;
     }
     throw new SyncPeerError('PEER_LIST_BUSY', 'The sync peers were changed elsewhere at the same time; try again');
   }
 
-  /**
-   * Writes the entries if the stored version is still `expected`, sealing every secret still in clear
-   * when there is a sealer (an entry whose application's key cannot be had keeps its secret as it
-   * was). @returns false when another writer came first
-   */
-  private async save(entries: StoredEntry[], expected: number): Promise<boolean> {
+  /** `peer` as stored: its secret sealed when there is a sealer. @throws Error when it cannot be sealed (fail closed: never stored in clear) */
+  private async sealed(peer: StoredPeer): Promise<StoredEntry> {
     const { sealer } = this.options;
-    const peers = await Promise.all(entries.map(async (e): Promise<StoredEntry> => {
-      if (!sealer || typeof e.secret !== 'string' || typeof e.appKey !== 'string' || typeof e.name !== 'string' || typeof e.url !== 'string' || typeof e.key !== 'string') return e;
-      const { secret, ...rest } = e;
-      try {
-        return { ...rest, sealedSecret: await sealer.seal(e.appKey, sealContext({ name: e.name, url: e.url, key: e.key }), secret) };
-      } catch (err) {
-        this.warn({ peer: e.name, err: (err as Error).message }, "sync peers: a peer's secret could not be sealed and stays in clear");
-        return e;
-      }
-    }));
-    return this.list.write(JSON.stringify({ peers }), expected);
+    if (!sealer || peer.secret === undefined) return peer;
+    const { secret, ...rest } = peer;
+    return { ...rest, sealedSecret: await sealer.seal(peer.appKey, sealContext(peer), secret) };
   }
 }
 

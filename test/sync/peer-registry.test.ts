@@ -191,16 +191,41 @@ describe('sync peer registry: applications by key', () => {
       expect(warnings).toEqual([expect.stringContaining('does not open')]); // each distinct warning once
     });
 
-    it('a list with secrets in clear (written before sealing) is read, and sealed on the next change', async () => {
-      await put(JSON.stringify({ peers: [{ appKey: 'bs_k3', name: 'old', ...peer }] }));
+    it('entries written around the station are never used: a secret in clear, or a URL the Admin screen refuses (e.g. plain http to another host), is ignored and not carried into the next change', async () => {
+      await put(JSON.stringify({ peers: [{ appKey: 'bs_k3', name: 'planted', url: 'https://evil.example', key: 'k', secret: 'planted-secret' }] }));
       const r = new SyncPeerRegistry(list, [], { log: (_o, msg) => warnings.push(msg), sealer: sealerOf() });
-      expect((await r.all(apps)).map((p) => [p.name, p.secret])).toEqual([['old', 'peer-secret']]);
+      expect(await r.all(apps)).toEqual([]);
+      expect(await r.viewsOf(apps, 'bs_k3')).toEqual([]);
+      expect(warnings).toEqual([expect.stringContaining('secret in clear')]);
       await r.add(apps, 'bs_k3', { name: 'new', ...peer, secret: 'new-secret' });
       const text = (await list.read()).body!;
-      expect(text).not.toContain('peer-secret');
+      expect(text).not.toContain('planted');
       expect(text).not.toContain('new-secret');
-      expect((await r.all(apps)).map((p) => [p.name, p.secret])).toEqual([['old', 'peer-secret'], ['new', 'new-secret']]);
-      expect(warnings).toEqual([]);
+      expect((await r.all(apps)).map((p) => [p.name, p.secret])).toEqual([['new', 'new-secret']]);
+      // a sealed entry whose URL was rewritten into one the Admin screen refuses
+      const [entry] = await stored();
+      await put(JSON.stringify({ peers: [{ ...entry, url: 'http://10.0.0.9:8080' }] }));
+      warnings = [];
+      expect(await r.all(apps)).toEqual([]);
+      expect(warnings).toEqual([expect.stringContaining('URL')]);
+    });
+
+    it('an old file is bound by application key, sealed, de-duplicated by key and capped; what cannot be imported stays in it', async () => {
+      await new SyncPeerRegistry(list, [], { log: () => undefined, sealer: sealerOf() }).add(apps, 'bs_k3', { name: 'field', ...peer });
+      const many = Array.from({ length: 33 }, (_, i) => ({ appKey: 'bs_k1', name: `p${i}`, ...peer }));
+      writeFileSync(file, JSON.stringify({ peers: [
+        { app: 'solo', name: 'field', ...peer, secret: 'other' }, // solo is bs_k3, which already has 'field': not a second one
+        { app: 'x', name: 'shared', ...peer }, // two applications are named x: stays in the file
+        ...many,
+      ] }));
+      const infos: string[] = [];
+      const r = new SyncPeerRegistry(list, [], { log: (_o, msg) => warnings.push(msg), info: (_o, msg) => infos.push(msg), legacyFile: file, sealer: sealerOf() });
+      expect((await r.viewsOf(apps, 'bs_k3')).map((p) => p.name)).toEqual(['field']);
+      expect((await r.viewsOf(apps, 'bs_k1')).length).toBe(31); // 32 at most, one already stored
+      expect((await list.read()).body).not.toContain('"secret"');
+      const left = JSON.parse(readFileSync(file, 'utf8')).peers.map((p: { name: string }) => p.name);
+      expect(left).toEqual(['shared', 'p31', 'p32']);
+      expect(infos).toEqual([expect.stringContaining('partly imported')]);
     });
   });
 });

@@ -68,8 +68,17 @@ const DocumentDumpResponse = Type.Object({
 async function peersOf(services: StationServices, applicationId: string): Promise<KeyedPeer[]> {
   const apps = await services.applications.list();
   const key = apps.find((a) => a.id === applicationId)?.key;
-  const all = (await services.syncPeers?.all(apps)) ?? resolveConfigured(services.config.syncPeers ?? [], apps);
-  return key === undefined ? [] : all.filter((p) => p.appKey === key);
+  if (key === undefined) return [];
+  // Only this application's secrets are opened.
+  return (await services.syncPeers?.all(apps, key)) ?? resolveConfigured(services.config.syncPeers ?? [], apps).filter((p) => p.appKey === key);
+}
+
+/** The names and URLs of the application's peers, no secret opened (the status; the Admin screen lists the same). */
+async function peerViewsOf(services: StationServices, applicationId: string): Promise<Array<{ name: string; url: string }>> {
+  const apps = await services.applications.list();
+  const key = apps.find((a) => a.id === applicationId)?.key;
+  if (key === undefined) return [];
+  return (await services.syncPeers?.viewsOf(apps, key)) ?? resolveConfigured(services.config.syncPeers ?? [], apps).filter((p) => p.appKey === key);
 }
 
 /** The peer named `name` (or the only one) among the application's `mine`. @throws INVALID_REQUEST */
@@ -130,7 +139,7 @@ export function syncRoutes(services: StationServices, authenticate: Authenticate
     }, async (request) => {
       const tenant = tenantOf(request);
       const history: SyncRecord[] = await services.sync.history(tenant.store, 10);
-      const peers = (await peersOf(services, tenant.applicationId)).map((p) => ({ name: p.name, url: safeOrigin(p.url) }));
+      const peers = (await peerViewsOf(services, tenant.applicationId)).map((p) => ({ name: p.name, url: safeOrigin(p.url) }));
       return { peers, lastSync: history.find((h) => h.error === null) ?? null, history };
     });
 
