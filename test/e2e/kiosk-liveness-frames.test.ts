@@ -158,8 +158,9 @@ describe.skipIf(!!skip)('kiosk: liveness frames (Verify, fake camera)', () => {
     await page.getByTestId('verify-face-file').setInputFiles(ENROLL_PHOTO);
     await page.getByTestId('verify-face-captured').waitFor({ timeout: 30_000 });
     const uploaded = (await readFile(ENROLL_PHOTO)).toString('base64');
-    // Past the burst's end: the preview is still the file, not the camera frame the burst started from.
-    await page.waitForTimeout(2_000);
+    // Once no burst runs any more (the old component kept it running and then replaced the preview), the preview is still the file.
+    await page.locator('[data-testid="verify-face-captured"][data-burst="off"]').waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(1_500); // longer than a burst (3 x 330 ms): nothing may arrive late either
     const shown = await page.locator('[data-testid="verify-face-captured"] img').getAttribute('src');
     expect(shown === `data:image/jpeg;base64,${uploaded}`, `the preview is the chosen file, not a camera frame (${shown?.slice(0, 40)}...)`).toBe(true);
     const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/services/face/blair/verify') && r.request().method() === 'POST', { timeout: 120_000 });

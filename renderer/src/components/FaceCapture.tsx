@@ -79,12 +79,15 @@ export function FaceCapture({ value, onChange, testId = 'face', livenessFrames =
    * a burst still running then drops its result instead of replacing what the clerk chose since.
    */
   const epoch = useRef(0);
+  /** A manual capture under way (its still check, then its burst): a second click meanwhile is ignored. */
+  const capturing = useRef(false);
   /** The main frame plus, when asked, the extra frames of the same stream; a capture cut short (camera gone) is dropped. */
   const finish = async (v: HTMLVideoElement, image: FaceImage, alive: () => boolean) => {
     const count = framesRef.current;
     if (count <= 0) return onChangeRef.current(image);
     setBurst(true);
     const frames = await grabFrames(v, count, LIVENESS_FRAMES.intervalMs, alive);
+    if (!alive()) return;
     setBurst(false);
     if (frames) onChangeRef.current({ ...image, frames });
   };
@@ -138,17 +141,22 @@ export function FaceCapture({ value, onChange, testId = 'face', livenessFrames =
 
   const manual = async () => {
     const v = video.current;
-    if (!v || v.videoWidth === 0 || burst) return;
-    const mine = epoch.current;
-    const frame = grabFrame(v);
-    const verdict = await checkStill(v, await loadDetector());
-    if (REFUSE_MANUAL.includes(verdict)) {
-      setRefused(verdict);
-      return;
+    if (!v || v.videoWidth === 0 || burst || capturing.current) return;
+    capturing.current = true;
+    try {
+      const mine = epoch.current;
+      const frame = grabFrame(v);
+      const verdict = await checkStill(v, await loadDetector());
+      if (epoch.current !== mine) return;
+      if (REFUSE_MANUAL.includes(verdict)) {
+        setRefused(verdict);
+        return;
+      }
+      setRefused(null);
+      await finish(v, { base64: frame.base64, dataUrl: frame.dataUrl, ...(WARN_MANUAL.includes(verdict) ? { warning: verdict } : {}) }, () => epoch.current === mine);
+    } finally {
+      capturing.current = false;
     }
-    if (epoch.current !== mine) return;
-    setRefused(null);
-    await finish(v, { base64: frame.base64, dataUrl: frame.dataUrl, ...(WARN_MANUAL.includes(verdict) ? { warning: verdict } : {}) }, () => epoch.current === mine);
   };
   const upload = async (file: File | undefined) => {
     if (!file) return;
@@ -161,7 +169,7 @@ export function FaceCapture({ value, onChange, testId = 'face', livenessFrames =
 
   if (value) {
     return (
-      <div className="capture face-capture" data-testid={`${testId}-captured`}>
+      <div className="capture face-capture" data-testid={`${testId}-captured`} data-burst={burst ? 'on' : 'off'}>
         <img className="capture-preview" src={value.dataUrl} alt={t('face.captured')} />
         <div className="capture-controls">
           <p className="ok-text">✓ {t('face.captured')}</p>
