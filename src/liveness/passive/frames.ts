@@ -73,7 +73,8 @@ export interface FramesNote {
 export type SessionVerdict = LivenessVerdict & { frames: FramesNote };
 
 /**
- * Judges a main image with its frames (the frames already found consistent) and counts one check.
+ * Judges a main image with its frames (found consistent by the caller: before, or inside `frames`
+ * when it is a function) and counts one check.
  * @param main / frames: image bytes with the face box the face engine extracted (source px). `frames` may
  * be a function giving them: it is called only once the main image has passed the quality gates, so a
  * main image that cannot be judged costs no frame extraction (the caller's consistency check runs there).

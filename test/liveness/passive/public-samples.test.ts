@@ -115,11 +115,14 @@ describe.skipIf(!HAVE_REPLAY || !MODEL)('passive liveness on real screen replays
     expect(rates.attack.live / rates.attack.judged).toBeLessThan(0.1);
   });
 
-  // Known failure (README "Real screen replays"): the same cameras' live frames: 85 judged (32 more
-  // refused as too dark), BPCER 67.1 %: the network calls a backlit laptop webcam and a phone's selfie
-  // video attacks. When a change fixes it, this fails and must become a plain `it`.
-  it.fails('passes most live frames of the same cameras (known failure)', () => {
+  it('judges enough live frames of the same cameras to say anything', () => {
     expect(rates.live.judged).toBeGreaterThan(60);
+  });
+
+  // Known failure (README "Real screen replays"): the same cameras' live frames: 85 judged (32 more
+  // refused as too dark), BPCER 67.1 %: the network calls a backlit laptop webcam's and a phone's
+  // live frames attacks. When a change fixes it, this fails and must become a plain `it`.
+  it.fails('passes most live frames of the same cameras (known failure)', () => {
     expect(1 - rates.live.live / rates.live.judged).toBeLessThan(0.25);
   });
 });
