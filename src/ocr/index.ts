@@ -9,7 +9,8 @@ import { DecodePool, type DecodeSession } from './decode-pool.js';
 import { sniffMime, type DocumentMime } from './input.js';
 import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Recognizer } from './pool.js';
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
-import { clearBorderInk, columns, evenPaper, toPgm, type GrayImage } from './regions.js';
+import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
+import { evenPaper } from './light.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
 import { looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
@@ -58,14 +59,12 @@ interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number }
 async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<{ words: OcrWord[]; evened: boolean }> {
   const s = recs[0].model.pageSqueeze;
   const width = Math.max(1, Math.round(prep.width * s));
-  const img = s === 1 ? sharp(prep.png) : sharp(prep.png).resize({ width, height: prep.height, fit: 'fill', kernel: 'lanczos3' });
-  const { data, info } = await img.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-  const page: GrayImage = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  const page = await grayPage(s === 1 ? sharp(prep.png) : sharp(prep.png).resize({ width, height: prep.height, fit: 'fill', kernel: 'lanczos3' }));
   // A fill refused for running too far met dark light falloff along the border (vignetting): the
   // paper is evened out first, then the border's ink is cleared.
   const evened = clearBorderInk(page) < 0;
   if (evened) {
-    evenPaper(page);
+    evenPaper(page.data, page.width, page.height);
     clearBorderInk(page);
   }
   const back = (w: OcrWord, dx: number): OcrWord => ({ ...w, x0: (w.x0 + dx) / s, x1: (w.x1 + dx) / s });
@@ -79,11 +78,16 @@ async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<{ wor
   return { words: [...a.map((w) => back(w, 0)), ...b.map((w) => back(w, x))], evened };
 }
 
-/** The prepared page with its paper evened out (regions.ts evenPaper), for the second looks' cuts. */
+/** The first channel of an image as 8-bit grayscale. */
+async function grayPage(img: sharp.Sharp): Promise<GrayImage> {
+  const { data, info } = await img.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}
+
+/** The prepared page with its paper evened out (light.ts evenPaper), for the second looks' cuts. */
 async function evenedPage(prep: PreparedImage): Promise<PreparedImage> {
-  const { data, info } = await sharp(prep.png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-  const page: GrayImage = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
-  evenPaper(page);
+  const page = await grayPage(sharp(prep.png));
+  evenPaper(page.data, page.width, page.height);
   const png = await sharp(page.data, { raw: { width: page.width, height: page.height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
   return { ...prep, png };
 }

@@ -19,6 +19,13 @@ const CUT_PAD = 12;
 const paddedCut = (png: Buffer, r: { left: number; top: number; width: number; height: number }): Promise<Buffer> =>
   sharp(png).extract(r).extend({ top: CUT_PAD, bottom: CUT_PAD, left: CUT_PAD, right: CUT_PAD, background: '#ffffff' }).png().toBuffer();
 
+/** Letters (accented capitals too) or digits: a word read in a cut that is worth keeping. */
+const HAS_TEXT = /[A-Za-z0-9À-ÿ]/;
+
+/** A word read in a cut (padded by CUT_PAD, enlarged `scale` times) placed on the page, the cut's corner at (`left`, `top`) px. */
+const placed = (w: OcrWord, left: number, top: number, scale = 1): OcrWord =>
+  ({ ...w, x0: w.x0 / scale - CUT_PAD + left, x1: w.x1 / scale - CUT_PAD + left, y0: w.y0 / scale - CUT_PAD + top, y1: w.y1 / scale - CUT_PAD + top });
+
 /** A box grown by 30% of its height on every side, clamped to the prepared page (px). */
 function grownBox(b: { x0: number; y0: number; x1: number; y1: number }, prep: PreparedImage): { left: number; top: number; width: number; height: number } {
   const m = Math.round(0.3 * (b.y1 - b.y0));
@@ -35,7 +42,6 @@ function grownBox(b: { x0: number; y0: number; x1: number; y1: number }, prep: P
 export async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[], widthPx: number, heightPx: number, splitX?: number): Promise<OcrWord[]> {
   const regions = emptyValueRegions(groupPhrases(words), widthPx, heightPx);
   const extra: OcrWord[] = [];
-  const pad = CUT_PAD;
   for (const r of regions) {
     // Not across the gap between two sides: a region mostly right of `splitX` starts at it (a code's
     // region reaches 3 label heights left of its label, which may be past the gap), one left of it ends before it.
@@ -44,12 +50,12 @@ export async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: Ocr
     const right = leftSide ? Math.min(r.left + r.width, (splitX as number) - 30) : r.left + r.width;
     if (right - left < 10) continue;
     const cut = await paddedCut(png, { left, top: r.top, width: right - left, height: r.height });
-    const kept = (ws: OcrWord[]): OcrWord[] => ws.filter((w) => /[A-Za-z0-9À-ÿ]/.test(w.text) && w.conf > 0.75);
-    let found = kept(await rec.words(cut, SEGMENTATION.line));
+    const kept = (ws: OcrWord[]): OcrWord[] => ws.filter((w) => HAS_TEXT.test(w.text) && w.conf > 0.75);
+    let found = kept(await rec.words(cut, SEGMENTATION.line)).map((w) => placed(w, left, r.top));
     // Still nothing: once more cleaned (cleanCut), boxes scaled back; not when cleaning left no ink.
     const clean = found.length ? null : await cleanCut(cut);
-    if (clean) found = kept(await rec.words(clean, SEGMENTATION.line)).map((w) => ({ ...w, x0: w.x0 / CLEAN_SCALE, x1: w.x1 / CLEAN_SCALE, y0: w.y0 / CLEAN_SCALE, y1: w.y1 / CLEAN_SCALE }));
-    for (const w of found) extra.push({ ...w, reread: true, x0: w.x0 - pad + left, x1: w.x1 - pad + left, y0: w.y0 - pad + r.top, y1: w.y1 - pad + r.top });
+    if (clean) found = kept(await rec.words(clean, SEGMENTATION.line)).map((w) => placed(w, left, r.top, CLEAN_SCALE));
+    for (const w of found) extra.push({ ...w, reread: true });
   }
   return extra.length ? [...words, ...extra] : words;
 }
@@ -86,7 +92,6 @@ async function cleanCut(cut: Buffer): Promise<Buffer | null> {
 export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
   const { suspects } = extractFields(groupPhrases(words), '');
   let out = words;
-  const pad = CUT_PAD;
   for (const s of suspects) {
     const p = s.phrase;
     const box = grownBox(p, prep);
@@ -94,11 +99,11 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
     if (box.width < 8 || box.height < 8) continue;
     const cut = await paddedCut(prep.png, box);
     // Accented capitals are letters too: a remark "EAR A" read "EAR À" lost its code when "À" was dropped here.
-    const found = (await rec.words(cut, SEGMENTATION.line)).filter((w) => /[A-Za-z0-9À-ÿ]/.test(w.text));
+    const found = (await rec.words(cut, SEGMENTATION.line)).filter((w) => HAS_TEXT.test(w.text));
     if (!found.length || !s.accept(found.map((w) => w.text).join(' '))) continue;
     // Same line, same place: boxes follow the old phrase so the layout reading is unchanged.
     const y0 = p.y0, y1 = p.y1;
-    const replaced = found.map((w) => ({ ...w, reread: true, x0: w.x0 - pad + left, x1: w.x1 - pad + left, y0, y1 }));
+    const replaced = found.map((w) => ({ ...placed(w, left, 0), reread: true, y0, y1 }));
     out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
   }
   return out;
@@ -138,7 +143,6 @@ export async function rereadLoneLetters(rec: Recognizer, prep: PreparedImage, wo
   }
   return out;
 }
-
 
 /** A phrase this many times the value type's height or more was read over two lines (rereadMergedLines). */
 const MERGED_HEIGHT = 1.6;
@@ -183,12 +187,11 @@ export async function rereadMergedLines(rec: Recognizer, prep: PreparedImage, wo
     const box = { left, top, width: Math.min(prep.width - left, Math.ceil(p.x1 - p.x0 + ref)), height: Math.min(prep.height - top, Math.ceil(p.y1 - p.y0)) };
     if (box.width < 8 || box.height < 8) continue;
     const cut = await paddedCut(prep.png, box);
-    const read = (await rec.words(cut, SEGMENTATION.block)).filter((w) => /[A-Za-z0-9À-ÿ]/.test(w.text));
+    const read = (await rec.words(cut, SEGMENTATION.block)).filter((w) => HAS_TEXT.test(w.text));
     // Surer on the whole than the first reading, or kept: a label read well beside a value read worse
     // ("CPF" 0.92, "802" 0.08, ".961.881-66" 0.08 against "802.961.881-66" 0.54) would lose the value.
     if (!read.length || mean(read) <= mean(p.words)) continue;
-    const found = read.filter((w) => w.conf >= 0.3)
-      .map((w) => ({ ...w, x0: w.x0 - CUT_PAD + box.left, x1: w.x1 - CUT_PAD + box.left, y0: w.y0 - CUT_PAD + box.top, y1: w.y1 - CUT_PAD + box.top }));
+    const found = read.filter((w) => w.conf >= 0.3).map((w) => placed(w, box.left, box.top));
     if (!found.length) continue;
     const tallest = Math.max(...found.map((w) => w.y1 - w.y0));
     if (tallest >= 0.75 * p.h && mean(found) < mean(p.words) + 0.2) continue;

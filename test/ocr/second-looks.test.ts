@@ -11,7 +11,7 @@ import { extractFields } from '../../src/ocr/fields.js';
 import { emptyValueRegions, findLabels } from '../../src/ocr/layout.js';
 import type { Recognizer } from '../../src/ocr/pool.js';
 import type { PreparedImage } from '../../src/ocr/preprocess.js';
-import { evenPaper, type GrayImage } from '../../src/ocr/regions.js';
+import { evenPaper } from '../../src/ocr/light.js';
 import { normalizeCnhNumber, normalizeCpf } from '../../src/ocr/normalize.js';
 import { MAX_MERGED_REREADS, rereadEmptyValues, rereadMergedLines, rereadSuspects, valueHeight } from '../../src/ocr/second-looks.js';
 import { isValidCnhNumber } from '../../src/ocr/validators.js';
@@ -132,11 +132,10 @@ describe('dark light falloff (evenPaper)', () => {
     const data = new Uint8Array(width * height);
     for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = Math.round(90 + 140 * Math.min(1, x / 150));
     for (let y = 100; y < 104; y++) for (let x = 20; x < 60; x++) data[y * width + x] = 20;
-    const img: GrayImage = { data, width, height };
-    evenPaper(img);
-    expect(img.data[50 * width + 10]).toBeGreaterThan(240);
-    expect(img.data[50 * width + 300]).toBeGreaterThan(240);
-    expect(img.data[101 * width + 40]).toBeLessThan(80);
+    evenPaper(data, width, height);
+    expect(data[50 * width + 10]).toBeGreaterThan(240);
+    expect(data[50 * width + 300]).toBeGreaterThan(240);
+    expect(data[101 * width + 40]).toBeLessThan(80);
   });
 });
 
