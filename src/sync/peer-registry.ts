@@ -261,16 +261,17 @@ export class SyncPeerRegistry {
   /**
    * The entries as found, each with its peer bound by key. No peer (warned) for: an entry without
    * name, url, key and secret; one naming its application by a name that no or several applications
-   * have; with a sealer, one whose secret is in clear; one whose URL an admin could not have entered.
+   * have; when `sealedOnly` (default: with a sealer), one whose secret is in clear; one whose URL an
+   * admin could not have entered.
    */
-  private keyed(entries: StoredEntry[], apps: readonly LocalApp[]): Array<{ raw: StoredEntry; peer?: StoredPeer }> {
+  private keyed(entries: StoredEntry[], apps: readonly LocalApp[], sealedOnly = !!this.options.sealer): Array<{ raw: StoredEntry; peer?: StoredPeer }> {
     return entries.map((raw) => {
       const { name, url, key, secret, sealedSecret } = raw;
       if (typeof name !== 'string' || typeof url !== 'string' || typeof key !== 'string' || (typeof secret !== 'string' && typeof sealedSecret !== 'string')) {
         this.warn({ peer: name }, 'sync peers: an entry without name, url, key and secret is ignored');
         return { raw };
       }
-      if (typeof sealedSecret !== 'string' && this.options.sealer) {
+      if (typeof sealedSecret !== 'string' && sealedOnly) {
         this.warn({ peer: name }, 'sync peers: an entry holding its secret in clear was not written by this station and is ignored; add the peer again from the Admin screen');
         return { raw };
       }
@@ -320,9 +321,8 @@ export class SyncPeerRegistry {
       this.warn({ file, err: parsed.error }, 'sync-peers.json of an older version is unreadable and was not imported: the peers in it are left out (fix or remove it)');
       return;
     }
-    // The old file's secrets are in clear: bind and check them as a registry without a sealer would.
-    const unsealed = new SyncPeerRegistry(this.list, [], { log: this.warn });
-    const bound = unsealed.keyed(parsed.entries, apps);
+    // The old file's secrets are in clear (sealed below, as they are imported).
+    const bound = this.keyed(parsed.entries, apps, false);
     for (let i = 0; i < WRITE_TRIES; i++) {
       const { body, version } = await this.list.read();
       const current = body === undefined ? { entries: [] } : parseList(body);
