@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -49,6 +49,22 @@ describe('widened set, final part', () => {
       const f = fakePerson(PART_SEED.final2 + i, false, FINAL2_NAMES);
       expect(words(f).every((w) => own.has(w))).toBe(true);
       expect(FINAL2_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
+    }
+  });
+
+  it('final3 reserves its own names and towns, disjoint from every other part\'s lists (accents ignored)', () => {
+    const all = (p: typeof COMMON_NAMES): string[] => [...p.male, ...p.female, ...p.surnames, ...cities(p)];
+    const others = new Set([...all(COMMON_NAMES), ...all(RESERVED_NAMES), ...all(FINAL2_NAMES), 'JUNQUEIRA', 'ARCOVERDE', 'MEIRELES'].map(fold));
+    expect(all(FINAL3_NAMES).filter((w) => others.has(fold(w)))).toEqual([]);
+    expect(FINAL3_NAMES.male.length + FINAL3_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL3_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    expect(others.has('BITTENCOURT')).toBe(false);
+    const words = (p: ReturnType<typeof fakePerson>): string[] => `${p.nome_completo} ${p.nome_pai} ${p.nome_mae}`.split(' ').filter((w) => w && !['DE', 'DA', 'DOS'].includes(w));
+    const own = new Set([...FINAL3_NAMES.male, ...FINAL3_NAMES.female, ...FINAL3_NAMES.surnames, 'BITTENCOURT']);
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final3 + i, false, FINAL3_NAMES);
+      expect(words(f).every((w) => own.has(w))).toBe(true);
+      expect(FINAL3_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
     }
   });
 });
