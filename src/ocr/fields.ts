@@ -4,7 +4,7 @@
  * confidence.
  */
 import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
-import { detectModel, findLabels, labelCapHeight, labelHeight, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
+import { detectModel, excessIndent, findLabels, labelCapHeight, labelHeight, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
   allDates, CATEGORY_SET, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
 } from './normalize.js';
@@ -31,6 +31,13 @@ const none: Draft = { valor: '', conf: 0 };
  * when the FILIAÇÃO label was not read: the box for two parents' lines leaves room under the last one.
  */
 const PARENTS_ABOVE_PERMIT = 6;
+/** Values printed left-aligned under their labels, whose offsets say where this card's values begin. */
+const ALIGNED_VALUES: LabelId[] = ['nome', 'cpf', 'registro', 'validade', 'emissao', 'primeira', 'identidade', 'nascimento', 'nascimento3'];
+/**
+ * A category code starting this many of its heights (a capital's advance is ~0.7 of it) right of where
+ * the card's values begin lost a letter; the two jitters of a label and its value stay under ~0.6.
+ */
+const LOST_GLYPH = 0.9;
 
 const meanConf = (ps: Phrase[]): number => {
   const ws = ps.flatMap((p) => p.words);
@@ -94,6 +101,22 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.cpf = read('cpf', normalizeCpf, true);
   d.numero_cnh = read('registro', normalizeCnhNumber, true);
   d.categoria = read('categoria', normalizeCategory);
+  const catLabel = labels.get('categoria'), catPs = below('categoria');
+  if (d.categoria.valor && catLabel && catPs.length === 1) {
+    // A code starting a glyph or more right of where this card's values start lost its first letter
+    // ("AE" read "E" at 0.97: final2 part): read again from where it should begin, and capped under the
+    // low-confidence line unless the new reading is a longer code.
+    const others = ALIGNED_VALUES.flatMap((id): Array<[FoundLabel, Phrase]> => {
+      const l = labels.get(id), v = below(id)[0];
+      return l && v ? [[l, v]] : [];
+    });
+    const excess = excessIndent(catLabel, catPs[0], others);
+    if (excess > LOST_GLYPH * catPs[0].h) {
+      const shorter = d.categoria.valor.length;
+      suspects.push({ phrase: { ...catPs[0], x0: catPs[0].x0 - excess }, accept: (t) => normalizeCategory(t).length > shorter });
+      d.categoria = { ...d.categoria, cap: LOST_DIACRITIC_CAP };
+    }
+  }
   d.data_validade = read('validade', normalizeDate, true);
   d.data_emissao = read('emissao', normalizeDate, true);
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true);

@@ -17,6 +17,12 @@ interface LabelDef {
   all: string[];
   /** None of these may be in the phrase. */
   none?: string[];
+  /**
+   * Or: a short phrase (at most 3 tokens) whose letters, run together, hold this string within one edit
+   * (a label of short tokens, which must otherwise match exactly, read with one letter wrong or glued
+   * to its neighbour: "9 CAT. HAB." read "(AT, HAB." or "SCALHABR").
+   */
+  glued?: string;
 }
 
 const LABELS: LabelDef[] = [
@@ -29,7 +35,7 @@ const LABELS: LabelDef[] = [
   { id: 'identidade', all: ['IDENTIDADE'] },
   { id: 'cpf', all: ['CPF'] },
   { id: 'registro', all: ['REGISTRO'] },
-  { id: 'categoria', all: ['CAT'] },
+  { id: 'categoria', all: ['CAT'], glued: 'CATHAB' },
   { id: 'primeira', all: ['HABILITACAO'], none: ['CARTEIRA', 'NACIONAL', 'CAT'] },
   { id: 'filiacao', all: ['FILIACAO'] },
   { id: 'observacoes', all: ['OBSERVACOES'] },
@@ -65,7 +71,25 @@ function tokenMatches(word: string, token: string): boolean {
 
 /** Whether a phrase's tokens make label `def`: all its tokens, none of its excluded ones (the name label: at most 6 tokens). */
 function isLabel(def: LabelDef, ts: string[]): boolean {
+  if (def.glued && ts.length <= 3 && fuzzyContains(ts.join(''), def.glued, 1)) return true;
   return def.all.every((tok) => ts.some((w) => tokenMatches(w, tok))) && !def.none?.some((tok) => ts.some((w) => tokenMatches(w, tok))) && !(def.id === 'nome' && ts.length > 6);
+}
+
+/**
+ * Whether some substring of `text` is within `maxEdits` edits (insertions, deletions, substitutions) of
+ * `pattern`: approximate substring matching by dynamic programming with a free start (Sellers 1980).
+ */
+export function fuzzyContains(text: string, pattern: string, maxEdits: number): boolean {
+  // col[i]: fewest edits turning pattern[0..i) into some substring of text ending at the current position.
+  let col = Array.from({ length: pattern.length + 1 }, (_, i) => i);
+  if (col[pattern.length] <= maxEdits) return true;
+  for (const ch of text) {
+    const next = [0];
+    for (let i = 1; i <= pattern.length; i++) next[i] = Math.min(col[i] + 1, next[i - 1] + 1, col[i - 1] + (pattern[i - 1] === ch ? 0 : 1));
+    if (next[pattern.length] <= maxEdits) return true;
+    col = next;
+  }
+  return false;
 }
 
 export interface FoundLabel {
@@ -179,6 +203,21 @@ function withContinuations(first: Phrase, phrases: Phrase[], labelPhrases: Set<P
     if (!next) return cur;
     cur = toPhrase([...cur.words, ...next.words]);
   }
+}
+
+/**
+ * How far (px) `value` starts right of where the page's other values start under their labels
+ * (`others`: label and first value line pairs): the value layer is printed with one offset per card
+ * (up to +-3 % of the card in the widened set, up to 4 label heights in valueBelow), so the median of
+ * the others' offsets says where a value under `label` should begin. A short code that begins a glyph
+ * or more further right lost its first character(s) ("AE" read "E"). 0 with fewer than 2 others.
+ */
+export function excessIndent(label: FoundLabel, value: Phrase, others: Array<[FoundLabel, Phrase]>): number {
+  const offsets = others.map(([l, v]) => v.x0 - l.phrase.x0).sort((a, b) => a - b);
+  if (offsets.length < 2) return 0;
+  const mid = offsets.length / 2;
+  const median = offsets.length % 2 ? offsets[Math.floor(mid)] : (offsets[mid - 1] + offsets[mid]) / 2;
+  return value.x0 - label.phrase.x0 - median;
 }
 
 /**
