@@ -14,8 +14,8 @@
  * issue #17 (`--part final3 --n 88`); never while tuning.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
- * Prints, per part: exact match per field (and CER), per card model, per condition, documents fully
- * right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
+ * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
+ * median CPU s), documents fully right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
  * image-only PDFs, text PDFs), read one at a time through `createCnhReader` (latency, not throughput),
  * and CPU seconds per document (all the process's threads: a figure load on other cores barely moves).
  * Headline figures also go to bench/out/ocr.summary.json for `npm run bench`. `--model` picks the
@@ -95,6 +95,12 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
   console.log(table(['condition', 'n', 'exact over fields', 'documents fully right', 'median s', 'errors'], CONDITIONS.map((c) => {
     const os = outs.filter((o) => o.doc.condition === c);
     return [c, String(os.length), pct(exactAll(os)), os.length ? pct(fullyRight(os)) : '-', os.length ? median(os.map((o) => o.seconds)).toFixed(2) : '-', String(os.filter((o) => o.error).length)];
+  })));
+  console.log('\n## Per font (images and image-only PDFs; text-layer PDFs are not recognised)\n');
+  const fonts = [...new Set(outs.filter((o) => o.doc.condition !== 'pdf-text').map((o) => o.doc.font))].sort();
+  console.log(table(['font', 'n', 'exact over fields', 'documents fully right', 'median CPU s'], fonts.map((f) => {
+    const os = outs.filter((o) => o.doc.font === f && o.doc.condition !== 'pdf-text');
+    return [f, String(os.length), pct(exactAll(os)), pct(fullyRight(os)), median(os.map((o) => o.cpu)).toFixed(2)];
   })));
   if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3') {
     console.log('\n## Variants only this part has\n');
