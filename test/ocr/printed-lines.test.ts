@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { inkLines, kindOf, printedLines, whitenPrintedLines, type InkLine } from '../../src/ocr/printed-lines.js';
+import { otsu } from '../../src/ocr/light.js';
 import { prepareImage } from '../../src/ocr/preprocess.js';
 import { clearBorderInk, columns, type GrayImage } from '../../src/ocr/regions.js';
 import { generateCnh } from '../fixtures/cnh/index.js';
@@ -44,6 +45,7 @@ describe('the card\'s fixed print found before recognition (printed-lines.ts)', 
     const [front] = await sides(13, '2022');
     const before = inkLines(front);
     const found = printedLines(front);
+    const orig = Uint8Array.from(front.data);
     const words = whitenPrintedLines(front);
     const after = inkLines(front);
     expect(found.length).toBe(3);
@@ -52,6 +54,16 @@ describe('the card\'s fixed print found before recognition (printed-lines.ts)', 
     const kept = before.map(box).filter((b) => !taken.has(b));
     expect(kept.length).toBe(before.length - 3);
     expect(after.map(box).sort()).toEqual(kept.sort());
+    // Less ink moves the page's Otsu threshold (the recogniser binarises at it): every pixel left
+    // unwhitened is ink or paper at the new threshold as it was at the old one.
+    const t0 = otsu(orig), t1 = otsu(front.data);
+    let flipped = 0, whitened = 0;
+    for (let i = 0; i < orig.length; i++) {
+      if (front.data[i] === 255 && orig[i] !== 255) whitened++;
+      else if ((orig[i] <= t0) !== (front.data[i] <= t1)) flipped++;
+    }
+    expect(whitened).toBeGreaterThan(1000);
+    expect(flipped).toBe(0);
     // The words sit where their line was.
     const rep = found[0].line;
     expect(words[0].y0).toBe(rep.y0);
