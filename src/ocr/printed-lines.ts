@@ -167,8 +167,8 @@ interface PrintedKind { text: string; header: boolean }
  * The lines looked for. Header lines stand in this order from the top of a card side (older model:
  * REPÚBLICA, MINISTÉRIO DAS CIDADES, DEPARTAMENTO, CARTEIRA; 2022 model: REPÚBLICA, MINISTÉRIO DOS
  * TRANSPORTES, CARTEIRA); the notice is the lowest line of the back. The signature lines (ASSINATURA DO
- * PORTADOR / DO EMISSOR) are left alone: three words in label type, too like a name such as "FERNANDA DA
- * SILVEIRA" by their widths alone.
+ * PORTADOR / DO EMISSOR) are left alone: on the four seen parts MINISTÉRIO DAS CIDADES and 40 other
+ * lines (labels cut at letter gaps, a name) fit their widths too.
  */
 export const PRINTED_KINDS: readonly PrintedKind[] = [
   { text: 'REPÚBLICA FEDERATIVA DO BRASIL', header: true },
