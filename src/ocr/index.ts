@@ -11,6 +11,7 @@ import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Reco
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
 import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
 import { evenPaper } from './light.js';
+import { whitenPrintedLines } from './printed-lines.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
 import { looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
@@ -68,7 +69,8 @@ async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<{ wor
     clearBorderInk(page);
   }
   const back = (w: OcrWord, dx: number): OcrWord => ({ ...w, x0: (w.x0 + dx) / s, x1: (w.x1 + dx) / s });
-  const read = (rec: Recognizer, side: GrayImage): Promise<OcrWord[]> => rec.words(toPgm(side), SEGMENTATION.sparse);
+  // The card's fixed print (header, validity notice) is whitened and its words given without reading them (printed-lines.ts).
+  const read = async (rec: Recognizer, side: GrayImage): Promise<OcrWord[]> => { const printed = whitenPrintedLines(side); return [...await rec.words(toPgm(side), SEGMENTATION.sparse), ...printed]; };
   if (prep.splitX === undefined) return { words: (await read(recs[0], page)).map((w) => back(w, 0)), evened };
   const x = Math.round(prep.splitX * s);
   const left = columns(page, 0, x), right = columns(page, x, page.width);

@@ -1,0 +1,339 @@
+/**
+ * The card's own print found on the page before recognition (issue #17, speed): text lines of the
+ * gray page from its ink alone (binarised, connected components, lines, word gaps), and among them the
+ * lines that hold no field: the header stack (REPÚBLICA FEDERATIVA DO BRASIL, MINISTÉRIO ...,
+ * DEPARTAMENTO NACIONAL DE TRÂNSITO, CARTEIRA NACIONAL DE HABILITAÇÃO) and the validity notice (VÁLIDA
+ * EM TODO O TERRITÓRIO NACIONAL). A line is known by its words' count and relative widths, its type size
+ * and where it stands among the side's lines (top of the stack, bottom of the side), never by a fixed
+ * position. Pure functions on pixel buffers; no recognition here.
+ */
+import type { GrayImage } from './regions.js';
+import type { OcrWord } from './words.js';
+
+/** Level under which a pixel is ink (the prepared page is contrast-stretched: type ~0-80, security print ~215). */
+export const INK_LEVEL = 128;
+
+/** A text line of the page: its box (px) and its words' horizontal extents (px), left to right. */
+export interface InkLine {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Median height of its glyph components, px (the type's cap height for capitals). */
+  h: number;
+  /** Horizontal extents (px) of its glyphs, left to right, merged where they overlap (accents, touching letters). */
+  glyphs: Array<{ x0: number; x1: number }>;
+}
+
+interface Box { x0: number; y0: number; x1: number; y1: number }
+
+/**
+ * Bounding boxes (inclusive px) of the 8-connected components of pixels darker than `level`, in one
+ * raster pass with a union-find over provisional labels (typed arrays: ~2 ms for a 0.75 MP side).
+ */
+export function inkComponents(img: GrayImage, level = INK_LEVEL): Box[] {
+  const { data, width: w, height: h } = img;
+  const labels = new Int32Array(w * h);
+  let parent = new Int32Array(1024);
+  let next = 1;
+  const find = (a: number): number => {
+    let r = a;
+    while (parent[r] !== r) r = parent[r];
+    while (parent[a] !== r) { const up = parent[a]; parent[a] = r; a = up; }
+    return r;
+  };
+  const union = (a: number, b: number): number => {
+    if (a === b) return a;
+    const ra = find(a), rb = find(b);
+    if (ra < rb) { parent[rb] = ra; return ra; }
+    parent[ra] = rb;
+    return rb;
+  };
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      const i = row + x;
+      if (data[i] >= level) continue;
+      let l = x > 0 ? labels[i - 1] : 0;
+      if (y > 0) {
+        const up = i - w;
+        if (x > 0 && labels[up - 1]) l = l ? union(l, labels[up - 1]) : labels[up - 1];
+        if (labels[up]) l = l ? union(l, labels[up]) : labels[up];
+        if (x < w - 1 && labels[up + 1]) l = l ? union(l, labels[up + 1]) : labels[up + 1];
+      }
+      if (!l) {
+        if (next === parent.length) { const grown = new Int32Array(2 * next); grown.set(parent); parent = grown; }
+        l = next;
+        parent[next] = next;
+        next++;
+      }
+      labels[i] = l;
+    }
+  }
+  const x0 = new Int32Array(next).fill(w), y0 = new Int32Array(next).fill(h), x1 = new Int32Array(next).fill(-1), y1 = new Int32Array(next).fill(-1);
+  const root = new Int32Array(next);
+  for (let l = 1; l < next; l++) root[l] = find(l);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      const l = labels[row + x];
+      if (!l) continue;
+      const r = root[l];
+      if (x < x0[r]) x0[r] = x;
+      if (x > x1[r]) x1[r] = x;
+      if (y < y0[r]) y0[r] = y;
+      y1[r] = y;
+    }
+  }
+  const out: Box[] = [];
+  for (let l = 1; l < next; l++) if (root[l] === l) out.push({ x0: x0[l], y0: y0[l], x1: x1[l], y1: y1[l] });
+  return out;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : 0;
+};
+
+/** Glyph components are 8 to 60 px tall (cap heights on the 820 px card: labels ~13, values ~20) and not rules. */
+const isGlyph = (b: Box): boolean => {
+  const h = b.y1 - b.y0 + 1, w = b.x1 - b.x0 + 1;
+  return h >= 8 && h <= 60 && w <= 25 * h;
+};
+
+/**
+ * Text lines of a page: glyph components chained left to right when their vertical centres lie within
+ * 0.45 of the taller one's height and the gap is under 1.5 of it (as words.ts groupPhrases chains
+ * words).
+ */
+export function inkLines(img: GrayImage, level = INK_LEVEL): InkLine[] {
+  const glyphs = inkComponents(img, level).filter(isGlyph).sort((a, b) => a.x0 - b.x0);
+  const open: Box[][] = [];
+  for (const g of glyphs) {
+    const gh = g.y1 - g.y0 + 1, cy = (g.y0 + g.y1) / 2;
+    let best = -1, bestGap = Infinity;
+    open.forEach((run, i) => {
+      const last = run[run.length - 1];
+      const lh = Math.max(gh, last.y1 - last.y0 + 1);
+      const gap = g.x0 - last.x1;
+      if (Math.abs(cy - (last.y0 + last.y1) / 2) < 0.45 * lh && gap < 1.5 * lh && gap < bestGap) { best = i; bestGap = gap; }
+    });
+    if (best >= 0) open[best].push(g);
+    else open.push([g]);
+  }
+  return open.map((run) => {
+    const h = median(run.map((b) => b.y1 - b.y0 + 1));
+    const glyphs: Array<{ x0: number; x1: number }> = [];
+    for (const b of run) {
+      const last = glyphs[glyphs.length - 1];
+      if (last && b.x0 <= last.x1 + 1) last.x1 = Math.max(last.x1, b.x1);
+      else glyphs.push({ x0: b.x0, x1: b.x1 });
+    }
+    return {
+      x0: Math.min(...run.map((b) => b.x0)), y0: Math.min(...run.map((b) => b.y0)),
+      x1: Math.max(...run.map((b) => b.x1)), y1: Math.max(...run.map((b) => b.y1)), h, glyphs,
+    };
+  }).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}
+
+/** Gaps between a line's glyphs, px (one fewer than its glyphs). */
+const gaps = (l: InkLine): number[] => l.glyphs.slice(1).map((g, i) => g.x0 - l.glyphs[i].x1 - 1);
+
+/**
+ * The line cut into `k` words at its k - 1 widest gaps: the words' extents and how clearly those gaps
+ * stand out (the narrowest of them over the widest of the others, Infinity when there are no others;
+ * 0 when the line has fewer than k glyphs).
+ */
+export function wordsOf(l: InkLine, k: number): { words: Array<{ x0: number; x1: number }>; clarity: number } {
+  const gs = gaps(l);
+  if (gs.length < k - 1) return { words: [], clarity: 0 };
+  const order = gs.map((g, i) => i).sort((a, b) => gs[b] - gs[a]);
+  const cuts = order.slice(0, k - 1).sort((a, b) => a - b);
+  const narrowestCut = k > 1 ? Math.min(...cuts.map((i) => gs[i])) : Infinity;
+  const widestOther = gs.length > k - 1 ? gs[order[k - 1]] : 0;
+  const words: Array<{ x0: number; x1: number }> = [];
+  let start = 0;
+  for (const c of [...cuts, gs.length]) {
+    words.push({ x0: l.glyphs[start].x0, x1: l.glyphs[c].x1 });
+    start = c + 1;
+  }
+  return { words, clarity: widestOther > 0 ? narrowestCut / widestOther : Infinity };
+}
+
+/** A line of the card's fixed print: its words as printed, in the order the header stack prints them. */
+interface PrintedKind { text: string; header: boolean }
+
+/**
+ * The lines looked for. Header lines stand in this order from the top of a card side (older model:
+ * REPÚBLICA, MINISTÉRIO DAS CIDADES, DEPARTAMENTO, CARTEIRA; 2022 model: REPÚBLICA, MINISTÉRIO DOS
+ * TRANSPORTES, CARTEIRA); the notice is the lowest line of the back. The signature lines (ASSINATURA DO
+ * PORTADOR / DO EMISSOR) are left alone: on the four seen parts MINISTÉRIO DAS CIDADES and 40 other
+ * lines (labels cut at letter gaps, a name) fit their widths too.
+ */
+export const PRINTED_KINDS: readonly PrintedKind[] = [
+  { text: 'REPÚBLICA FEDERATIVA DO BRASIL', header: true },
+  { text: 'MINISTÉRIO DOS TRANSPORTES', header: true },
+  { text: 'MINISTÉRIO DAS CIDADES', header: true },
+  { text: 'DEPARTAMENTO NACIONAL DE TRÂNSITO', header: true },
+  { text: 'CARTEIRA NACIONAL DE HABILITAÇÃO', header: true },
+  { text: 'VÁLIDA EM TODO O TERRITÓRIO NACIONAL', header: false },
+];
+
+/**
+ * Largest difference between a word's share of the line's ink width and its share of the letters
+ * (tuning part, 0.7 x width: 0.003-0.042 on lines read as the kind, sans and mono fonts; serif fonts
+ * often touch between letters and fail the gap test instead).
+ */
+export const MAX_SHARE_DEVIATION = 0.05;
+/** The word gaps must be at least this many times the widest gap inside a word (tuning part: 1.6-5 on clean reads). */
+export const MIN_GAP_CLARITY = 1.4;
+
+/** The kind whose word widths `line` has (one only; none when two fit or none does), with its word boxes. */
+export function kindOf(line: InkLine): { kind: PrintedKind; words: Array<{ x0: number; x1: number }> } | null {
+  const fits = PRINTED_KINDS.flatMap((kind) => {
+    const letters = kind.text.split(' ').map((w) => w.length);
+    const { words, clarity } = wordsOf(line, letters.length);
+    if (!words.length || clarity < MIN_GAP_CLARITY) return [];
+    const ink = words.reduce((s, w) => s + w.x1 - w.x0 + 1, 0);
+    const total = letters.reduce((a, b) => a + b, 0);
+    const dev = Math.max(...words.map((w, i) => Math.abs((w.x1 - w.x0 + 1) / ink - letters[i] / total)));
+    return dev <= MAX_SHARE_DEVIATION ? [{ kind, words }] : [];
+  });
+  return fits.length === 1 ? fits[0] : null;
+}
+
+/** A line that makes a line of text rather than a speck: at least 3 glyphs and 3 of its heights wide. */
+const substantial = (l: InkLine): boolean => l.glyphs.length >= 3 && l.x1 - l.x0 >= 3 * l.h;
+
+/**
+ * Lines of `img` (one card side, or a page of sides stacked) that are the card's fixed print, with the
+ * kind each one is:
+ * - header: the stack of left-aligned lines (left edges within 2 line heights, gaps under 2 line
+ *   heights) that starts with the side's topmost line of text, at most four lines, of which at least
+ *   two have a header kind's word widths, those in the header's order; only these are taken;
+ * - notice: the side's lowest line of text when it has the notice's six word widths.
+ * Both in the side's small type (at most 1.3 x its 20th percentile line height, CARTEIRA 1.6 x), and
+ * the header only with at least two lines of value type (>= 1.35 x) below it. Anything else is left: a
+ * name in value type further down can have a header line's widths (FRANCISCO RODRIGUES DA SILVA and
+ * REPÚBLICA FEDERATIVA DO BRASIL), but it neither starts the side, nor stands in such a stack, nor is
+ * in small type.
+ */
+export function printedLines(img: GrayImage, lines: InkLine[] = inkLines(img)): Array<{ line: InkLine; kind: PrintedKind; words: Array<{ x0: number; x1: number }> }> {
+  let text = lines.filter(substantial);
+  if (!text.length) return [];
+  const out: Array<{ line: InkLine; kind: PrintedKind; words: Array<{ x0: number; x1: number }> }> = [];
+  // Type sizes: the side's small type (labels, ~13 px cap height on the 820 px card) is the 20th
+  // percentile of its lines' heights; header and notice lines are printed in it (CARTEIRA a little
+  // larger), and a card side shows values in larger type (~1.6 x) below its header. Lines over 2.5 x
+  // the small type are no card text (a screenshot's bar, a frame).
+  const hs = text.map((l) => l.h).sort((a, b) => a - b);
+  const small = hs[Math.floor(0.2 * (hs.length - 1))];
+  const inSmallType = (l: InkLine, k: PrintedKind): boolean => l.h <= (k.text.startsWith('CARTEIRA') ? 1.6 : 1.3) * small;
+  text = text.filter((l) => l.h <= 2.5 * small);
+  // Header stack from the topmost line down.
+  const top = text.reduce((a, b) => (b.y1 < a.y0 ? b : a));
+  const stack = [top];
+  for (const l of text) {
+    const prev = stack[stack.length - 1];
+    if (stack.length >= 4) break;
+    if (l === prev || l.y0 <= prev.y1) continue;
+    const h = Math.max(prev.h, l.h);
+    if (l.y0 - prev.y1 < 2 * h && Math.abs(l.x0 - top.x0) < 2 * h) stack.push(l);
+  }
+  const valuesBelow = text.filter((l) => l.y0 > stack[stack.length - 1].y1 && l.h >= 1.35 * small).length;
+  let order = -1;
+  const header = valuesBelow < 2 ? [] : stack.flatMap((line) => {
+    const k = kindOf(line);
+    if (!k || !k.kind.header || !inSmallType(line, k.kind)) return [];
+    const i = PRINTED_KINDS.indexOf(k.kind);
+    if (i <= order) return [];
+    order = i;
+    return [{ line, ...k }];
+  });
+  if (header.length >= 2) out.push(...header);
+  // Notice: the lowest line.
+  const bottom = text.reduce((a, b) => (b.y0 > a.y1 ? b : a));
+  const k = kindOf(bottom);
+  if (k && !k.kind.header && inSmallType(bottom, k.kind)) out.push({ line: bottom, ...k });
+  return out;
+}
+
+/** Confidence given to the words of a line known by its shape (tesseract gives these clean lines 0.91-0.96). */
+export const PRINTED_WORD_CONFIDENCE = 0.9;
+
+/**
+ * Whitens, in place, the card's fixed print found by printedLines (whole lines: the line's box grown by
+ * 0.6 of its height above for accents, 0.35 below for cedillas and 0.3 sideways, never into another line
+ * of text) and returns the words printed there, one per word box found, in `img`'s px with
+ * PRINTED_WORD_CONFIDENCE, so that what reads the words downstream (the CNH evidence of quality.ts
+ * looksLikeCnh, the card model of layout.ts detectModel, the full text) still has them without
+ * the recogniser reading them. The side's Otsu threshold is kept as it was (keepThreshold).
+ */
+export function whitenPrintedLines(img: GrayImage): OcrWord[] {
+  const lines = inkLines(img);
+  const found = printedLines(img, lines);
+  const out: OcrWord[] = [];
+  if (!found.length) return out;
+  const hist = new Float64Array(256);
+  for (let i = 0; i < img.data.length; i++) hist[img.data[i]]++;
+  const threshold = otsuOf(hist);
+  const taken = new Set(found.map((f) => f.line));
+  for (const { line, kind, words } of found) {
+    let top = Math.floor(line.y0 - 0.6 * line.h), bottom = Math.ceil(line.y1 + 0.35 * line.h);
+    const left = Math.max(0, Math.floor(line.x0 - 0.3 * line.h)), right = Math.min(img.width - 1, Math.ceil(line.x1 + 0.3 * line.h));
+    for (const o of lines) {
+      if (taken.has(o) || o.x1 < left || o.x0 > right) continue;
+      if (o.y1 < line.y0) top = Math.max(top, o.y1 + 1);
+      else if (o.y0 > line.y1) bottom = Math.min(bottom, o.y0 - 1);
+    }
+    top = Math.max(0, top);
+    bottom = Math.min(img.height - 1, bottom);
+    for (let y = top; y <= bottom; y++) {
+      for (let i = y * img.width + left; i <= y * img.width + right; i++) { hist[img.data[i]]--; img.data[i] = 255; }
+      hist[255] += right - left + 1;
+    }
+    kind.text.split(' ').forEach((text, i) => out.push({ text, conf: PRINTED_WORD_CONFIDENCE, x0: words[i].x0, y0: line.y0, x1: words[i].x1 + 1, y1: line.y1 + 1 }));
+  }
+  keepThreshold(img.data, hist, threshold);
+  return out;
+}
+
+/**
+ * Keeps the page's Otsu threshold where it was before ink was whitened. Tesseract binarises the page
+ * at its Otsu threshold; with less ink that threshold rises (by 1-4 levels on tuning and heldout
+ * sides) and pale security print just above the old one turned to ink: on a scanned card (heldout
+ * #36, threshold 193 -> 197) it joined the labels' boxes (13 -> 29 px tall) and six fields were lost.
+ * Pixels between the old threshold and the new one are raised just above the new one (a few levels,
+ * paper either way; where it fell instead, by 1 on 3 of 215 sides, those between are lowered to it,
+ * ink either way), until no pixel lies between the two thresholds: the page binarises as it did (at most 5 rounds).
+ */
+function keepThreshold(data: Uint8Array, hist: Float64Array, before: number): void {
+  // Worked out on the histogram, then applied in one pass through a lookup table.
+  const lut = Uint8Array.from({ length: 256 }, (_, v) => v);
+  for (let round = 0; round < 5; round++) {
+    const t = otsuOf(hist);
+    const lo = Math.min(t, before), hi = Math.max(t, before), to = t > before ? t + 1 : t;
+    let moved = 0;
+    for (let v = lo + 1; v <= hi; v++) { moved += hist[v]; hist[to] += hist[v]; hist[v] = 0; }
+    if (!moved) break;
+    for (let v = 0; v < 256; v++) if (lut[v] > lo && lut[v] <= hi) lut[v] = to;
+  }
+  if (lut.some((v, i) => v !== i)) for (let i = 0; i < data.length; i++) data[i] = lut[data[i]];
+}
+
+/** Otsu's threshold of a 256-bin histogram (as light.ts `otsu` of the pixels it counts: the first level of greatest between-class variance). */
+function otsuOf(hist: Float64Array): number {
+  let n = 0, sum = 0;
+  for (let i = 0; i < 256; i++) { n += hist[i]; sum += i * hist[i]; }
+  let sumB = 0, wB = 0, best = 0, t = 127;
+  for (let i = 0; i < 256; i++) {
+    wB += hist[i];
+    if (!wB) continue;
+    const wF = n - wB;
+    if (!wF) break;
+    sumB += i * hist[i];
+    const between = wB * wF * (sumB / wB - (sum - sumB) / wF) ** 2;
+    if (between > best) { best = between; t = i; }
+  }
+  return t;
+}
