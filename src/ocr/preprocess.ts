@@ -50,7 +50,8 @@ interface Gray { data: Uint8Array; w: number; h: number }
 /**
  * Decoded pixels carried between the steps: the green channel only (8 bit; everything downstream reads
  * green, where red and black ink are both dark), as raw pixels, never an encoded image (PNG round trips
- * and three bands cost more than the steps themselves).
+ * and three bands cost more than the steps themselves). sharp's rotate by an angle with a background
+ * colour hands back three equal bands; the first is kept.
  */
 interface Raw { data: Buffer; width: number; height: number; channels: 1 | 2 | 3 | 4 }
 
@@ -298,7 +299,7 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
     ({ g, scale } = await toAnalysis(rgb));
   } else if (axis.share > 0.1 && axis.share < 0.85) {
     if (Math.abs(axis.angleDeg) > 0.3) {
-      rgb = await toRaw(fromRaw(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }));
+      rgb = await toRaw(fromRaw(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }).extractChannel(0));
       turned -= axis.angleDeg;
       ({ g, scale } = await toAnalysis(rgb));
     }
@@ -321,7 +322,7 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
     skew.deg = again.deg;
   }
   if (Math.abs(skew.deg) >= 0.5) {
-    rgb = await toRaw(fromRaw(rgb).rotate(-skew.deg, { background: { r: 255, g: 255, b: 255 } }));
+    rgb = await toRaw(fromRaw(rgb).rotate(-skew.deg, { background: { r: 255, g: 255, b: 255 } }).extractChannel(0));
     turned -= skew.deg;
     rgb = await trimLight(rgb);
   }
