@@ -237,8 +237,8 @@ function fit(ps: Array<{ x: number; y: number; v: number }>): { a: number; b: nu
 
 /** Otsu's threshold (Otsu 1979) of an 8-bit image. */
 export function otsu(data: Uint8Array): number {
-  const hist = new Float64Array(256);
-  for (const v of data) hist[v]++;
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < data.length; i++) hist[data[i]]++;
   const n = data.length;
   let sum = 0;
   for (let i = 0; i < 256; i++) sum += i * hist[i];

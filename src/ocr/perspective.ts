@@ -51,6 +51,7 @@ export function applyH(h: number[], p: Pt): Pt {
  * `channels`-channel source bilinearly; outside the source: `fill` (per channel).
  */
 export function warpPerspective(src: Uint8Array, w: number, h: number, channels: number, dstToSrc: number[], outW: number, outH: number, fill: number[]): Uint8Array {
+  if (channels === 1) return warpGray(src, w, h, dstToSrc, outW, outH, fill[0]);
   const out = new Uint8Array(outW * outH * channels);
   const [a, b, c, d, e, f, g, k, l] = dstToSrc;
   for (let v = 0; v < outH; v++) {
@@ -77,6 +78,41 @@ export function warpPerspective(src: Uint8Array, w: number, h: number, channels:
         const top = v00 + (v10 - v00) * fx, bot = v01 + (v11 - v01) * fx;
         out[o + ch] = Math.round(top + (bot - top) * fy);
       }
+    }
+  }
+  return out;
+}
+
+/**
+ * warpPerspective for one channel: the same arithmetic (so the same pixels), with the four neighbours
+ * read directly where all lie inside the source (every pixel but a border's).
+ */
+function warpGray(src: Uint8Array, w: number, h: number, dstToSrc: number[], outW: number, outH: number, fc: number): Uint8Array {
+  const out = new Uint8Array(outW * outH);
+  const [a, b, c, d, e, f, g, k, l] = dstToSrc;
+  for (let v = 0; v < outH; v++) {
+    const yc = v + 0.5;
+    for (let u = 0, o = v * outW; u < outW; u++, o++) {
+      const xc = u + 0.5;
+      const z = g * xc + k * yc + l;
+      const sx = (a * xc + b * yc + c) / z - 0.5, sy = (d * xc + e * yc + f) / z - 0.5;
+      const x0 = Math.floor(sx), y0 = Math.floor(sy);
+      if (x0 < -1 || y0 < -1 || x0 >= w || y0 >= h) {
+        out[o] = fc;
+        continue;
+      }
+      const fx = sx - x0, fy = sy - y0;
+      let v00: number, v10: number, v01: number, v11: number;
+      if (x0 >= 0 && y0 >= 0 && x0 + 1 < w && y0 + 1 < h) {
+        const i = y0 * w + x0;
+        v00 = src[i]; v10 = src[i + 1]; v01 = src[i + w]; v11 = src[i + w + 1];
+      } else {
+        const in0 = x0 >= 0, in1 = x0 + 1 < w, jn0 = y0 >= 0, jn1 = y0 + 1 < h;
+        v00 = in0 && jn0 ? src[y0 * w + x0] : fc; v10 = in1 && jn0 ? src[y0 * w + x0 + 1] : fc;
+        v01 = in0 && jn1 ? src[(y0 + 1) * w + x0] : fc; v11 = in1 && jn1 ? src[(y0 + 1) * w + x0 + 1] : fc;
+      }
+      const top = v00 + (v10 - v00) * fx, bot = v01 + (v11 - v01) * fx;
+      out[o] = Math.round(top + (bot - top) * fy);
     }
   }
   return out;

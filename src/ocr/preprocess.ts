@@ -50,7 +50,8 @@ interface Gray { data: Uint8Array; w: number; h: number }
 /**
  * Decoded pixels carried between the steps: the green channel only (8 bit; everything downstream reads
  * green, where red and black ink are both dark), as raw pixels, never an encoded image (PNG round trips
- * and three bands cost more than the steps themselves).
+ * and three bands cost more than the steps themselves). sharp's rotate by an angle with a background
+ * colour hands back three equal bands; the first is kept.
  */
 interface Raw { data: Buffer; width: number; height: number; channels: 1 | 2 | 3 | 4 }
 
@@ -103,17 +104,26 @@ function brightBox(g: Gray, t: number): { left: number; top: number; width: numb
   return { left: x0, top: y0, width: Math.max(1, x1 - x0 + 1), height: Math.max(1, y1 - y0 + 1) };
 }
 
-/** Sum of squared row counts of dark pixels projected at `deg` (higher: text lines aligned). */
-function profileScore(pts: Int32Array, deg: number, transpose = false): number {
+/**
+ * Sum of squared row counts of dark pixels projected at `deg` (higher: text lines aligned). `bins` is
+ * scratch space (zeroed on return) indexed by the projected row plus `offset`, which must cover
+ * every point's |row| (the image's width plus height does).
+ */
+function profileScore(pts: Int32Array, deg: number, bins: Int32Array, offset: number, transpose = false): number {
   const r = (deg * Math.PI) / 180, c = Math.cos(r), s = Math.sin(r);
-  const bins = new Map<number, number>();
+  let lo = bins.length, hi = -1;
   for (let i = 0; i < pts.length; i += 2) {
     const x = transpose ? pts[i + 1] : pts[i], y = transpose ? pts[i] : pts[i + 1];
-    const b = Math.round(-x * s + y * c);
-    bins.set(b, (bins.get(b) ?? 0) + 1);
+    const b = Math.round(-x * s + y * c) + offset;
+    bins[b]++;
+    if (b < lo) lo = b;
+    if (b > hi) hi = b;
   }
   let e = 0;
-  for (const v of bins.values()) e += v * v;
+  for (let b = lo; b <= hi; b++) {
+    e += bins[b] * bins[b];
+    bins[b] = 0;
+  }
   return e;
 }
 
@@ -134,12 +144,13 @@ function estimateSkew(g: Gray, range: number): { deg: number; quarter: boolean }
   }
   if (pts.length < 50) return { deg: 0, quarter: false };
   const p = Int32Array.from(pts);
+  const offset = g.w + g.h, bins = new Int32Array(2 * offset + 1);
   let best = 0, bestScore = -1;
   for (let d = -range; d <= range + 1e-9; d += 0.25) {
-    const sc = profileScore(p, d);
+    const sc = profileScore(p, d, bins, offset);
     if (sc > bestScore) { bestScore = sc; best = d; }
   }
-  const vertical = profileScore(p, 0, true);
+  const vertical = profileScore(p, 0, bins, offset, true);
   return { deg: best, quarter: vertical > bestScore * 1.25 };
 }
 
@@ -149,8 +160,8 @@ function estimateSkew(g: Gray, range: number): { deg: number; quarter: boolean }
  * stays dark (0.95: keeps thin blurred label strokes; the guilloche, at ~0.88 of the range, stays pale).
  */
 function stretch(data: Uint8Array, clip: number): [number, number] {
-  const hist = new Float64Array(256);
-  for (const v of data) hist[v]++;
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < data.length; i++) hist[data[i]]++;
   let mode = 0;
   for (let i = 1; i < 256; i++) if (hist[i] > hist[mode]) mode = i;
   let acc = 0, lo = 0;
@@ -288,7 +299,7 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
     ({ g, scale } = await toAnalysis(rgb));
   } else if (axis.share > 0.1 && axis.share < 0.85) {
     if (Math.abs(axis.angleDeg) > 0.3) {
-      rgb = await toRaw(fromRaw(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }));
+      rgb = await toRaw(fromRaw(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }).extractChannel(0));
       turned -= axis.angleDeg;
       ({ g, scale } = await toAnalysis(rgb));
     }
@@ -311,7 +322,7 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
     skew.deg = again.deg;
   }
   if (Math.abs(skew.deg) >= 0.5) {
-    rgb = await toRaw(fromRaw(rgb).rotate(-skew.deg, { background: { r: 255, g: 255, b: 255 } }));
+    rgb = await toRaw(fromRaw(rgb).rotate(-skew.deg, { background: { r: 255, g: 255, b: 255 } }).extractChannel(0));
     turned -= skew.deg;
     rgb = await trimLight(rgb);
   }

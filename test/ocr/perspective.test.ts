@@ -49,4 +49,17 @@ describe('perspective', () => {
     const meta = await sharp(prepared.png).metadata();
     expect(meta.width! / meta.height!).toBeCloseTo(85.6 / 54, 1);
   });
+
+  it('samples one channel (its own loop) exactly as the interleaved path samples each channel', () => {
+    const w = 97, h = 61;
+    const gray = new Uint8Array(w * h).map((_, i) => (i * 2654435761) >>> 24);
+    const two = new Uint8Array(2 * w * h);
+    gray.forEach((v, i) => { two[2 * i] = v; two[2 * i + 1] = 255 - v; });
+    // A tilted quad reaching past the source's edges, so border pixels blend with the fill too.
+    const H = homography(rect(120, 80), [{ x: -6, y: 3 }, { x: 99, y: -4 }, { x: 92, y: 66 }, { x: 2, y: 58 }]);
+    const one = warpPerspective(gray, w, h, 1, H, 120, 80, [40]);
+    const both = warpPerspective(two, w, h, 2, H, 120, 80, [40, 215]);
+    expect(one.filter((v) => v === 40).length).toBeGreaterThan(100);
+    expect(Array.from(one)).toEqual(Array.from(both.filter((_, i) => i % 2 === 0)));
+  });
 });
