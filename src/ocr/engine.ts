@@ -32,6 +32,10 @@ export interface CnhReadResult {
   motivo?: typeof NOT_A_CNH;
   campos: Record<CnhFieldName, CnhField>;
   qualidade_imagem: 'excelente' | 'boa' | 'regular' | 'ruim';
+  /**
+   * The text read, in reading order. The card's fixed print that printed-lines.ts knows by its shape
+   * (header stack, validity notice) is whitened before recognition and appears here as printed.
+   */
   texto_completo_ocr: string;
   /** MIME type sniffed from the bytes (for `metadados.tipo_arquivo`). */
   tipo_arquivo: 'image/jpeg' | 'image/png' | 'application/pdf';
