@@ -23,6 +23,8 @@ export interface InkLine {
   h: number;
   /** Horizontal extents (px) of its glyphs, left to right, merged where they overlap (accents, touching letters). */
   glyphs: Array<{ x0: number; x1: number }>;
+  /** Clear width (px) of each gap between consecutive glyphs: its columns with no faint ink in the line's box (one fewer than glyphs). */
+  gaps: number[];
 }
 
 interface Box { x0: number; y0: number; x1: number; y1: number }
@@ -106,7 +108,7 @@ const isGlyph = (b: Box): boolean => {
  * 0.45 of the taller one's height and the gap is under 1.5 of it (as words.ts groupPhrases chains
  * words).
  */
-export function inkLines(img: GrayImage, level = INK_LEVEL): InkLine[] {
+export function inkLines(img: GrayImage, level = INK_LEVEL, faint = FAINT_LEVEL): InkLine[] {
   const glyphs = inkComponents(img, level).filter(isGlyph).sort((a, b) => a.x0 - b.x0);
   const open: Box[][] = [];
   for (const g of glyphs) {
@@ -129,15 +131,32 @@ export function inkLines(img: GrayImage, level = INK_LEVEL): InkLine[] {
       if (last && b.x0 <= last.x1 + 1) last.x1 = Math.max(last.x1, b.x1);
       else glyphs.push({ x0: b.x0, x1: b.x1 });
     }
+    const y0 = Math.min(...run.map((b) => b.y0)), y1 = Math.max(...run.map((b) => b.y1));
     return {
-      x0: Math.min(...run.map((b) => b.x0)), y0: Math.min(...run.map((b) => b.y0)),
-      x1: Math.max(...run.map((b) => b.x1)), y1: Math.max(...run.map((b) => b.y1)), h, glyphs,
+      x0: Math.min(...run.map((b) => b.x0)), y0, x1: Math.max(...run.map((b) => b.x1)), y1, h, glyphs,
+      gaps: glyphs.slice(1).map((g, i) => clearColumns(img, glyphs[i].x1 + 1, g.x0 - 1, y0, y1, faint)),
     };
   }).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
 }
 
-/** Gaps between a line's glyphs, px (one fewer than its glyphs). */
-const gaps = (l: InkLine): number[] => l.glyphs.slice(1).map((g, i) => g.x0 - l.glyphs[i].x1 - 1);
+/**
+ * Level under which a pixel is faint ink for the word gaps. Serif type's hairlines and feet fade to
+ * 128-180 under blur, glare or low light and break its letters into pieces with gaps as wide as a
+ * word's; counted with the faint ink they bridge those gaps, while a word gap stays clear (paper and
+ * security print, ~215, above it).
+ */
+export const FAINT_LEVEL = 180;
+
+/** Columns x0..x1 of `img` with no pixel under `faint` in rows y0..y1. */
+function clearColumns(img: GrayImage, x0: number, x1: number, y0: number, y1: number, faint: number): number {
+  let clear = 0;
+  for (let x = x0; x <= x1; x++) {
+    let y = y0;
+    while (y <= y1 && img.data[y * img.width + x] >= faint) y++;
+    if (y > y1) clear++;
+  }
+  return clear;
+}
 
 /**
  * The line cut into `k` words at its k - 1 widest gaps: the words' extents and how clearly those gaps
@@ -145,7 +164,7 @@ const gaps = (l: InkLine): number[] => l.glyphs.slice(1).map((g, i) => g.x0 - l.
  * 0 when the line has fewer than k glyphs).
  */
 export function wordsOf(l: InkLine, k: number): { words: Array<{ x0: number; x1: number }>; clarity: number } {
-  const gs = gaps(l);
+  const gs = l.gaps;
   if (gs.length < k - 1) return { words: [], clarity: 0 };
   const order = gs.map((g, i) => i).sort((a, b) => gs[b] - gs[a]);
   const cuts = order.slice(0, k - 1).sort((a, b) => a - b);
