@@ -232,7 +232,8 @@ const substantial = (l: InkLine): boolean => l.glyphs.length >= 3 && l.x1 - l.x0
  *   two have a header kind's word widths, those in the header's order; only these are taken;
  * - notice: the side's lowest line of text when it has the notice's six word widths.
  * Both in the side's small type (at most 1.3 x its 20th percentile line height, CARTEIRA 1.6 x), and
- * the header only with at least two lines of value type (>= 1.35 x) below it. Anything else is left: a
+ * the header only with at least two lines of value type below it (>= 1.35 x that height, or x the
+ * header lines' own height where smaller). Anything else is left: a
  * name in value type further down can have a header line's widths (FRANCISCO RODRIGUES DA SILVA and
  * REPÚBLICA FEDERATIVA DO BRASIL), but it neither starts the side, nor stands in such a stack, nor is
  * in small type.
@@ -259,9 +260,8 @@ export function printedLines(img: GrayImage, lines: InkLine[] = inkLines(img)): 
     const h = Math.max(prev.h, l.h);
     if (l.y0 - prev.y1 < 2 * h && Math.abs(l.x0 - top.x0) < 2 * h) stack.push(l);
   }
-  const valuesBelow = text.filter((l) => l.y0 > stack[stack.length - 1].y1 && l.h >= 1.35 * small).length;
   let order = -1;
-  const header = valuesBelow < 2 ? [] : stack.flatMap((line) => {
+  const header = stack.flatMap((line) => {
     const k = kindOf(line);
     if (!k || !k.kind.header || !inSmallType(line, k.kind)) return [];
     const i = PRINTED_KINDS.indexOf(k.kind);
@@ -269,7 +269,11 @@ export function printedLines(img: GrayImage, lines: InkLine[] = inkLines(img)): 
     order = i;
     return [{ line, ...k }];
   });
-  if (header.length >= 2) out.push(...header);
+  // Value type below: 1.35 x the small type, or x the header lines' own type where that is smaller
+  // (blurred or small sides, where the labels do not all make lines and the 20th percentile is larger).
+  const type = Math.min(small, ...header.map((f) => f.line.h));
+  const valuesBelow = text.filter((l) => l.y0 > stack[stack.length - 1].y1 && l.h >= 1.35 * type).length;
+  if (header.length >= 2 && valuesBelow >= 2) out.push(...header);
   // Notice: the lowest line.
   const bottom = text.reduce((a, b) => (b.y0 > a.y1 ? b : a));
   const k = kindOf(bottom);
