@@ -23,7 +23,7 @@ export interface InkLine {
   h: number;
   /** Horizontal extents (px) of its glyphs, left to right, merged where they overlap (accents, touching letters). */
   glyphs: Array<{ x0: number; x1: number }>;
-  /** Clear width (px) of each gap between consecutive glyphs: its columns with no faint ink in the line's box (one fewer than glyphs). */
+  /** Clear width (px) of each gap between consecutive glyphs: its columns with no faint ink in the type's body (one fewer than glyphs). */
   gaps: number[];
 }
 
@@ -132,9 +132,12 @@ export function inkLines(img: GrayImage, level = INK_LEVEL, faint = FAINT_LEVEL)
       else glyphs.push({ x0: b.x0, x1: b.x1 });
     }
     const y0 = Math.min(...run.map((b) => b.y0)), y1 = Math.max(...run.map((b) => b.y1));
+    // The gaps are looked at in the type's body only (its glyphs' median top to median bottom): not
+    // in the rows of accents, cedillas or a rule under the line, which would bridge them.
+    const band0 = median(run.map((b) => b.y0)), band1 = median(run.map((b) => b.y1));
     return {
       x0: Math.min(...run.map((b) => b.x0)), y0, x1: Math.max(...run.map((b) => b.x1)), y1, h, glyphs,
-      gaps: glyphs.slice(1).map((g, i) => clearColumns(img, glyphs[i].x1 + 1, g.x0 - 1, y0, y1, faint)),
+      gaps: glyphs.slice(1).map((g, i) => clearColumns(img, glyphs[i].x1 + 1, g.x0 - 1, band0, band1, faint)),
     };
   }).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
 }
