@@ -144,11 +144,11 @@ export function inkLines(img: GrayImage, level = INK_LEVEL, faint = FAINT_LEVEL)
 
 /**
  * Level under which a pixel is faint ink for the word gaps. Serif type's hairlines and feet fade to
- * 128-180 under blur, glare or low light and break its letters into pieces with gaps as wide as a
+ * 128-190 under blur, glare or low light and break its letters into pieces with gaps as wide as a
  * word's; counted with the faint ink they bridge those gaps, while a word gap stays clear (paper and
  * security print, ~215, above it).
  */
-export const FAINT_LEVEL = 180;
+export const FAINT_LEVEL = 190;
 
 /** Columns x0..x1 of `img` with no pixel under `faint` in rows y0..y1. */
 function clearColumns(img: GrayImage, x0: number, x1: number, y0: number, y1: number, faint: number): number {
