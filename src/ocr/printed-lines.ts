@@ -204,7 +204,8 @@ export const PRINTED_KINDS: readonly PrintedKind[] = [
 /**
  * Largest difference between a word's share of the line's ink width and its share of the letters
  * (tuning part, 0.7 x width: 0.003-0.042 on lines read as the kind, sans and mono fonts; serif fonts
- * often touch between letters and fail the gap test instead).
+ * failed the gap test instead, their broken letters' gaps as wide as word gaps, until the gaps were
+ * measured with the faint ink: FAINT_LEVEL).
  */
 export const MAX_SHARE_DEVIATION = 0.05;
 /** The word gaps must be at least this many times the widest gap inside a word (tuning part: 1.6-5 on clean reads). */
