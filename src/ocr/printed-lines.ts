@@ -23,6 +23,8 @@ export interface InkLine {
   h: number;
   /** Horizontal extents (px) of its glyphs, left to right, merged where they overlap (accents, touching letters). */
   glyphs: Array<{ x0: number; x1: number }>;
+  /** Clear width (px) of each gap between consecutive glyphs: its columns with no faint ink in the type's body (one fewer than glyphs). */
+  gaps: number[];
 }
 
 interface Box { x0: number; y0: number; x1: number; y1: number }
@@ -106,7 +108,7 @@ const isGlyph = (b: Box): boolean => {
  * 0.45 of the taller one's height and the gap is under 1.5 of it (as words.ts groupPhrases chains
  * words).
  */
-export function inkLines(img: GrayImage, level = INK_LEVEL): InkLine[] {
+export function inkLines(img: GrayImage, level = INK_LEVEL, faint = FAINT_LEVEL): InkLine[] {
   const glyphs = inkComponents(img, level).filter(isGlyph).sort((a, b) => a.x0 - b.x0);
   const open: Box[][] = [];
   for (const g of glyphs) {
@@ -129,15 +131,35 @@ export function inkLines(img: GrayImage, level = INK_LEVEL): InkLine[] {
       if (last && b.x0 <= last.x1 + 1) last.x1 = Math.max(last.x1, b.x1);
       else glyphs.push({ x0: b.x0, x1: b.x1 });
     }
+    const y0 = Math.min(...run.map((b) => b.y0)), y1 = Math.max(...run.map((b) => b.y1));
+    // The gaps are looked at in the type's body only (its glyphs' median top to median bottom): not
+    // in the rows of accents, cedillas or a rule under the line, which would bridge them.
+    const band0 = median(run.map((b) => b.y0)), band1 = median(run.map((b) => b.y1));
     return {
-      x0: Math.min(...run.map((b) => b.x0)), y0: Math.min(...run.map((b) => b.y0)),
-      x1: Math.max(...run.map((b) => b.x1)), y1: Math.max(...run.map((b) => b.y1)), h, glyphs,
+      x0: Math.min(...run.map((b) => b.x0)), y0, x1: Math.max(...run.map((b) => b.x1)), y1, h, glyphs,
+      gaps: glyphs.slice(1).map((g, i) => clearColumns(img, glyphs[i].x1 + 1, g.x0 - 1, band0, band1, faint)),
     };
   }).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
 }
 
-/** Gaps between a line's glyphs, px (one fewer than its glyphs). */
-const gaps = (l: InkLine): number[] => l.glyphs.slice(1).map((g, i) => g.x0 - l.glyphs[i].x1 - 1);
+/**
+ * Level under which a pixel is faint ink for the word gaps. Serif type's hairlines and feet fade to
+ * 128-190 under blur, glare or low light and break its letters into pieces with gaps as wide as a
+ * word's; counted with the faint ink they bridge those gaps, while a word gap stays clear (paper and
+ * security print, ~215, above it).
+ */
+export const FAINT_LEVEL = 190;
+
+/** Columns x0..x1 of `img` with no pixel under `faint` in rows y0..y1. */
+function clearColumns(img: GrayImage, x0: number, x1: number, y0: number, y1: number, faint: number): number {
+  let clear = 0;
+  for (let x = x0; x <= x1; x++) {
+    let y = y0;
+    while (y <= y1 && img.data[y * img.width + x] >= faint) y++;
+    if (y > y1) clear++;
+  }
+  return clear;
+}
 
 /**
  * The line cut into `k` words at its k - 1 widest gaps: the words' extents and how clearly those gaps
@@ -145,7 +167,7 @@ const gaps = (l: InkLine): number[] => l.glyphs.slice(1).map((g, i) => g.x0 - l.
  * 0 when the line has fewer than k glyphs).
  */
 export function wordsOf(l: InkLine, k: number): { words: Array<{ x0: number; x1: number }>; clarity: number } {
-  const gs = gaps(l);
+  const gs = l.gaps;
   if (gs.length < k - 1) return { words: [], clarity: 0 };
   const order = gs.map((g, i) => i).sort((a, b) => gs[b] - gs[a]);
   const cuts = order.slice(0, k - 1).sort((a, b) => a - b);
@@ -182,7 +204,8 @@ export const PRINTED_KINDS: readonly PrintedKind[] = [
 /**
  * Largest difference between a word's share of the line's ink width and its share of the letters
  * (tuning part, 0.7 x width: 0.003-0.042 on lines read as the kind, sans and mono fonts; serif fonts
- * often touch between letters and fail the gap test instead).
+ * failed the gap test instead, their broken letters' gaps as wide as word gaps, until the gaps were
+ * measured with the faint ink: FAINT_LEVEL).
  */
 export const MAX_SHARE_DEVIATION = 0.05;
 /** The word gaps must be at least this many times the widest gap inside a word (tuning part: 1.6-5 on clean reads). */
@@ -213,7 +236,8 @@ const substantial = (l: InkLine): boolean => l.glyphs.length >= 3 && l.x1 - l.x0
  *   two have a header kind's word widths, those in the header's order; only these are taken;
  * - notice: the side's lowest line of text when it has the notice's six word widths.
  * Both in the side's small type (at most 1.3 x its 20th percentile line height, CARTEIRA 1.6 x), and
- * the header only with at least two lines of value type (>= 1.35 x) below it. Anything else is left: a
+ * the header only with at least two lines of value type below it (>= 1.35 x that height, or x the
+ * header lines' own height where smaller). Anything else is left: a
  * name in value type further down can have a header line's widths (FRANCISCO RODRIGUES DA SILVA and
  * REPÚBLICA FEDERATIVA DO BRASIL), but it neither starts the side, nor stands in such a stack, nor is
  * in small type.
@@ -240,9 +264,8 @@ export function printedLines(img: GrayImage, lines: InkLine[] = inkLines(img)): 
     const h = Math.max(prev.h, l.h);
     if (l.y0 - prev.y1 < 2 * h && Math.abs(l.x0 - top.x0) < 2 * h) stack.push(l);
   }
-  const valuesBelow = text.filter((l) => l.y0 > stack[stack.length - 1].y1 && l.h >= 1.35 * small).length;
   let order = -1;
-  const header = valuesBelow < 2 ? [] : stack.flatMap((line) => {
+  const header = stack.flatMap((line) => {
     const k = kindOf(line);
     if (!k || !k.kind.header || !inSmallType(line, k.kind)) return [];
     const i = PRINTED_KINDS.indexOf(k.kind);
@@ -250,7 +273,11 @@ export function printedLines(img: GrayImage, lines: InkLine[] = inkLines(img)): 
     order = i;
     return [{ line, ...k }];
   });
-  if (header.length >= 2) out.push(...header);
+  // Value type below: 1.35 x the small type, or x the header lines' own type where that is smaller
+  // (blurred or small sides, where the labels do not all make lines and the 20th percentile is larger).
+  const type = Math.min(small, ...header.map((f) => f.line.h));
+  const valuesBelow = text.filter((l) => l.y0 > stack[stack.length - 1].y1 && l.h >= 1.35 * type).length;
+  if (header.length >= 2 && valuesBelow >= 2) out.push(...header);
   // Notice: the lowest line.
   const bottom = text.reduce((a, b) => (b.y0 > a.y1 ? b : a));
   const k = kindOf(bottom);

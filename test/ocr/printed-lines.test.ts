@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { inkLines, kindOf, printedLines, whitenPrintedLines, type InkLine } from '../../src/ocr/printed-lines.js';
+import { INK_LEVEL, inkLines, kindOf, printedLines, whitenPrintedLines, type InkLine } from '../../src/ocr/printed-lines.js';
 import { otsu } from '../../src/ocr/light.js';
 import { prepareImage } from '../../src/ocr/preprocess.js';
 import { clearBorderInk, columns, type GrayImage } from '../../src/ocr/regions.js';
@@ -18,11 +18,12 @@ async function sides(seed: number, model: '2022' | 'old'): Promise<GrayImage[]> 
   return [columns(page, 0, x), columns(page, x, page.width)];
 }
 
-/** Lines of text drawn in `font` (SVG through sharp), `size` px type at baseline `y`, from x = 40; gray page. */
-async function page(lines: Array<{ text: string; y: number; size: number }>, font = 'DejaVu Sans Mono'): Promise<GrayImage> {
+/** Lines of text drawn in `font` (SVG through sharp), `size` px type at baseline `y`, from x = 40; gray page, blurred by `blur` (sigma) when given. */
+async function page(lines: Array<{ text: string; y: number; size: number }>, font = 'DejaVu Sans Mono', blur = 0): Promise<GrayImage> {
   const texts = lines.map((l) => `<text x="40" y="${l.y}" font-family="${font}" font-size="${l.size}" fill="#111">${l.text}</text>`).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="820"><rect width="900" height="820" fill="#fff"/>${texts}</svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const img = sharp(Buffer.from(svg));
+  const { data, info } = await (blur ? img.blur(blur) : img).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data), width: info.width, height: info.height };
 }
 
@@ -94,6 +95,30 @@ describe('the card\'s fixed print found before recognition (printed-lines.ts)', 
       { text: 'CPF', y: 240, size: 17 }, { text: '049.031.854-19', y: 274, size: 27 },
     ]);
     expect(printedLines(small).map((f) => f.kind.text)).toEqual(['REPÚBLICA FEDERATIVA DO BRASIL', 'MINISTÉRIO DAS CIDADES']);
+  });
+
+  it('cuts serif type into words where its hairlines fade: gaps measured with the faint ink', async () => {
+    // DejaVu Serif, slightly blurred: at the ink level its thin strokes break the letters into pieces
+    // with gaps as wide as the word gaps; counted with the faint ink (FAINT_LEVEL) they close.
+    const lines = [
+      { text: 'REPÚBLICA FEDERATIVA DO BRASIL', y: 40, size: 17 }, { text: 'MINISTÉRIO DAS CIDADES', y: 64, size: 17 },
+      { text: 'DEPARTAMENTO NACIONAL DE TRÂNSITO', y: 88, size: 17 }, { text: 'CARTEIRA NACIONAL DE HABILITAÇÃO', y: 114, size: 20 },
+      { text: 'NOME', y: 170, size: 17 }, { text: 'ANA MARIA', y: 204, size: 27 }, { text: 'CPF', y: 260, size: 17 }, { text: '049.031.854-19', y: 294, size: 27 },
+    ];
+    const img = await page(lines, 'DejaVu Serif', 0.8);
+    expect(kinds(img)).toEqual(['REPÚBLICA FEDERATIVA DO BRASIL', 'MINISTÉRIO DAS CIDADES', 'DEPARTAMENTO NACIONAL DE TRÂNSITO', 'CARTEIRA NACIONAL DE HABILITAÇÃO']);
+    // Gaps measured at the ink level alone (the faint level set to it): none of them is found.
+    expect(printedLines(img, inkLines(img, INK_LEVEL, INK_LEVEL))).toEqual([]);
+  });
+
+  it('takes the header over values that are large against the header\'s type though not against the side\'s 20th percentile', async () => {
+    // A side whose labels make no lines (blurred: their letters run together): its 20th percentile line
+    // height is CARTEIRA's; the values are 1.35 x the header lines' own type and taken as values.
+    const img = await page([
+      { text: 'REPÚBLICA FEDERATIVA DO BRASIL', y: 40, size: 17 }, { text: 'MINISTÉRIO DOS TRANSPORTES', y: 64, size: 17 }, { text: 'CARTEIRA NACIONAL DE HABILITAÇÃO', y: 90, size: 20 },
+      ...['JOSÉ CARLOS PEREIRA', '12/03/1985, CAMPINAS, SP', '049.031.854-19', '01234567890', '03/04/2031', 'CAMPINAS, SP', 'MARIA DE SOUZA', 'ANTONIO PEREIRA'].map((text, i) => ({ text, y: 150 + 50 * i, size: 24 })),
+    ], 'DejaVu Sans');
+    expect(kinds(img)).toEqual(['REPÚBLICA FEDERATIVA DO BRASIL', 'MINISTÉRIO DOS TRANSPORTES', 'CARTEIRA NACIONAL DE HABILITAÇÃO']);
   });
 
   it('finds nothing on a blank page or a page of running text', async () => {
