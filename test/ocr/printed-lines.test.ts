@@ -34,12 +34,58 @@ describe('the card\'s fixed print found before recognition (printed-lines.ts)', 
   it('finds the header stack of the 2022 front and the notice of its back, in the header\'s order', async () => {
     const [front, back] = await sides(11, '2022');
     expect(kinds(front)).toEqual(['REPÚBLICA FEDERATIVA DO BRASIL', 'MINISTÉRIO DOS TRANSPORTES', 'CARTEIRA NACIONAL DE HABILITAÇÃO']);
-    expect(kinds(back)).toEqual(['VÁLIDA EM TODO O TERRITÓRIO NACIONAL']);
+    expect(kinds(back)).toEqual(['VÁLIDA EM TODO O TERRITÓRIO NACIONAL', 'ASSINATURA DO EMISSOR']);
   });
 
   it('tells the older model\'s ministry (DAS CIDADES) and its DEPARTAMENTO line', async () => {
     const [front] = await sides(12, 'old');
     expect(kinds(front)).toEqual(['REPÚBLICA FEDERATIVA DO BRASIL', 'MINISTÉRIO DAS CIDADES', 'DEPARTAMENTO NACIONAL DE TRÂNSITO', 'CARTEIRA NACIONAL DE HABILITAÇÃO']);
+  });
+
+  it('finds the signature lines of the backs: EMISSOR on the 2022 model, PORTADOR and EMISSOR on the older one', async () => {
+    const [, back2022] = await sides(11, '2022');
+    const [, backOld] = await sides(12, 'old');
+    for (const [back, want] of [[back2022, ['ASSINATURA DO EMISSOR']], [backOld, ['ASSINATURA DO PORTADOR', 'ASSINATURA DO EMISSOR']]] as const) {
+      const found = printedLines(back);
+      expect(found.filter((f) => f.kind.text.startsWith('ASSINATURA')).sort((a, b) => a.line.y0 - b.line.y0).map((f) => f.kind.text)).toEqual(want);
+      expect(found.map((f) => f.kind.text)).toContain('VÁLIDA EM TODO O TERRITÓRIO NACIONAL');
+    }
+    // Given back: ASSINATURA DO, which both print; the name (one letter apart in width) is not guessed.
+    const words = whitenPrintedLines(backOld).map((w) => w.text);
+    expect(words.filter((t) => t === 'ASSINATURA')).toHaveLength(2);
+    expect(words).not.toContain('PORTADOR');
+    expect(words).not.toContain('EMISSOR');
+  });
+
+  it('never takes the side\'s lowest line for a signature line (the 2022 front ends with RENACH and its number)', async () => {
+    const side = await page([
+      { text: 'NOME', y: 40, size: 18 }, { text: 'ANA MARIA', y: 74, size: 27 },
+      { text: 'ASSINATURA DO PORTADOR', y: 240, size: 18 },
+    ]);
+    expect(printedLines(side).filter((f) => f.kind.text.startsWith('ASSINATURA'))).toEqual([]);
+  });
+
+  it('never takes a header line or a label for a signature line, though their widths fit', async () => {
+    // Monospaced, small type: MINISTÉRIO DAS CIDADES (10, 3, 7 letters) has nearly a signature
+    // line's widths (10, 2, 7); under REPÚBLICA, over DEPARTAMENTO, it is no signature line even
+    // where the header stack is not found (no value type below it).
+    const header = await page([
+      { text: 'REPÚBLICA FEDERATIVA DO BRASIL', y: 40, size: 18 }, { text: 'MINISTÉRIO DAS CIDADES', y: 66, size: 18 },
+      { text: 'DEPARTAMENTO NACIONAL DE TRÂNSITO', y: 92, size: 18 },
+    ]);
+    expect(printedLines(header)).toEqual([]);
+    // The signature line's own words as a label with its value just below: a field, left.
+    const label = await page([
+      { text: 'NOME', y: 40, size: 18 }, { text: 'ANA MARIA', y: 74, size: 27 },
+      { text: 'ASSINATURA DO PORTADOR', y: 140, size: 18 }, { text: 'JOSÉ DA SILVA', y: 174, size: 27 },
+    ]);
+    expect(printedLines(label)).toEqual([]);
+    // Alone under an empty space, in the side's small type: taken.
+    const alone = await page([
+      { text: 'NOME', y: 40, size: 18 }, { text: 'ANA MARIA', y: 74, size: 27 },
+      { text: 'ASSINATURA DO PORTADOR', y: 240, size: 18 }, { text: 'LOCAL', y: 400, size: 18 }, { text: 'BRASÍLIA, DF', y: 434, size: 27 },
+    ]);
+    expect(printedLines(alone).map((f) => f.kind.text)).toEqual(['ASSINATURA DO PORTADOR']);
   });
 
   it('whitens whole found lines only: every other line of the side keeps its ink, and their words are given back', async () => {
