@@ -34,7 +34,9 @@ export interface CnhReadResult {
   qualidade_imagem: 'excelente' | 'boa' | 'regular' | 'ruim';
   /**
    * The text read, in reading order. The card's fixed print that printed-lines.ts knows by its shape
-   * (header stack, validity notice) is whitened before recognition and appears here as printed.
+   * (header stack, validity notice, signature labels) is whitened before recognition and appears here
+   * as printed, except words another printing of the same widths may hold (DEPARTAMENTO, PORTADOR /
+   * EMISSOR), which are left out rather than guessed.
    */
   texto_completo_ocr: string;
   /** MIME type sniffed from the bytes (for `metadados.tipo_arquivo`). */

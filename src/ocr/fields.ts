@@ -4,7 +4,7 @@
  * confidence.
  */
 import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
-import { detectModel, excessIndent, findLabels, labelCapHeight, labelHeight, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
+import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
   allDates, CATEGORY_SET, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
 } from './normalize.js';
@@ -31,13 +31,8 @@ const none: Draft = { valor: '', conf: 0 };
  * when the FILIAÇÃO label was not read: the box for two parents' lines leaves room under the last one.
  */
 const PARENTS_ABOVE_PERMIT = 6;
-/** Values printed left-aligned under their labels, whose offsets say where this card's values begin. */
-const ALIGNED_VALUES: LabelId[] = ['nome', 'cpf', 'registro', 'validade', 'emissao', 'primeira', 'identidade', 'nascimento', 'nascimento3'];
-/**
- * A category code starting this many of its heights (a capital's advance is ~0.7 of it) right of where
- * the card's values begin lost a letter; the two jitters of a label and its value stay under ~0.6.
- */
-const LOST_GLYPH = 0.9;
+/** Confidence cap of a category code that starts a glyph right of where it should (a letter lost). */
+const LOST_GLYPH_CAP = 0.7;
 
 const meanConf = (ps: Phrase[]): number => {
   const ws = ps.flatMap((p) => p.words);
@@ -106,15 +101,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     // A code starting a glyph or more right of where this card's values start lost its first letter
     // ("AE" read "E" at 0.97: final2 part): read again from where it should begin, and capped under the
     // low-confidence line unless the new reading is a longer code.
-    const others = ALIGNED_VALUES.flatMap((id): Array<[FoundLabel, Phrase]> => {
-      const l = labels.get(id), v = below(id)[0];
-      return l && v ? [[l, v]] : [];
-    });
-    const excess = excessIndent(catLabel, catPs[0], others);
+    const excess = excessIndent(catLabel, catPs[0], labels, (id) => below(id)[0]);
     if (excess > LOST_GLYPH * catPs[0].h) {
       const shorter = d.categoria.valor.length;
       suspects.push({ phrase: { ...catPs[0], x0: catPs[0].x0 - excess }, accept: (t) => normalizeCategory(t).length > shorter });
-      d.categoria = { ...d.categoria, cap: LOST_DIACRITIC_CAP };
+      d.categoria = { ...d.categoria, cap: LOST_GLYPH_CAP };
     }
   }
   d.data_validade = read('validade', normalizeDate, true);

@@ -69,7 +69,7 @@ async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<{ wor
     clearBorderInk(page);
   }
   const back = (w: OcrWord, dx: number): OcrWord => ({ ...w, x0: (w.x0 + dx) / s, x1: (w.x1 + dx) / s });
-  // The card's fixed print (header, validity notice) is whitened and its words given without reading them (printed-lines.ts).
+  // The card's fixed print (header, validity notice, signature labels) is whitened and its words given without reading them (printed-lines.ts).
   const read = async (rec: Recognizer, side: GrayImage): Promise<OcrWord[]> => { const printed = whitenPrintedLines(side); return [...await rec.words(toPgm(side), SEGMENTATION.sparse), ...printed]; };
   if (prep.splitX === undefined) return { words: (await read(recs[0], page)).map((w) => back(w, 0)), evened };
   const x = Math.round(prep.splitX * s);

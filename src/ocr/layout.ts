@@ -18,9 +18,10 @@ interface LabelDef {
   /** None of these may be in the phrase. */
   none?: string[];
   /**
-   * Or: a short phrase (at most 3 tokens) whose letters, run together, hold this string within one edit
-   * (a label of short tokens, which must otherwise match exactly, read with one letter wrong or glued
-   * to its neighbour: "9 CAT. HAB." read "(AT, HAB." or "SCALHABR").
+   * Or, only where no phrase is the label by `all`: a short phrase (at most 3 tokens, its letters run
+   * together at most 2 longer than this string) that holds this string within one edit (a label of
+   * short tokens, which must otherwise match exactly, read with one letter wrong or glued to its
+   * neighbour: "9 CAT. HAB." read "(AT, HAB." or "SCALHABR"; a name such as CATHARINA is longer).
    */
   glued?: string;
 }
@@ -71,7 +72,6 @@ function tokenMatches(word: string, token: string): boolean {
 
 /** Whether a phrase's tokens make label `def`: all its tokens, none of its excluded ones (the name label: at most 6 tokens). */
 function isLabel(def: LabelDef, ts: string[]): boolean {
-  if (def.glued && ts.length <= 3 && fuzzyContains(ts.join(''), def.glued, 1)) return true;
   return def.all.every((tok) => ts.some((w) => tokenMatches(w, tok))) && !def.none?.some((tok) => ts.some((w) => tokenMatches(w, tok))) && !(def.id === 'nome' && ts.length > 6);
 }
 
@@ -108,6 +108,17 @@ export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
     const ts = tokens(p);
     if (ts.length === 0 || ts.length > 9) continue;
     for (const def of LABELS) if (!found.has(def.id) && isLabel(def, ts)) found.set(def.id, { id: def.id, phrase: p });
+  }
+  // Labels still missing, read with a letter wrong or glued (LabelDef.glued), among the phrases no label took.
+  const taken = (p: Phrase): boolean => [...found.values()].some((l) => l.phrase === p);
+  for (const def of LABELS) {
+    if (!def.glued || found.has(def.id)) continue;
+    const glued = def.glued;
+    const p = phrases.find((q) => {
+      const ts = tokens(q), joined = ts.join('');
+      return !taken(q) && ts.length > 0 && ts.length <= 3 && joined.length <= glued.length + 2 && fuzzyContains(joined, glued, 1);
+    });
+    if (p) found.set(def.id, { id: def.id, phrase: p });
   }
   if (found.size < LABEL_COUNT) for (const p of splitLabels(phrases)) {
     const ts = tokens(p);
@@ -205,14 +216,27 @@ function withContinuations(first: Phrase, phrases: Phrase[], labelPhrases: Set<P
   }
 }
 
+/** Values printed left-aligned under their labels, whose offsets say where a card's values begin. */
+const ALIGNED_VALUES: LabelId[] = ['nome', 'cpf', 'registro', 'validade', 'emissao', 'primeira', 'identidade', 'nascimento', 'nascimento3'];
+/**
+ * A code starting this many of its heights (a capital's advance is ~0.7 of it) more than excessIndent
+ * expects lost a letter; the two jitters of a label and its value stay under ~0.6.
+ */
+export const LOST_GLYPH = 0.9;
+
 /**
  * How far (px) `value` starts right of where the page's other values start under their labels
- * (`others`: label and first value line pairs): the value layer is printed with one offset per card
- * (up to +-3 % of the card in the widened set, up to 4 label heights in valueBelow), so the median of
- * the others' offsets says where a value under `label` should begin. A short code that begins a glyph
- * or more further right lost its first character(s) ("AE" read "E"). 0 with fewer than 2 others.
+ * (ALIGNED_VALUES found in `labels`, with `firstValue` their first value line): the value layer is
+ * printed with one offset per card (up to +-3 % of the card in the widened set, up to 4 label heights
+ * in valueBelow), so the median of the others' offsets says where a value under `label` should begin.
+ * A short code that begins a glyph or more further right lost its first character(s) ("AE" read "E").
+ * 0 with fewer than 2 others.
  */
-export function excessIndent(label: FoundLabel, value: Phrase, others: Array<[FoundLabel, Phrase]>): number {
+export function excessIndent(label: FoundLabel, value: Phrase, labels: Map<LabelId, FoundLabel>, firstValue: (id: LabelId) => Phrase | undefined): number {
+  const others = ALIGNED_VALUES.flatMap((id): Array<[FoundLabel, Phrase]> => {
+    const l = labels.get(id), v = firstValue(id);
+    return l && v ? [[l, v]] : [];
+  });
   const offsets = others.map(([l, v]) => v.x0 - l.phrase.x0).sort((a, b) => a - b);
   if (offsets.length < 2) return 0;
   const mid = offsets.length / 2;

@@ -7,6 +7,7 @@
  * and where it stands among the side's lines (top of the stack, bottom of the side), never by a fixed
  * position. Pure functions on pixel buffers; no recognition here.
  */
+import { keepThreshold, otsuOfHistogram } from './light.js';
 import type { GrayImage } from './regions.js';
 import type { OcrWord } from './words.js';
 
@@ -33,7 +34,7 @@ interface Box { x0: number; y0: number; x1: number; y1: number }
  * Bounding boxes (inclusive px) of the 8-connected components of pixels darker than `level`, in one
  * raster pass with a union-find over provisional labels (typed arrays: ~2 ms for a 0.75 MP side).
  */
-export function inkComponents(img: GrayImage, level = INK_LEVEL): Box[] {
+function inkComponents(img: GrayImage, level = INK_LEVEL): Box[] {
   const { data, width: w, height: h } = img;
   const labels = new Int32Array(w * h);
   let parent = new Int32Array(1024);
@@ -97,11 +98,23 @@ const median = (xs: number[]): number => {
   return s.length ? s[Math.floor(s.length / 2)] : 0;
 };
 
-/** Glyph components are 8 to 60 px tall (cap heights on the 820 px card: labels ~13, values ~20) and not rules. */
+/** Tallest glyph component, px (cap heights on the 820 px card: labels ~13, values ~20). */
+const MAX_GLYPH_PX = 60;
+/** Glyph components are 8 to MAX_GLYPH_PX tall and not rules. */
 const isGlyph = (b: Box): boolean => {
   const h = b.y1 - b.y0 + 1, w = b.x1 - b.x0 + 1;
-  return h >= 8 && h <= 60 && w <= 25 * h;
+  return h >= 8 && h <= MAX_GLYPH_PX && w <= 25 * h;
 };
+
+/**
+ * Most glyph components a page may have for its lines to be looked for: card sides have 333 (median)
+ * to 554 (405 sides of the five seen parts); a page crafted with tens of thousands of dashes (review:
+ * 80,730 in a 4.2 MP page took 25 s here) is read by the recogniser as it is, nothing whitened, so
+ * this main-thread step stays bounded (~0.1 s at the cap) on any page.
+ */
+const MAX_GLYPHS = 4_000;
+/** Most text lines a page may have for the card's fixed print to be looked for (card sides: at most 70). */
+const MAX_LINES = 300;
 
 /**
  * Text lines of a page: glyph components chained left to right when their vertical centres lie within
@@ -110,8 +123,17 @@ const isGlyph = (b: Box): boolean => {
  */
 export function inkLines(img: GrayImage, level = INK_LEVEL, faint = FAINT_LEVEL): InkLine[] {
   const glyphs = inkComponents(img, level).filter(isGlyph).sort((a, b) => a.x0 - b.x0);
-  const open: Box[][] = [];
+  if (glyphs.length > MAX_GLYPHS) return [];
+  // Runs still open to the next glyph: those whose last glyph ends within 1.5 of the tallest glyph
+  // height before it (glyphs come left to right), so each glyph is tried against nearby runs only.
+  let open: Box[][] = [];
+  const done: Box[][] = [];
   for (const g of glyphs) {
+    if (open.length > 64) {
+      const still: Box[][] = [];
+      for (const run of open) (g.x0 - run[run.length - 1].x1 >= 1.5 * MAX_GLYPH_PX ? done : still).push(run);
+      open = still;
+    }
     const gh = g.y1 - g.y0 + 1, cy = (g.y0 + g.y1) / 2;
     let best = -1, bestGap = Infinity;
     open.forEach((run, i) => {
@@ -123,7 +145,7 @@ export function inkLines(img: GrayImage, level = INK_LEVEL, faint = FAINT_LEVEL)
     if (best >= 0) open[best].push(g);
     else open.push([g]);
   }
-  return open.map((run) => {
+  return [...done, ...open].map((run) => {
     const h = median(run.map((b) => b.y1 - b.y0 + 1));
     const glyphs: Array<{ x0: number; x1: number }> = [];
     for (const b of run) {
@@ -166,7 +188,7 @@ function clearColumns(img: GrayImage, x0: number, x1: number, y0: number, y1: nu
  * stand out (the narrowest of them over the widest of the others, Infinity when there are no others;
  * 0 when the line has fewer than k glyphs).
  */
-export function wordsOf(l: InkLine, k: number): { words: Array<{ x0: number; x1: number }>; clarity: number } {
+function wordsOf(l: InkLine, k: number): { words: Array<{ x0: number; x1: number }>; clarity: number } {
   const gs = l.gaps;
   if (gs.length < k - 1) return { words: [], clarity: 0 };
   const order = gs.map((g, i) => i).sort((a, b) => gs[b] - gs[a]);
@@ -183,7 +205,13 @@ export function wordsOf(l: InkLine, k: number): { words: Array<{ x0: number; x1:
 }
 
 /** A line of the card's fixed print: its words as printed, in the order the header stack prints them. */
-interface PrintedKind { text: string; header: boolean }
+/**
+ * A line of the card's fixed print: its words as printed, whether it belongs to the header stack, and
+ * `unsure`: indices of words not handed back, because another printing with the same widths holds
+ * other words there (SECRETARIA NACIONAL DE TRÂNSITO, on newer cards, fits DEPARTAMENTO's; ASSINATURA
+ * DO EMISSOR fits DO PORTADOR's in monospaced type): they are whitened, never guessed.
+ */
+interface PrintedKind { text: string; header: boolean; unsure?: readonly number[] }
 
 /**
  * The lines looked for. Header lines stand in this order from the top of a card side (older model:
@@ -191,11 +219,11 @@ interface PrintedKind { text: string; header: boolean }
  * TRANSPORTES, CARTEIRA); the notice is the lowest line of the back. The signature lines are apart
  * (SIGNATURE_KINDS).
  */
-export const PRINTED_KINDS: readonly PrintedKind[] = [
+const PRINTED_KINDS: readonly PrintedKind[] = [
   { text: 'REPÚBLICA FEDERATIVA DO BRASIL', header: true },
   { text: 'MINISTÉRIO DOS TRANSPORTES', header: true },
   { text: 'MINISTÉRIO DAS CIDADES', header: true },
-  { text: 'DEPARTAMENTO NACIONAL DE TRÂNSITO', header: true },
+  { text: 'DEPARTAMENTO NACIONAL DE TRÂNSITO', header: true, unsure: [0] },
   { text: 'CARTEIRA NACIONAL DE HABILITAÇÃO', header: true },
   { text: 'VÁLIDA EM TODO O TERRITÓRIO NACIONAL', header: false },
 ];
@@ -206,8 +234,10 @@ export const PRINTED_KINDS: readonly PrintedKind[] = [
  * letter gaps, so they are looked for apart from PRINTED_KINDS (signatureOf, printedLines).
  */
 export const SIGNATURE_KINDS: readonly PrintedKind[] = [
-  { text: 'ASSINATURA DO PORTADOR', header: false },
-  { text: 'ASSINATURA DO EMISSOR', header: false },
+  // Only ASSINATURA DO is handed back: the widths do not always tell PORTADOR from EMISSOR (one letter
+  // apart; on the seen parts, with the serif pass's word cuts, 2 of 183 lines fit the wrong one better).
+  { text: 'ASSINATURA DO PORTADOR', header: false, unsure: [2] },
+  { text: 'ASSINATURA DO EMISSOR', header: false, unsure: [2] },
 ];
 
 /**
@@ -216,9 +246,9 @@ export const SIGNATURE_KINDS: readonly PrintedKind[] = [
  * failed the gap test instead, their broken letters' gaps as wide as word gaps, until the gaps were
  * measured with the faint ink: FAINT_LEVEL).
  */
-export const MAX_SHARE_DEVIATION = 0.05;
+const MAX_SHARE_DEVIATION = 0.05;
 /** The word gaps must be at least this many times the widest gap inside a word (tuning part: 1.6-5 on clean reads). */
-export const MIN_GAP_CLARITY = 1.4;
+const MIN_GAP_CLARITY = 1.4;
 
 /** How `line`, cut into `kind`'s word count, fits its words' widths: the largest share deviation (Infinity when its gaps are under `minClarity`). */
 function fitOf(line: InkLine, kind: PrintedKind, minClarity: number): { kind: PrintedKind; words: Array<{ x0: number; x1: number }>; dev: number } {
@@ -240,9 +270,9 @@ export function kindOf(line: InkLine): { kind: PrintedKind; words: Array<{ x0: n
  * Signature lines fit their widths closer than other kinds need to (seen parts, sans and mono fonts:
  * 0.006-0.023, the other signature kind 0.034-0.049; MINISTÉRIO DAS CIDADES 0.042-0.062).
  */
-export const MAX_SIGNATURE_DEVIATION = 0.03;
+const MAX_SIGNATURE_DEVIATION = 0.03;
 /** Their word gaps (seen parts: 1.25-4 on the lines taken; serif fonts' wrong cuts 1.0-1.2). */
-export const MIN_SIGNATURE_CLARITY = 1.25;
+const MIN_SIGNATURE_CLARITY = 1.25;
 
 /** The signature kind `line` fits (the closer of the two, within MAX_SIGNATURE_DEVIATION), with its word boxes. */
 export function signatureOf(line: InkLine): { kind: PrintedKind; words: Array<{ x0: number; x1: number }> } | null {
@@ -250,14 +280,6 @@ export function signatureOf(line: InkLine): { kind: PrintedKind; words: Array<{ 
   const best = a.dev <= b.dev ? a : b;
   return best.dev <= MAX_SIGNATURE_DEVIATION ? { kind: best.kind, words: best.words } : null;
 }
-
-/**
- * Words of a signature line given back (whitenPrintedLines): ASSINATURA DO, which both kinds print.
- * Which one it is (PORTADOR or EMISSOR, one letter apart) the widths do not always tell: on the seen
- * parts, merged with the serif pass's word cuts, 2 of 183 lines would have been named the wrong one
- * (monospaced type), so the third word is whitened but not given.
- */
-export const SIGNATURE_WORDS_GIVEN = 2;
 
 /** A line that makes a line of text rather than a speck: at least 3 glyphs and 3 of its heights wide. */
 const substantial = (l: InkLine): boolean => l.glyphs.length >= 3 && l.x1 - l.x0 >= 3 * l.h;
@@ -280,7 +302,9 @@ const substantial = (l: InkLine): boolean => l.glyphs.length >= 3 && l.x1 - l.x0
  */
 export function printedLines(img: GrayImage, lines: InkLine[] = inkLines(img)): Array<{ line: InkLine; kind: PrintedKind; words: Array<{ x0: number; x1: number }> }> {
   let text = lines.filter(substantial);
-  if (!text.length) return [];
+  // A card side makes a few dozen lines; a page of hundreds is no card side (and its pairwise checks
+  // below would grow with their square): nothing is taken.
+  if (!text.length || text.length > MAX_LINES) return [];
   const out: Array<{ line: InkLine; kind: PrintedKind; words: Array<{ x0: number; x1: number }> }> = [];
   // Type sizes: the side's small type (labels, ~13 px cap height on the 820 px card) is the 20th
   // percentile of its lines' heights; header and notice lines are printed in it (CARTEIRA a little
@@ -339,12 +363,13 @@ export function printedLines(img: GrayImage, lines: InkLine[] = inkLines(img)): 
 }
 
 /** Confidence given to the words of a line known by its shape (tesseract gives these clean lines 0.91-0.96). */
-export const PRINTED_WORD_CONFIDENCE = 0.9;
+const PRINTED_WORD_CONFIDENCE = 0.9;
 
 /**
  * Whitens, in place, the card's fixed print found by printedLines (whole lines: the line's box grown by
  * 0.6 of its height above for accents, 0.35 below for cedillas and 0.3 sideways, never into another line
- * of text) and returns the words printed there, one per word box found, in `img`'s px with
+ * of text; ink that makes no glyph there, a rule or a photo's edge, goes with it) and returns the words
+ * printed there but its kind's `unsure` ones, one per word box found, in `img`'s px with
  * PRINTED_WORD_CONFIDENCE, so that what reads the words downstream (the CNH evidence of quality.ts
  * looksLikeCnh, the card model of layout.ts detectModel, the full text) still has them without
  * the recogniser reading them. The side's Otsu threshold is kept as it was (keepThreshold).
@@ -356,7 +381,7 @@ export function whitenPrintedLines(img: GrayImage): OcrWord[] {
   if (!found.length) return out;
   const hist = new Float64Array(256);
   for (let i = 0; i < img.data.length; i++) hist[img.data[i]]++;
-  const threshold = otsuOf(hist);
+  const threshold = otsuOfHistogram(hist);
   const taken = new Set(found.map((f) => f.line));
   for (const { line, kind, words } of found) {
     let top = Math.floor(line.y0 - 0.6 * line.h), bottom = Math.ceil(line.y1 + 0.35 * line.h);
@@ -372,48 +397,10 @@ export function whitenPrintedLines(img: GrayImage): OcrWord[] {
       for (let i = y * img.width + left; i <= y * img.width + right; i++) { hist[img.data[i]]--; img.data[i] = 255; }
       hist[255] += right - left + 1;
     }
-    kind.text.split(' ').slice(0, SIGNATURE_KINDS.includes(kind) ? SIGNATURE_WORDS_GIVEN : undefined).forEach((text, i) => out.push({ text, conf: PRINTED_WORD_CONFIDENCE, x0: words[i].x0, y0: line.y0, x1: words[i].x1 + 1, y1: line.y1 + 1 }));
+    kind.text.split(' ').forEach((text, i) => {
+      if (!kind.unsure?.includes(i)) out.push({ text, conf: PRINTED_WORD_CONFIDENCE, x0: words[i].x0, y0: line.y0, x1: words[i].x1 + 1, y1: line.y1 + 1 });
+    });
   }
   keepThreshold(img.data, hist, threshold);
   return out;
-}
-
-/**
- * Keeps the page's Otsu threshold where it was before ink was whitened. Tesseract binarises the page
- * at its Otsu threshold; with less ink that threshold rises (by 1-4 levels on tuning and heldout
- * sides) and pale security print just above the old one turned to ink: on a scanned card (heldout
- * #36, threshold 193 -> 197) it joined the labels' boxes (13 -> 29 px tall) and six fields were lost.
- * Pixels between the old threshold and the new one are raised just above the new one (a few levels,
- * paper either way; where it fell instead, by 1 on 3 of 215 sides, those between are lowered to it,
- * ink either way), until no pixel lies between the two thresholds: the page binarises as it did (at most 5 rounds).
- */
-function keepThreshold(data: Uint8Array, hist: Float64Array, before: number): void {
-  // Worked out on the histogram, then applied in one pass through a lookup table.
-  const lut = Uint8Array.from({ length: 256 }, (_, v) => v);
-  for (let round = 0; round < 5; round++) {
-    const t = otsuOf(hist);
-    const lo = Math.min(t, before), hi = Math.max(t, before), to = t > before ? t + 1 : t;
-    let moved = 0;
-    for (let v = lo + 1; v <= hi; v++) { moved += hist[v]; hist[to] += hist[v]; hist[v] = 0; }
-    if (!moved) break;
-    for (let v = 0; v < 256; v++) if (lut[v] > lo && lut[v] <= hi) lut[v] = to;
-  }
-  if (lut.some((v, i) => v !== i)) for (let i = 0; i < data.length; i++) data[i] = lut[data[i]];
-}
-
-/** Otsu's threshold of a 256-bin histogram (as light.ts `otsu` of the pixels it counts: the first level of greatest between-class variance). */
-function otsuOf(hist: Float64Array): number {
-  let n = 0, sum = 0;
-  for (let i = 0; i < 256; i++) { n += hist[i]; sum += i * hist[i]; }
-  let sumB = 0, wB = 0, best = 0, t = 127;
-  for (let i = 0; i < 256; i++) {
-    wB += hist[i];
-    if (!wB) continue;
-    const wF = n - wB;
-    if (!wF) break;
-    sumB += i * hist[i];
-    const between = wB * wF * (sumB / wB - (sum - sumB) / wF) ** 2;
-    if (between > best) { best = between; t = i; }
-  }
-  return t;
 }

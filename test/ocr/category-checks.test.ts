@@ -50,6 +50,18 @@ describe('the category label misread', () => {
     expect(found('CAL HAB ITA TO ON')).toBeUndefined();
   });
 
+  it('is never a name that holds its letters (CATHARINA), whether the real label was read or not', () => {
+    for (const name of ['CATHARINA SOUZA LIMA', 'ANA CATHARINA LIMA', 'CATHARINA']) {
+      const named = (words: OcrWord[]) => extract([...words.filter((x) => x.text !== 'MARIA' && x.text !== 'DA' && x.text !== 'SILVA'), ...line(name, 100, 60, 22)]);
+      const withLabel = named([...card(0), ...line('CAT. HAB.', 700, 300, 12), w('AB', 700, 320, 22)]);
+      expect(withLabel.campos.nome_completo.valor).toBe(name);
+      expect(withLabel.campos.categoria.valor).toBe('AB');
+      const unread = named([...card(0), w('AB', 700, 320, 22)]);
+      expect(unread.campos.nome_completo.valor).toBe(name);
+      expect(findLabels(groupPhrases(line(name, 100, 60, 22))).has('categoria')).toBe(false);
+    }
+  });
+
   it('gives the code under it', () => {
     const r = extract([...card(0), ...line('(AT, HAB.', 700, 300, 12), w('AB', 700, 320, 22)]);
     expect(r.campos.categoria.valor).toBe('AB');

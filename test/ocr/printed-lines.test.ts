@@ -57,6 +57,32 @@ describe('the card\'s fixed print found before recognition (printed-lines.ts)', 
     expect(words).not.toContain('EMISSOR');
   });
 
+  it('hands back no word another printing of the same widths holds: SECRETARIA for DEPARTAMENTO', async () => {
+    const header = (third: string) => page([
+      { text: 'REPÚBLICA FEDERATIVA DO BRASIL', y: 40, size: 18 }, { text: 'MINISTÉRIO DOS TRANSPORTES', y: 66, size: 18 },
+      { text: third, y: 92, size: 18 }, { text: 'CARTEIRA NACIONAL DE HABILITAÇÃO', y: 120, size: 21 },
+      { text: 'ANA MARIA DA SILVA', y: 200, size: 28 }, { text: '123.456.789-09', y: 260, size: 28 }, { text: 'JOÃO DA SILVA', y: 320, size: 28 },
+    ]);
+    for (const third of ['DEPARTAMENTO NACIONAL DE TRÂNSITO', 'SECRETARIA NACIONAL DE TRÂNSITO']) {
+      const img = await header(third);
+      const taken = printedLines(img).map((f) => f.kind.text);
+      expect(taken).toContain('DEPARTAMENTO NACIONAL DE TRÂNSITO');
+      const words = whitenPrintedLines(img).map((w) => w.text);
+      expect(words).toEqual(expect.arrayContaining(['NACIONAL', 'DE', 'TRÂNSITO', 'HABILITAÇÃO']));
+      expect(words).not.toContain('DEPARTAMENTO');
+    }
+  });
+
+  it('looks for no line on a page of tens of thousands of specks (a crafted page is read as it is)', () => {
+    const w = 1300, h = 820, data = new Uint8Array(w * h).fill(255);
+    for (let y = 0; y + 8 < h; y += 4) for (let x = (y / 4) % 4 * 3; x < w; x += 13) for (let k = 0; k < 8; k++) data[(y + k) * w + x] = 0;
+    const img = { data, width: w, height: h };
+    expect(inkLines(img)).toEqual([]);
+    const before = Uint8Array.from(img.data);
+    expect(whitenPrintedLines(img)).toEqual([]);
+    expect(Buffer.compare(Buffer.from(before), Buffer.from(img.data))).toBe(0);
+  });
+
   it('never takes the side\'s lowest line for a signature line (the 2022 front ends with RENACH and its number)', async () => {
     const side = await page([
       { text: 'NOME', y: 40, size: 18 }, { text: 'ANA MARIA', y: 74, size: 27 },
