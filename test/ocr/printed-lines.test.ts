@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { INK_LEVEL, inkLines, kindOf, printedLines, whitenPrintedLines, type InkLine } from '../../src/ocr/printed-lines.js';
+import { INK_LEVEL, inkLines, type InkLine } from '../../src/ocr/ink-lines.js';
+import { kindOf, printedLines, whitenPrintedLines } from '../../src/ocr/printed-lines.js';
 import { otsu } from '../../src/ocr/light.js';
 import { prepareImage } from '../../src/ocr/preprocess.js';
 import { clearBorderInk, columns, type GrayImage } from '../../src/ocr/regions.js';
