@@ -5,6 +5,7 @@
  * cut into words at its widest gaps. Pure functions on pixel buffers; bounded on any page (MAX_GLYPHS).
  */
 import type { GrayImage } from './regions.js';
+import { median } from './words.js';
 
 /** Level under which a pixel is ink (the prepared page is contrast-stretched: type ~0-80, security print ~215). */
 export const INK_LEVEL = 128;
@@ -87,11 +88,6 @@ function inkComponents(img: GrayImage, level = INK_LEVEL): Box[] {
   for (let l = 1; l < next; l++) if (root[l] === l) out.push({ x0: x0[l], y0: y0[l], x1: x1[l], y1: y1[l] });
   return out;
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)] : 0;
-};
 
 /** Tallest glyph component, px (cap heights on the 820 px card: labels ~13, values ~20). */
 const MAX_GLYPH_PX = 60;

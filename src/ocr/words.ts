@@ -27,7 +27,8 @@ export interface Phrase {
   h: number;
 }
 
-const median = (xs: number[]): number => {
+/** The upper median of `xs` (the middle value, or the higher of the two middle ones); 0 when empty. */
+export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)] : 0;
 };
