@@ -1,7 +1,7 @@
 /**
  * CNH OCR benchmark on the widened synthetic set (test/fixtures/cnh/widened.ts, issue #17):
  *
- *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|both] [--n 44] [--only 3,17] [--pool 1] [--model fast|npm] [--verbose]
+ *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|both] [--n 44] [--only 3,17] [--pool 1] [--model fast|npm] [--verbose]
  *
  * `tuning` (seeds 100000+) may be tuned on; `heldout` (seeds 900000+) was run several times and its
  * errors seen once: a validation part now; `untouched` (seeds 700000+, with fonts and uneven light the
@@ -12,6 +12,9 @@
  * `final3` (seeds 200000+, also monospaced bold type, values in another font than the labels, faded ink,
  * cool light, defocus and its own names) is run by the lead once, at the end of the fourth session on
  * issue #17 (`--part final3 --n 88`); never while tuning.
+ * `final4` (seeds 400000+, also thin type, values with tight or wide letter-spacing, bent paper, a phone's
+ * sharpening, photos from further away, shared screenshots, scanned JPEG PDFs and its own names) is run by
+ * the lead once, at the end of the fifth session on issue #17 (`--part final4 --n 88`); never while tuning.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
@@ -29,7 +32,7 @@ import { CNH_FIELD_NAMES, type CnhFieldName } from '../src/ocr/engine.js';
 import { createCnhReader, type CnhReadResult } from '../src/ocr/index.js';
 import { portugueseModel, type OcrModel } from '../src/ocr/pool.js';
 import { editDistance } from '../src/ocr/words.js';
-import { CONDITIONS, FINAL2_FONTS, FINAL3_FONTS, PART_SEED, UNTOUCHED_FONTS, generateWidened, type Part, type WidenedCnh } from '../test/fixtures/cnh/widened.js';
+import { CONDITIONS, FINAL2_FONTS, FINAL3_FONTS, FINAL4_FONTS, PART_SEED, UNTOUCHED_FONTS, generateWidened, type Part, type WidenedCnh } from '../test/fixtures/cnh/widened.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -38,7 +41,7 @@ const arg = (name: string): string | undefined => {
 };
 const partArg = arg('--part') ?? 'both';
 const parts: Part[] = partArg === 'both' ? ['tuning', 'heldout'] : [partArg as Part];
-if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final, final2, final3 or both, not ${partArg}`);
+if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final, final2, final3, final4 or both, not ${partArg}`);
 const n = Number(arg('--n') ?? 44);
 const poolSize = Number(arg('--pool') ?? 1);
 const only = arg('--only')?.split(',').map(Number);
@@ -102,19 +105,24 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
     const os = outs.filter((o) => o.doc.font === f && o.doc.condition !== 'pdf-text');
     return [f, String(os.length), pct(exactAll(os)), pct(fullyRight(os)), median(os.map((o) => o.cpu)).toFixed(2)];
   })));
-  if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3') {
+  if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3' || part === 'final4') {
     console.log('\n## Variants only this part has\n');
     const reserved = (o: Outcome): boolean => (UNTOUCHED_FONTS as readonly string[]).includes(o.doc.font);
     const bold = (o: Outcome): boolean => (FINAL2_FONTS as readonly string[]).includes(o.doc.font);
     const monoBold = (o: Outcome): boolean => (FINAL3_FONTS as readonly string[]).includes(o.doc.font);
+    const thin = (o: Outcome): boolean => (FINAL4_FONTS as readonly string[]).includes(o.doc.font);
     const groups: Array<[string, Outcome[]]> = [
       ['reserved fonts', outs.filter(reserved)], ...(part === 'final2' ? [['bold type', outs.filter(bold)] as [string, Outcome[]]] : []),
       ...(part === 'final3' ? [['monospaced bold type', outs.filter(monoBold)] as [string, Outcome[]]] : []),
-      ['other fonts', outs.filter((o) => !reserved(o) && !bold(o) && !monoBold(o))],
+      ...(part === 'final4' ? [['thin type', outs.filter(thin)] as [string, Outcome[]]] : []),
+      ['other fonts', outs.filter((o) => !reserved(o) && !bold(o) && !monoBold(o) && !thin(o))],
       ['uneven light', outs.filter((o) => o.doc.shadowed)],
       ...(part === 'final2' ? [['warm colour cast', outs.filter((o) => o.doc.warmCast)], ['motion blur', outs.filter((o) => o.doc.motionBlur)]] as Array<[string, Outcome[]]> : []),
       ...(part === 'final3' ? [['values in another font', outs.filter((o) => o.doc.valueFont)], ['faded ink', outs.filter((o) => o.doc.faded)],
         ['cool colour cast', outs.filter((o) => o.doc.coolCast)], ['defocus', outs.filter((o) => o.doc.defocus)]] as Array<[string, Outcome[]]> : []),
+      ...(part === 'final4' ? [['values letter-spaced', outs.filter((o) => o.doc.tracking !== undefined)], ['bent paper', outs.filter((o) => o.doc.bent)],
+        ['phone sharpening', outs.filter((o) => o.doc.phoneProcessed)], ['photo from further away', outs.filter((o) => o.doc.far)],
+        ['shared screenshot', outs.filter((o) => o.doc.shared)], ['scanned JPEG PDF', outs.filter((o) => o.doc.scanned)]] as Array<[string, Outcome[]]> : []),
     ];
     console.log(table(['variant', 'n', 'exact over fields', 'documents fully right'], groups.map(([name, os]) => [name, String(os.length), pct(exactAll(os)), os.length ? pct(fullyRight(os)) : '-'])));
   }

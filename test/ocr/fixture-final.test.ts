@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -66,5 +66,27 @@ describe('widened set, final part', () => {
       expect(words(f).every((w) => own.has(w))).toBe(true);
       expect(FINAL3_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
     }
+  });
+
+  it('final4 reserves its own names and towns, disjoint from every other part\'s lists (accents ignored)', () => {
+    const all = (p: typeof COMMON_NAMES): string[] => [...p.male, ...p.female, ...p.surnames, ...cities(p)];
+    const others = new Set([...all(COMMON_NAMES), ...all(RESERVED_NAMES), ...all(FINAL2_NAMES), ...all(FINAL3_NAMES), 'JUNQUEIRA', 'ARCOVERDE', 'MEIRELES', 'BITTENCOURT'].map(fold));
+    expect(all(FINAL4_NAMES).filter((w) => others.has(fold(w)))).toEqual([]);
+    // No word of a final4 name or town is a whole word of another part's (TOLEDO the town is not a surname elsewhere).
+    const otherWords = new Set([...others].flatMap((w) => w.split(' ')));
+    expect([...FINAL4_NAMES.male, ...FINAL4_NAMES.female, ...FINAL4_NAMES.surnames].filter((w) => otherWords.has(fold(w)))).toEqual([]);
+    expect(FINAL4_NAMES.male.length + FINAL4_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL4_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    expect(others.has('VARGAS')).toBe(false);
+    const words = (p: ReturnType<typeof fakePerson>): string[] => `${p.nome_completo} ${p.nome_pai} ${p.nome_mae}`.split(' ').filter((w) => w && !['DE', 'DA', 'DOS'].includes(w));
+    const own = new Set([...FINAL4_NAMES.male, ...FINAL4_NAMES.female, ...FINAL4_NAMES.surnames, 'VARGAS']);
+    let apostrophes = 0;
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final4 + i, false, FINAL4_NAMES);
+      expect(words(f).every((w) => own.has(w))).toBe(true);
+      expect(FINAL4_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
+      if (/'/.test(`${f.nome_completo} ${f.nome_pai} ${f.nome_mae}`)) apostrophes++;
+    }
+    expect(apostrophes).toBeGreaterThan(5);
   });
 });
