@@ -64,33 +64,38 @@ export const SEGMENTATION = { sparse: PSM.SPARSE_TEXT, line: PSM.SINGLE_LINE, bl
 /** One exclusive worker lent to a document. */
 export interface Recognizer {
   /**
-   * Recognises a PNG/JPEG buffer; returns words with confidence 0..1 and boxes in the buffer's pixels.
-   * `rectangle` restricts recognition to a region (px).
+   * Recognises a PNG/JPEG/PGM buffer; returns words with confidence 0..1 and boxes in the buffer's
+   * pixels. `whitelist`: the only characters the recogniser may read (tesseract's
+   * `tessedit_char_whitelist`, honoured by the LSTM recogniser since tesseract 4.1), for this call
+   * only; every character when absent.
    */
-  words(image: Buffer, psm?: PSM, rectangle?: { left: number; top: number; width: number; height: number }): Promise<OcrWord[]>;
+  words(image: Buffer, psm?: PSM, whitelist?: string): Promise<OcrWord[]>;
   /** The model this worker runs. */
   readonly model: OcrModel;
 }
 
 class TesseractRecognizer implements Recognizer {
   private psm: PSM | null = null;
+  private whitelist = '';
   constructor(readonly worker: Worker, readonly model: OcrModel) {}
 
-  private async mode(psm: PSM): Promise<void> {
-    if (this.psm === psm) return;
+  private async mode(psm: PSM, whitelist: string): Promise<void> {
+    if (this.psm === psm && this.whitelist === whitelist) return;
     // tessedit_do_invert 0: skip the inverted-text retry of every line (cards print dark on light).
     // enable_noise_removal 0: tesseract's noise removal dropped the accent of capitals as a stray
     // blob (JÚLIO read JULIO, JÉSSICA read JESSICA on the tuning part; issue #17 part B).
-    await this.worker.setParameters({ tessedit_pageseg_mode: psm, user_defined_dpi: '300', tessedit_do_invert: '0', enable_noise_removal: '0' });
+    // An empty whitelist lets every character through.
+    await this.worker.setParameters({ tessedit_pageseg_mode: psm, user_defined_dpi: '300', tessedit_do_invert: '0', enable_noise_removal: '0', tessedit_char_whitelist: whitelist });
     this.psm = psm;
+    this.whitelist = whitelist;
   }
 
-  async words(image: Buffer, psm: PSM = PSM.SPARSE_TEXT, rectangle?: { left: number; top: number; width: number; height: number }): Promise<OcrWord[]> {
-    await this.mode(psm);
+  async words(image: Buffer, psm: PSM = PSM.SPARSE_TEXT, whitelist = ''): Promise<OcrWord[]> {
+    await this.mode(psm, whitelist);
     // TSV, not the blocks' JSON: the same words, confidences and boxes (the same iterator; identical on
     // 67 tuning page sides), 5-15 ms of CPU less per card side in two paired runs (load ~9) than
     // building and parsing the JSON tree of blocks, lines and symbols.
-    const res = await this.worker.recognize(image, rectangle ? { rectangle } : {}, { text: false, tsv: true });
+    const res = await this.worker.recognize(image, {}, { text: false, tsv: true });
     return wordsOfTsv(res.data.tsv ?? '');
   }
 }
