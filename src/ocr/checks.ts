@@ -1,0 +1,101 @@
+/**
+ * Each field's own checks (CPF and CNH-number check digits, category, UF, birthplace, identity
+ * number, issuing body, remarks, names) and the scoring that folds them and the date order into the
+ * recogniser's confidence (`scoreFields`). Pure functions on values.
+ */
+import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
+import { isBoilerplate } from './boilerplate.js';
+import { CATEGORY_SET, isKnownIssuer, UFS } from './normalize.js';
+import { isValidCnhNumber, isValidCpf, validateDates } from './validators.js';
+
+/** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
+export const LOW_CONFIDENCE = 0.8;
+
+/** Remarks as printed: restriction codes (one letter) and EAR, space-separated. */
+export const REMARK_CODES = /^(EAR|[A-Z])( (EAR|[A-Z]))*$/;
+
+/**
+ * A field's value before scoring, with the recogniser's confidence 0..1; `cap`: the most its final
+ * confidence may be, after the checks (fields.ts restoreNames).
+ */
+export interface Draft { valor: string; conf: number; cap?: number }
+const none: Draft = { valor: '', conf: 0 };
+
+/** Raises (passed check) or lowers (failed check) a recogniser confidence. */
+export function withValidation(conf: number, passed: boolean | undefined): number {
+  if (passed === undefined) return conf;
+  return passed ? Math.min(1, 0.6 * conf + 0.4) : 0.6 * conf;
+}
+
+/** Fields whose value is free text: a value that is the card's own print (boilerplate.ts) is dropped. */
+const TEXT_FIELDS = new Set<CnhFieldName>(['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento', 'observacoes', 'orgao_expedidor']);
+const NAME_RE = /^[A-ZÀ-ÖØ-Ý' -]+$/;
+/**
+ * A doubled vowel inside a name word: Portuguese spelling has almost none (AARÃO, ISAAC are rare),
+ * while a space the recogniser missed after a particle makes one ("DA ANDRADE" -> "DAANDRADE").
+ */
+const GLUED_VOWELS = /(AA|EE|II|OO|UU)/;
+/**
+ * Q not followed by U and a vowel: Portuguese spelling writes Q only in QU + vowel (QUEIROZ, QUARESMA;
+ * Formulário Ortográfico de 1943, letters), so such a word was cut short or misread (MARQUES read
+ * MARQU).
+ */
+const BAD_Q = /Q(?![UÜ][AEIOUÁÉÍÓÚÂÊÔÃÕ])/;
+
+/**
+ * Each field's own check where it has one (undefined: no opinion): CPF and CNH number check digits,
+ * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape, issuing
+ * body known, remarks made of codes (REMARK_CODES), names of two words or more in capitals without a
+ * doubled vowel (GLUED_VOWELS) nor a Q outside QU + vowel (BAD_Q). Date order is checked across fields by `scoreFields`.
+ */
+export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined {
+  switch (k) {
+    case 'cpf': return isValidCpf(valor);
+    case 'numero_cnh': return isValidCnhNumber(valor);
+    case 'categoria': return CATEGORY_SET.has(valor);
+    case 'uf': return UFS.has(valor);
+    case 'local_nascimento': {
+      const m = /^([A-ZÀ-ÖØ-Ý' -]+), ([A-Z]{2})$/.exec(valor);
+      return m !== null && UFS.has(m[2]);
+    }
+    case 'rg': return /^\d{4,14}X?$/.test(valor);
+    // Remarks are restriction codes (one letter) and EAR: anything else was misread ("FARA").
+    case 'observacoes': return REMARK_CODES.test(valor) ? undefined : false;
+    case 'orgao_expedidor': return isKnownIssuer(valor) ? true : /^[A-Z]{2,12}$/.test(valor) ? undefined : false;
+    case 'nome_completo':
+    case 'nome_pai':
+    case 'nome_mae':
+      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) && !BAD_Q.test(valor) ? undefined : false;
+    default: return undefined;
+  }
+}
+
+/**
+ * Drafts -> `campos` with validity flags and validation-adjusted confidences (0..1, 3 decimals): each
+ * field's own check (fieldCheck) and the date order (validateDates: birth < first licence <= issue <
+ * expiry) raise or lower the recogniser's confidence (withValidation: a failed check caps it at 0.6);
+ * free-text values that are the card's own print (headers, labels) are dropped.
+ */
+export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>): Record<CnhFieldName, CnhField> {
+  for (const k of TEXT_FIELDS) if (d[k]?.valor && isBoilerplate(d[k].valor)) d[k] = none;
+  const get = (k: CnhFieldName): Draft => d[k] ?? none;
+  const dates = validateDates({
+    data_nascimento: get('data_nascimento').valor,
+    data_primeira_habilitacao: get('data_primeira_habilitacao').valor,
+    data_emissao: get('data_emissao').valor,
+    data_validade: get('data_validade').valor,
+  });
+  const out = {} as Record<CnhFieldName, CnhField>;
+  const r3 = (x: number): number => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
+  for (const k of CNH_FIELD_NAMES) {
+    const { valor, conf, cap } = get(k);
+    let check: boolean | undefined;
+    const field: CnhField = { valor, confianca: 0 };
+    if (k === 'cpf') field.valido = check = valor ? isValidCpf(valor) : false;
+    if (k in dates) field.valida = check = valor ? dates[k as keyof typeof dates] : false;
+    if (check === undefined && valor) check = fieldCheck(k, valor);
+    field.confianca = valor ? r3(Math.min(withValidation(conf, check), cap ?? 1)) : 0;
+    out[k] = field;
+  }
+  return out;
+}
