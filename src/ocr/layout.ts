@@ -173,6 +173,7 @@ const NEXT_LINE_GAP = 1.6;
  * under it, whose left edge is within 4 label heights of the label's (or up to 8 to its left), whose type is at least 1.2 x the
  * label type (`labelHeightPx`: the median height of all labels, as accents and cedillas inflate single
  * boxes) and which are not labels themselves; then up to `maxLines - 1` further lines directly below.
+ * Each line is joined with the rest of its line the recogniser broke off (withContinuations).
  */
 export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, maxLines = 1, labelHeightPx = label.phrase.h, capHeightPx = 0): Phrase[] {
   const L = label.phrase;
@@ -188,13 +189,15 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
     .sort((a, b) => a.y0 - b.y0)[0];
   if (!first) return [];
   const out = [withContinuations(first, phrases, labelPhrases, h)];
+  const used = (p: Phrase): boolean => out.some((o) => o.words.includes(p.words[0]));
   while (out.length < maxLines) {
     const prev = out[out.length - 1];
     const next = phrases
-      .filter((p) => isValue(p) && !out.includes(p) && p.y0 > (prev.y0 + prev.y1) / 2 && p.y0 < prev.y1 + NEXT_LINE_GAP * prev.h)
+      .filter((p) => isValue(p) && !used(p) && p.y0 > (prev.y0 + prev.y1) / 2 && p.y0 < prev.y1 + NEXT_LINE_GAP * prev.h)
       .sort((a, b) => a.y0 - b.y0)[0];
     if (!next) break;
-    out.push(next);
+    // Every line may have been broken (a parent's surname with a tilde, its box taller than the rest).
+    out.push(withContinuations(next, phrases, labelPhrases, h));
   }
   return out;
 }
@@ -203,7 +206,7 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
  * A value line the recogniser broke into phrases (a tall accented word next to the rest): phrases on
  * its line starting within 3 value heights after its end are joined to it.
  */
-function withContinuations(first: Phrase, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number): Phrase {
+export function withContinuations(first: Phrase, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number): Phrase {
   let cur = first;
   for (;;) {
     const cy = (cur.y0 + cur.y1) / 2;
