@@ -57,10 +57,12 @@ export function normalizeCnhNumber(s: string): string {
 
 /**
  * Name as printed: uppercase letters (accents kept), spaces, apostrophes and hyphens inside words;
- * stray marks from the background removed; tokens of one non-word letter at the ends dropped.
+ * an "!" touching a letter read as I; stray marks from the background removed; tokens of one non-word
+ * letter at the ends dropped.
  */
 export function normalizeName(s: string): string {
-  const cleaned = single(s.toUpperCase().replace(/[^A-ZÀ-ÖØ-Ý' \-]/g, ' '));
+  // "!" touching a letter is the recogniser's reading of an I (GODÓI read "GODÓ!"): no name has one.
+  const cleaned = single(s.replace(/(?<=\p{L})!|!(?=\p{L})/gu, 'I').toUpperCase().replace(/[^A-ZÀ-ÖØ-Ý' \-]/g, ' '));
   // Apostrophes and hyphens join letters (D'ÁVILA, SANT'ANA, ANA-LÚCIA): at a word's edge they are marks.
   const parts = cleaned.split(' ').map((w) => w.replace(/^['-]+|['-]+$/g, '')).filter(Boolean);
   const keep1 = new Set(['E', 'A', 'O']);
@@ -112,11 +114,24 @@ function snapIssuer(raw: string): string | null {
 export const isKnownIssuer = (orgao: string): boolean => ISSUERS.has(orgao);
 
 /**
+ * A line whose last word is a state abbreviation read with a look-alike ("Pl" for PI: a lowercase l,
+ * "|", "!" or "1" for I; "0" for O; "5" for S; "8" for B) ends with that state instead; a last word
+ * that spells no state that way is left as read (so is one that is a state already: AL).
+ */
+function ufLookAlikes(line: string): string {
+  const i = line.lastIndexOf(' ');
+  const last = line.slice(i + 1);
+  if (i < 0 || last.length !== 2 || UFS.has(last.toUpperCase())) return line;
+  const uf = last.replace(/[l|!1]/g, 'I').replace(/0/g, 'O').replace(/5/g, 'S').replace(/8/g, 'B').toUpperCase();
+  return UFS.has(uf) ? `${line.slice(0, i)} ${uf}` : line;
+}
+
+/**
  * Identity document line `NUMBER ORGAO UF` (also `ORGAO/UF`, `ORGAO-UF`) -> parts; the number keeps
  * digits plus a final X check character when printed.
  */
 export function parseIdentity(s: string): { rg: string; orgao: string; uf: string } {
-  const text = single(s.toUpperCase().replace(/[/\-–]/g, ' '));
+  const text = single(ufLookAlikes(single(s.replace(/[/\-–]/g, ' '))).toUpperCase());
   const parts = text.split(' ');
   let uf = '';
   if (parts.length > 1 && UFS.has(parts[parts.length - 1])) uf = parts.pop() ?? '';
