@@ -5,14 +5,13 @@
  */
 import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
 import { isBoilerplate } from './boilerplate.js';
-import { CATEGORY_SET, isKnownIssuer, UFS } from './normalize.js';
-import { isValidCnhNumber, isValidCpf, validateDates } from './validators.js';
+import { isCategoryReading, REMARK_CODES } from './codes.js';
+import type { LabelId } from './layout.js';
+import { CATEGORY_SET, isKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
+import { isValidCnhNumber, isValidCpf, parseDate, validateDates } from './validators.js';
 
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
 export const LOW_CONFIDENCE = 0.8;
-
-/** Remarks as printed: restriction codes (one letter) and EAR, space-separated. */
-export const REMARK_CODES = /^(EAR|[A-Z])( (EAR|[A-Z]))*$/;
 
 /**
  * A field's value before scoring, with the recogniser's confidence 0..1; `cap`: the most its final
@@ -98,4 +97,29 @@ export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>): Record<Cnh
     out[k] = field;
   }
   return out;
+}
+
+/**
+ * The characters the values with a check of their own (passesOwnCheck) are printed with: the
+ * recogniser's whitelist when a reading that failed its check is read again.
+ */
+export const PRINTED_WITH: Partial<Record<LabelId, string>> = {
+  cpf: '0123456789.-', registro: '0123456789', nascimento: '0123456789/', emissao: '0123456789/', validade: '0123456789/', primeira: '0123456789/',
+};
+
+/**
+ * Whether `text`, read under the label `id`, makes a value that passes its field's own check: the
+ * check digits of a CPF or registration number, a real calendar date, a licence category in capitals
+ * (codes.ts isCategoryReading). A second
+ * look may keep words the recogniser was unsure of when together they pass it (a CPF read in two
+ * pieces at 0.05 each). False for labels without such a check (names, remarks, identity line).
+ */
+export function passesOwnCheck(id: LabelId, text: string): boolean {
+  switch (id) {
+    case 'cpf': return isValidCpf(normalizeCpf(text));
+    case 'registro': return isValidCnhNumber(normalizeCnhNumber(text));
+    case 'categoria': return isCategoryReading(text);
+    case 'nascimento': case 'emissao': case 'validade': case 'primeira': return parseDate(normalizeDate(text)) !== null;
+    default: return false;
+  }
 }

@@ -4,15 +4,16 @@
  * confidence.
  */
 import type { CnhField, CnhFieldName } from './engine.js';
-import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
+import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, valueAbove, valueBelow, withContinuations, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
   allDates, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
 } from './normalize.js';
+import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { isValidCnhNumber } from './validators.js';
 import { restoreDiacritics } from './orthography.js';
 import { fold, type Phrase } from './words.js';
 
-import { REMARK_CODES, scoreFields, type Draft } from './checks.js';
+import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
 
 const none: Draft = { valor: '', conf: 0 };
@@ -36,14 +37,19 @@ export interface ExtractedFields {
   /** Labels found (a measure of how well the layout was read). */
   labelsFound: number;
   /**
-   * Value phrases whose reading failed its format (CPF/number not 11 digits, no date, identity line
-   * without a known issuing body): worth a second, single-line look; `accept` says whether a new
-   * reading of the phrase passes.
+   * Value phrases whose reading failed its format or check (CPF/number not 11 digits or wrong check
+   * digits, no date or no real one, identity line without a known issuing body, a category or remark
+   * that is no code, a birthplace without its state): worth a second, single-line look; `accept` says
+   * whether a new reading of the phrase passes.
    */
   suspects: Suspect[];
 }
 
-export interface Suspect { phrase: Phrase; accept: (text: string) => boolean }
+/**
+ * A value to read again from its phrase's box: `accept` says whether a new reading passes;
+ * `whitelist`: the only characters the recogniser may read there (a code's alphabet, codes.ts).
+ */
+export interface Suspect { phrase: Phrase; accept: (text: string) => boolean; whitelist?: string }
 
 /**
  * Phrases (+ their reading-order text) -> the fifteen `campos`. Values found by label keep the mean
@@ -66,6 +72,9 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     if (!ps.length) return none;
     const valor = norm(ps.map((p) => p.text).join(' '));
     if (!valor && checked && ps.length === 1) suspects.push({ phrase: ps[0], accept: (t) => norm(t) !== '' });
+    // A number or date of the right shape that fails its own check (check digits, a real date: "06/16/1977")
+    // is read again with the recogniser held to the characters it is printed with.
+    if (valor && checked && ps.length === 1 && !passesOwnCheck(id, valor)) suspects.push({ phrase: ps[0], accept: (t) => passesOwnCheck(id, t), whitelist: PRINTED_WITH[id] });
     return valor ? { valor, conf: meanConf(ps) } : none;
   };
   const d: Partial<Record<CnhFieldName, Draft>> = {};
@@ -82,6 +91,8 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.numero_cnh = read('registro', normalizeCnhNumber, true);
   d.categoria = read('categoria', normalizeCategory);
   const catLabel = labels.get('categoria'), catPs = below('categoria');
+  // Read, but no category in it ("R" for B): read again with the recogniser held to the categories' letters.
+  if (!d.categoria.valor && catPs.length === 1) suspects.push({ phrase: widenedCode(catPs[0]), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET });
   if (d.categoria.valor && catLabel && catPs.length === 1) {
     // A code starting a glyph or more right of where this card's values start lost its first letter
     // ("AE" read "E" at 0.97: final2 part): read again from where it should begin, and capped under the
@@ -96,34 +107,31 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.data_validade = read('validade', normalizeDate, true);
   d.data_emissao = read('emissao', normalizeDate, true);
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true);
-  // Restriction codes are plain letters and EAR: a lone "À" is the recogniser's reading of "A", and
-  // "EARA" is EAR and a code glued by a space the recogniser missed (no code is four letters long).
-  // Marks with no letter ("|", "-", "1": a frame line's edge) are not part of a remark: codes are letters.
-  const remarks = (s: string): string => single(s.toUpperCase()).split(' ').filter((t) => /[A-ZÀ-Ý]/.test(t))
-    .map((t) => (t === 'À' ? 'A' : /^EAR[A-Z]$/.test(t) ? `EAR ${t[3]}` : t)).join(' ');
-  d.observacoes = read('observacoes', remarks);
+  d.observacoes = read('observacoes', normalizeRemarks);
   // Remarks are often absent: what the recogniser makes of the security print below the label then
   // comes with low confidence (< 0.5) and is not a remark. A lone phrase of codes read that unsure is
   // worth a single-line second look at full width (it replaces the first reading only if it is codes).
-  if (d.observacoes.valor && d.observacoes.conf < 0.5) {
-    const ps = below('observacoes');
-    if (ps.length === 1 && REMARK_CODES.test(d.observacoes.valor)) suspects.push({ phrase: ps[0], accept: (t) => REMARK_CODES.test(remarks(t)) });
-    d.observacoes = none;
+  // One that is not codes ("AL" for EAR, "FARA" for EAR A) is read again from its box widened, with the
+  // recogniser held to the codes' letters.
+  const obsPs = below('observacoes');
+  if (d.observacoes.valor && obsPs.length === 1) {
+    const codes = REMARK_CODES.test(d.observacoes.valor);
+    if (!codes) suspects.push({ phrase: widenedCode(obsPs[0]), accept: isRemarkReading, whitelist: REMARK_ALPHABET });
+    else if (d.observacoes.conf < 0.5) suspects.push({ phrase: obsPs[0], accept: isRemarkReading });
   }
+  if (d.observacoes.conf < 0.5) d.observacoes = none;
 
   // Birth: field 3 of the 2022 model "DD/MM/AAAA, CIDADE, UF"; the older model prints the date alone.
   d.local_nascimento = none;
   const n3 = below('nascimento3');
   if (n3.length) {
-    const text = single(n3.map((p) => p.text).join(' '));
-    const date = normalizeDate(text);
-    const rest = text.replace(/^[^,]*,/, '').split(',').map((s) => normalizeName(s)).filter(Boolean);
+    const { date, city, uf } = birthLine(n3.map((p) => p.text).join(' '));
     const conf = meanConf(n3);
     d.data_nascimento = date ? { valor: date, conf } : none;
-    const uf = rest.length > 1 && UFS.has(rest[rest.length - 1]) ? rest.pop() : '';
-    const city = rest.join(' ');
     if (city && uf) d.local_nascimento = { valor: `${city}, ${uf}`, conf };
     else if (city) d.local_nascimento = { valor: city, conf: conf * 0.6 };
+    // A town read without a state after it ("CÁCERES, NT"): the line is read again on its own.
+    if (city && !uf && n3.length === 1) suspects.push({ phrase: n3[0], accept: (t) => { const b = birthLine(t); return b.city !== '' && b.uf !== ''; } });
   } else {
     d.data_nascimento = read('nascimento', normalizeDate);
   }
@@ -204,6 +212,18 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
 }
 
 /**
+ * Field 3 of the 2022 model, "DD/MM/AAAA, CIDADE, UF": the date (normalizeDate, or ''), the town
+ * (normalizeName of what lies between the first comma and the state) and the state ('' when the last
+ * part is not one of the 27).
+ */
+function birthLine(line: string): { date: string; city: string; uf: string } {
+  const text = single(line);
+  const rest = text.replace(/^[^,]*,/, '').split(',').map((s) => normalizeName(s)).filter(Boolean);
+  const uf = rest.length > 1 && UFS.has(rest[rest.length - 1]) ? rest.pop() ?? '' : '';
+  return { date: normalizeDate(text), city: rest.join(' '), uf };
+}
+
+/**
  * The last one or two consecutive value lines left-aligned with `label`, from 1.5 to 8 label heights
  * under the value row that follows it (the 2022 model prints FILIAÇÃO and the parents there).
  */
@@ -218,7 +238,10 @@ function linesUnderRow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<P
   if (!cands.length) return [];
   const last = cands[cands.length - 1];
   const prev = cands[cands.length - 2];
-  return prev && last.y0 - prev.y1 < 1.0 * last.h ? [prev, last] : [last];
+  // Each line joined with the rest of it the recogniser broke off (a first name whose box swallowed
+  // the FILIAÇÃO label above it, the surnames beside it).
+  const whole = (p: Phrase): Phrase => withContinuations(p, phrases, labelPhrases, h);
+  return prev && last.y0 - prev.y1 < 1.0 * last.h ? [whole(prev), whole(last)] : [whole(last)];
 }
 
 /**
@@ -310,3 +333,4 @@ function sameSpelling(d: Partial<Record<CnhFieldName, Draft>>): void {
     if (fixed.some((w, i) => w !== words[i])) d[k] = { ...v, valor: fixed.join(' '), cap: LOST_DIACRITIC_CAP };
   }
 }
+

@@ -6,11 +6,16 @@
  * of a small cut and runs only where the page pass left something wrong, with a cap per page.
  */
 import sharp from 'sharp';
+import { passesOwnCheck } from './checks.js';
+import { CATEGORY_ALPHABET } from './codes.js';
 import { extractFields } from './fields.js';
 import { emptyValueRegions } from './layout.js';
 import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
 import { groupPhrases, type OcrWord } from './words.js';
+
+/** Words of a second look under an empty label read over this confidence are kept (rereadEmptyValues). */
+const SURE_CONF = 0.75;
 
 /** White padding (px) around every region cut out for a second look. */
 const CUT_PAD = 12;
@@ -36,8 +41,11 @@ function grownBox(b: { x0: number; y0: number; x1: number; y1: number }, prep: P
 /**
  * Second look, one text line at a time, under labels whose value the page pass missed: each region is
  * cut out (on its side of `splitX`), padded with 12 px of white and read as a single line; words over
- * 0.75 are kept. A region that still gives none is read once more cleaned (cleanCut): one more
- * recognition of a small cut, only for values still missing.
+ * SURE_CONF (0.75) are kept, or all the words read when only together they pass the field's own check
+ * (checks.ts passesOwnCheck: check digits, a real date, a category in capitals). A region that still
+ * gives none is read once more cleaned (cleanCut), and a category still unread once more with the
+ * recogniser held to A-E (codes.ts CATEGORY_ALPHABET): one or two more recognitions of a small cut,
+ * only for values still missing.
  */
 export async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[], widthPx: number, heightPx: number, splitX?: number): Promise<OcrWord[]> {
   const regions = emptyValueRegions(groupPhrases(words), widthPx, heightPx);
@@ -50,11 +58,22 @@ export async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: Ocr
     const right = leftSide ? Math.min(r.left + r.width, (splitX as number) - 30) : r.left + r.width;
     if (right - left < 10) continue;
     const cut = await paddedCut(png, { left, top: r.top, width: right - left, height: r.height });
-    const kept = (ws: OcrWord[]): OcrWord[] => ws.filter((w) => HAS_TEXT.test(w.text) && w.conf > 0.75);
+    const text = (ws: OcrWord[]): string => ws.map((w) => w.text).join(' ');
+    // The words read over SURE_CONF; or every word read, when together they pass the field's own check
+    // and the sure ones alone do not (a CPF read in two pieces at 0.05 each: final3 part).
+    const kept = (ws: OcrWord[]): OcrWord[] => {
+      const all = ws.filter((w) => HAS_TEXT.test(w.text)), sure = all.filter((w) => w.conf > SURE_CONF);
+      return !passesOwnCheck(r.id, text(sure)) && passesOwnCheck(r.id, text(all)) ? all : sure;
+    };
     let found = kept(await rec.words(cut, SEGMENTATION.line)).map((w) => placed(w, left, r.top));
     // Still nothing: once more cleaned (cleanCut), boxes scaled back; not when cleaning left no ink.
     const clean = found.length ? null : await cleanCut(cut);
     if (clean) found = kept(await rec.words(clean, SEGMENTATION.line)).map((w) => placed(w, left, r.top, CLEAN_SCALE));
+    // A category still unread (it is always printed): once more, the recogniser held to its letters.
+    if (!found.length && r.id === 'categoria') {
+      const ws = (await rec.words(cut, SEGMENTATION.line, CATEGORY_ALPHABET)).filter((w) => HAS_TEXT.test(w.text));
+      if (passesOwnCheck(r.id, text(ws))) found = ws.map((w) => placed(w, left, r.top));
+    }
     for (const w of found) extra.push({ ...w, reread: true });
   }
   return extra.length ? [...words, ...extra] : words;
@@ -86,8 +105,9 @@ async function cleanCut(cut: Buffer): Promise<Buffer | null> {
 }
 
 /**
- * Values whose reading failed its format are read again as one line from their own box (padded by
- * 30% of its height and 12 px of white); the new words replace the old only when they pass.
+ * Values whose reading failed its format or check are read again as one line from their own box (padded
+ * by 30% of its height and 12 px of white), with the recogniser held to the suspect's `whitelist` where it
+ * has one (a code's letters, a number's digits); the new words replace the old only when they pass.
  */
 export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
   const { suspects } = extractFields(groupPhrases(words), '');
@@ -99,7 +119,7 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
     if (box.width < 8 || box.height < 8) continue;
     const cut = await paddedCut(prep.png, box);
     // Accented capitals are letters too: a remark "EAR A" read "EAR À" lost its code when "À" was dropped here.
-    const found = (await rec.words(cut, SEGMENTATION.line)).filter((w) => HAS_TEXT.test(w.text));
+    const found = (await rec.words(cut, SEGMENTATION.line, s.whitelist)).filter((w) => HAS_TEXT.test(w.text));
     if (!found.length || !s.accept(found.map((w) => w.text).join(' '))) continue;
     // Same line, same place: boxes follow the old phrase so the layout reading is unchanged.
     const y0 = p.y0, y1 = p.y1;

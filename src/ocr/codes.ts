@@ -1,0 +1,50 @@
+/**
+ * The card's short codes: the licence category (A, B, C, D, E, AB, AC, AD, AE, ACC) and the remarks
+ * (restriction codes of one capital each, and EAR). A lone capital has no word around it for the
+ * recogniser's language model, and these are the values it misses or misreads most ("R" for B, "Dp"
+ * for D, "FARA" for EAR A). Their normalisation and checks, and what to read again when a reading fails
+ * its check: the value's own box, a little wider, with the recogniser restricted to the code's alphabet
+ * (second-looks.ts rereadSuspects). Pure functions.
+ */
+import { CATEGORY_SET, single } from './normalize.js';
+import type { Phrase } from './words.js';
+
+/** Remarks as printed: restriction codes (one letter) and EAR, space-separated. */
+export const REMARK_CODES = /^(EAR|[A-Z])( (EAR|[A-Z]))*$/;
+
+/** The letters a licence category is written with (the recogniser's whitelist for a second look). */
+export const CATEGORY_ALPHABET = 'ABCDE';
+/** The letters remarks are written with: restriction codes are capitals, and EAR (the recogniser's whitelist). */
+export const REMARK_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * How far (in the value's heights) a code's box is widened on each side for its second look: the
+ * page pass's box of a code it misread may hold only part of it ("Al" over the middle of EAR, 18 px
+ * of its ~47); a code stands alone on its row, with at least 2 value heights of paper on either side.
+ */
+export const CODE_WIDEN = 1.5;
+
+/**
+ * Remarks as the card prints them, from a reading: a lone "À" is the recogniser's reading of "A",
+ * "EARA" is EAR and a code glued by a space the recogniser missed (no code is four letters long);
+ * marks with no letter ("|", "-", "1": a frame line's edge) are dropped (codes are letters).
+ */
+export function normalizeRemarks(s: string): string {
+  return single(s.toUpperCase()).split(' ').filter((t) => /[A-ZÀ-Ý]/.test(t))
+    .map((t) => (t === 'À' ? 'A' : /^EAR[A-Z]$/.test(t) ? `EAR ${t[3]}` : t)).join(' ');
+}
+
+/**
+ * Whether a second look's reading is a licence category: its capitals, as read, are one (a lowercase
+ * letter is the recogniser's unsure reading of a mark: "ec" for a C is not an E; "Cc" is a C).
+ */
+export const isCategoryReading = (text: string): boolean => CATEGORY_SET.has(text.replace(/[^A-Z]/g, ''));
+
+/** Whether a reading is made of remark codes (REMARK_CODES, after normalizeRemarks). */
+export const isRemarkReading = (text: string): boolean => REMARK_CODES.test(normalizeRemarks(text));
+
+/** A code's phrase widened by CODE_WIDEN of its heights on each side, for its second look. */
+export function widenedCode(p: Phrase): Phrase {
+  const m = CODE_WIDEN * p.h;
+  return { ...p, x0: Math.max(0, p.x0 - m), x1: p.x1 + m };
+}
