@@ -6,7 +6,7 @@
 import type { CnhField, CnhFieldName } from './engine.js';
 import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, valueAbove, valueBelow, withContinuations, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
-  allDates, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
+  allDates, confusedUf, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { isValidCnhNumber } from './validators.js';
@@ -25,6 +25,8 @@ const none: Draft = { valor: '', conf: 0 };
 const PARENTS_ABOVE_PERMIT = 6;
 /** Confidence cap of a category code that starts a glyph right of where it should (a letter lost). */
 const LOST_GLYPH_CAP = 0.7;
+/** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
+const CONFUSED_UF_CAP = 0.7;
 
 const meanConf = (ps: Phrase[]): number => {
   const ws = ps.flatMap((p) => p.words);
@@ -125,13 +127,14 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.local_nascimento = none;
   const n3 = below('nascimento3');
   if (n3.length) {
-    const { date, city, uf } = birthLine(n3.map((p) => p.text).join(' '));
+    const { date, city, uf, confused } = birthLine(n3.map((p) => p.text).join(' '));
     const conf = meanConf(n3);
     d.data_nascimento = date ? { valor: date, conf } : none;
-    if (city && uf) d.local_nascimento = { valor: `${city}, ${uf}`, conf };
+    // A state read with a confused capital ("NT": MT) is kept, under the low-confidence line.
+    if (city && uf) d.local_nascimento = { valor: `${city}, ${uf}`, conf, ...(confused ? { cap: CONFUSED_UF_CAP } : {}) };
     else if (city) d.local_nascimento = { valor: city, conf: conf * 0.6 };
     // A town read without a state after it ("CÁCERES, NT"): the line is read again on its own.
-    if (city && !uf && n3.length === 1) suspects.push({ phrase: n3[0], accept: (t) => { const b = birthLine(t); return b.city !== '' && b.uf !== ''; } });
+    if (city && (!uf || confused) && n3.length === 1) suspects.push({ phrase: n3[0], accept: (t) => { const b = birthLine(t); return b.city !== '' && b.uf !== '' && !b.confused; } });
   } else {
     d.data_nascimento = read('nascimento', normalizeDate);
   }
@@ -214,13 +217,15 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
 /**
  * Field 3 of the 2022 model, "DD/MM/AAAA, CIDADE, UF": the date (normalizeDate, or ''), the town
  * (normalizeName of what lies between the first comma and the state) and the state ('' when the last
- * part is not one of the 27).
+ * part is not one of the 27, nor one read with a confused capital: `confused`, normalize.ts confusedUf).
  */
-function birthLine(line: string): { date: string; city: string; uf: string } {
+function birthLine(line: string): { date: string; city: string; uf: string; confused: boolean } {
   const text = single(line);
   const rest = text.replace(/^[^,]*,/, '').split(',').map((s) => normalizeName(s)).filter(Boolean);
-  const uf = rest.length > 1 && UFS.has(rest[rest.length - 1]) ? rest.pop() ?? '' : '';
-  return { date: normalizeDate(text), city: rest.join(' '), uf };
+  const last = rest.length > 1 ? rest[rest.length - 1] : '';
+  const exact = UFS.has(last), near = exact ? '' : confusedUf(last);
+  if (exact || near) rest.pop();
+  return { date: normalizeDate(text), city: rest.join(' '), uf: exact ? last : near, confused: near !== '' };
 }
 
 /**

@@ -113,6 +113,25 @@ function snapIssuer(raw: string): string | null {
 /** True for a common issuing body (see ISSUERS). */
 export const isKnownIssuer = (orgao: string): boolean => ISSUERS.has(orgao);
 
+/** Capitals the recogniser takes for one another (monospaced and condensed type: NT for MT). */
+const CAPITAL_CONFUSIONS: Record<string, string> = { M: 'N', N: 'M', L: 'I', D: 'O', Q: 'O' };
+
+/**
+ * The state a two-capital word that is none stands for when one of its letters is a capital the
+ * recogniser confuses (CAPITAL_CONFUSIONS: "NT" -> MT), if exactly one state is reached that way;
+ * '' otherwise (and for a word that is a state already).
+ */
+export function confusedUf(word: string): string {
+  if (!/^[A-Z]{2}$/.test(word) || UFS.has(word)) return '';
+  const reached = new Set<string>();
+  for (let i = 0; i < 2; i++) {
+    const alt = CAPITAL_CONFUSIONS[word[i]];
+    const uf = alt ? word.slice(0, i) + alt + word.slice(i + 1) : '';
+    if (UFS.has(uf)) reached.add(uf);
+  }
+  return reached.size === 1 ? [...reached][0] : '';
+}
+
 /**
  * A line whose last word is a state abbreviation read with a look-alike ("Pl" for PI: a lowercase l,
  * "|", "!" or "1" for I; "0" for O; "5" for S; "8" for B) ends with that state instead; a last word

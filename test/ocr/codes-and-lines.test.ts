@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { passesOwnCheck } from '../../src/ocr/checks.js';
 import { CATEGORY_ALPHABET, REMARK_ALPHABET } from '../../src/ocr/codes.js';
 import { extractFields } from '../../src/ocr/fields.js';
-import { normalizeName, parseIdentity } from '../../src/ocr/normalize.js';
+import { confusedUf, normalizeName, parseIdentity } from '../../src/ocr/normalize.js';
 import { RecognizerPool, SEGMENTATION, type Recognizer } from '../../src/ocr/pool.js';
 import type { PreparedImage } from '../../src/ocr/preprocess.js';
 import { rereadEmptyValues, rereadSuspects } from '../../src/ocr/second-looks.js';
@@ -118,12 +118,20 @@ describe('a second look under an empty label keeps unsure words that pass the fi
 });
 
 describe('values that fail their check by a letter', () => {
-  it('a birthplace read without a state ("CÁCERES, NT") is a suspect that only a line ending in a state passes', () => {
+  it('a birthplace whose state was read with a confused capital ("CÁCERES, NT") keeps that state under the low-confidence line, and is a suspect that only a line ending in a state read as such passes', () => {
     const r = extract([...labels2022(), ...line('18/09/1964, CÁCERES, NT', 100, 120, 22)]);
-    expect(r.campos.local_nascimento.valor).toBe('CÁCERES NT');
+    expect(r.campos.local_nascimento.valor).toBe('CÁCERES, MT');
+    expect(r.campos.local_nascimento.confianca).toBeLessThan(0.8);
     const s = r.suspects.find((x) => x.phrase.text.includes('CÁCERES'));
     expect(s?.accept('18/09/1964, CÁCERES, MT')).toBe(true);
     expect(s?.accept('18/09/1964, CÁCERES, NT')).toBe(false);
+    // A last word that is no state either way is the town's: the value is the town alone, and read again.
+    const x = extract([...labels2022(), ...line('18/09/1964, CÁCERES, XX', 100, 120, 22)]);
+    expect(x.campos.local_nascimento.valor).toBe('CÁCERES XX');
+    expect(x.suspects.some((q) => q.phrase.text.includes('CÁCERES'))).toBe(true);
+    expect(confusedUf('NT')).toBe('MT');
+    expect(confusedUf('MT')).toBe('');
+    expect(confusedUf('ND')).toBe('');
   });
 
   it("an identity's state read with a look-alike (Pl) is the state; one that is a state stays", () => {
