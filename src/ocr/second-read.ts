@@ -69,15 +69,24 @@ export function secondRead(quality: QualityMetrics, misses: number): SecondRead 
 }
 
 /**
+ * How much surer (confidence after the checks) the second reading's value must be to replace another
+ * value of the first reading: on final3 #16 (a screenshot) and final #30 (blur) a name read right at
+ * 0.77 and 0.607 gave way to a letter lost or an accent changed read at 0.855 and 0.696.
+ */
+export const MERGE_MARGIN = 0.1;
+
+/**
  * Field-by-field merge of two readings of one document: each field takes the second reading's value
- * where the first has none, or where the second's confidence (after its checks: a failed check caps
- * it under 0.6) is higher; otherwise the first's. Validity flags travel with their value.
+ * where the first has none, where both read the same value and the second is surer (two readings
+ * agree), or where the second's confidence (after its checks: a failed check caps it under 0.6) is
+ * MERGE_MARGIN above the first's; otherwise the first's. Validity flags travel with their value.
  */
 export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Record<CnhFieldName, CnhField>): Record<CnhFieldName, CnhField> {
   const out = {} as Record<CnhFieldName, CnhField>;
   for (const k of CNH_FIELD_NAMES) {
     const a = first[k], b = second[k];
-    out[k] = b.valor && (!a.valor || b.confianca > a.confianca) ? b : a;
+    const take = b.valor !== '' && (!a.valor || (b.valor === a.valor ? b.confianca > a.confianca : b.confianca >= a.confianca + MERGE_MARGIN));
+    out[k] = take ? b : a;
   }
   return out;
 }

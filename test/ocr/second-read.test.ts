@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from '../../src/ocr/engine.js';
 import { prepareImage } from '../../src/ocr/preprocess.js';
 import type { QualityMetrics } from '../../src/ocr/quality.js';
-import { BLURRED, DARK_CONTRAST, mergeReadings, POOR_READING, readingMisses, secondRead } from '../../src/ocr/second-read.js';
+import { BLURRED, DARK_CONTRAST, MERGE_MARGIN, mergeReadings, POOR_READING, readingMisses, secondRead } from '../../src/ocr/second-read.js';
 
 const SURE: Record<string, string> = {
   nome_completo: 'ANA MARIA SOUZA', cpf: '529.982.247-25', rg: '123456789', data_nascimento: '01/02/1980', numero_cnh: '12345678900',
@@ -48,6 +48,16 @@ describe('second reading of a poor hard page (second-read.ts)', () => {
     expect(m.rg.valor).toBe('123456789');
     expect(m.nome_mae).toEqual(first.nome_mae);
     expect(m.nome_completo).toEqual(first.nome_completo);
+  });
+
+  it('keeps a first value against another one only a little surer, and takes the surer of two equal ones', () => {
+    const first = campos(0.9, { nome_pai: { valor: 'ARLINDO DOS GODÓI BRUM', confianca: 0.77 }, cpf: { valor: '529.982.247-25', confianca: 0.75, valido: true } });
+    const second = campos(0.9, { nome_pai: { valor: 'ARLINDO DOS GODÓ BRUM', confianca: 0.77 + MERGE_MARGIN - 0.02 }, cpf: { valor: '529.982.247-25', confianca: 0.79, valido: true } });
+    const m = mergeReadings(first, second);
+    expect(m.nome_pai.valor).toBe('ARLINDO DOS GODÓI BRUM');
+    expect(m.cpf.confianca).toBe(0.79);
+    second.nome_pai = { valor: 'ARLINDO DOS GODÓ BRUM', confianca: 0.77 + MERGE_MARGIN + 0.01 };
+    expect(mergeReadings(first, second).nome_pai.valor).toBe('ARLINDO DOS GODÓ BRUM');
   });
 });
 
