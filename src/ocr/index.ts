@@ -143,7 +143,9 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
     }
   }
   words = await secondLooks(recs, prep, words, evened);
-  const again = secondRead(prep.quality, readingMisses(documentFields(words).campos));
+  // Only a page that shows a CNH is read again (a blank page or a photo has no field to recover).
+  const first = documentFields(words);
+  const again = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) ? secondRead(prep.quality, readingMisses(first.campos)) : null;
   if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
   const other = await prepareImage(bytes, { ...again.prepare, extraTurnDeg: turn });
   const read2 = await pageWords(recs, other, again.fullWidth ? 1 : undefined);
