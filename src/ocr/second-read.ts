@@ -1,7 +1,8 @@
 /**
  * A second reading of a whole card page with another preparation, only when the first reading of a
- * hard photograph (dark or blurred, by the page's quality metrics) came out poor; the two readings'
- * fields are then merged field by field (index.ts recognizeImage and readDocument).
+ * page that shows a CNH came out poor; the preparation follows the page's quality metrics (dark,
+ * blurred, else a possible glare's veil), and the two readings' fields are merged field by field
+ * (index.ts recognizeImage and readDocument).
  *
  * Why: on a dark photograph (low light: paper at a third to a half of its level, sensor noise of
  * 5-11 levels) the contrast stretch multiplies the noise 3-7 times, the paper turns to speckle and
