@@ -8,6 +8,7 @@ import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './
 import { DecodePool, type DecodeSession } from './decode-pool.js';
 import { sniffMime, type DocumentMime } from './input.js';
 import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Recognizer } from './pool.js';
+import { mergeReadings, readingMisses, secondRead } from './second-read.js';
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
 import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
 import { evenPaper } from './light.js';
@@ -46,7 +47,8 @@ export type Prepare = (bytes: Uint8Array, options?: PrepareOptions) => Promise<P
 const MIN_LABELS = 4;
 const GRADES: QualityGrade[] = ['excelente', 'boa', 'regular', 'ruim'];
 
-interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number }
+/** A page's words; `second`: the words of a second reading with another preparation (second-read.ts), when one was due. */
+interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number; second?: OcrWord[] }
 
 /**
  * Words of a prepared page (boxes in the prepared image's px), read narrowed to the model's
@@ -56,9 +58,9 @@ interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number }
  * (regions.ts clearBorderInk: card edges and corners otherwise read as page-wide lines of noise). Two
  * sides next to each other are cut at `splitX` and recognised in parallel when a second worker is
  * free (sequentially otherwise). Pages go to the recogniser as PGM (no PNG compression round trip).
+ * `s` overrides the squeeze (1: full width, a blurred page's second reading, second-read.ts).
  */
-async function pageWords(recs: Recognizer[], prep: PreparedImage): Promise<{ words: OcrWord[]; evened: boolean }> {
-  const s = recs[0].model.pageSqueeze;
+async function pageWords(recs: Recognizer[], prep: PreparedImage, s = recs[0].model.pageSqueeze): Promise<{ words: OcrWord[]; evened: boolean }> {
   const width = Math.max(1, Math.round(prep.width * s));
   const page = await grayPage(s === 1 ? sharp(prep.png) : sharp(prep.png).resize({ width, height: prep.height, fit: 'fill', kernel: 'lanczos3' }));
   // A fill refused for running too far met dark light falloff along the border (vignetting): the
@@ -95,34 +97,61 @@ async function evenedPage(prep: PreparedImage): Promise<PreparedImage> {
 }
 
 /**
+ * Second looks (second-looks.ts) on a page read by the page pass: boxes that swallowed two lines,
+ * values missed under found labels, values that failed their format, unsure lone letters; cut from the
+ * page as the recogniser read it (evened where the page pass evened it).
+ */
+async function secondLooks(recs: Recognizer[], prep: PreparedImage, words: OcrWord[], evened: boolean): Promise<OcrWord[]> {
+  if (evened) prep = await evenedPage(prep);
+  words = await rereadMergedLines(recs[0], prep, words);
+  words = await rereadEmptyValues(recs[0], prep.png, words, prep.width, prep.height, prep.splitX);
+  words = await rereadSuspects(recs[0], prep, words);
+  return rereadLoneLetters(recs[0], prep, words);
+}
+
+/** Fields of a page's words alone (its reading order as the full text). */
+const fieldsOf = (words: OcrWord[]): ReturnType<typeof extractFields> => extractFields(groupPhrases(words), words.map((w) => w.text).join(' '));
+
+/** Full text without the recogniser's noise from backgrounds (words under 25% confidence). */
+const textOf = (words: OcrWord[]): string => readingText(groupPhrases(words.filter((w) => w.conf >= 0.25)));
+
+/** Fields of a document's words, as the reader answers them (full text without the noise: textOf). */
+const documentFields = (words: OcrWord[]): ReturnType<typeof extractFields> => extractFields(groupPhrases(words), textOf(words));
+
+/**
  * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
  * recognise (retrying turned 180 degrees when fewer than MIN_LABELS labels are read), then the second
- * looks (second-looks.ts): boxes that swallowed two lines, values missed under found labels, values
- * that failed their format, unsure lone letters. Exported for tuning tools (transparency), not part of
- * the contract.
+ * looks. A hard photograph read poorly (second-read.ts secondRead: a dark or blurred page missing core
+ * fields) is prepared again another way and read again whole; its words come back as `second`, for
+ * readDocument to merge field by field. Exported for tuning tools (transparency), not part of the contract.
  */
 export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prepareImage: Prepare): Promise<PageText> {
   let prep = await prepareImage(bytes);
+  let turn = 0;
   let { words, evened } = await pageWords(recs, prep);
-  let fields = extractFields(groupPhrases(words), words.map((w) => w.text).join(' '));
+  let fields = fieldsOf(words);
   if (fields.labelsFound < MIN_LABELS) {
     const turned = await prepareImage(bytes, { extraTurnDeg: 180 });
     const { words: words2, evened: evened2 } = await pageWords(recs, turned);
-    const fields2 = extractFields(groupPhrases(words2), words2.map((w) => w.text).join(' '));
+    const fields2 = fieldsOf(words2);
     if (fields2.labelsFound > fields.labelsFound) {
       prep = turned;
+      turn = 180;
       words = words2;
       evened = evened2;
       fields = fields2;
     }
   }
-  // Second looks cut from the page as the recogniser read it: evened where the page pass evened it.
-  if (evened) prep = await evenedPage(prep);
-  words = await rereadMergedLines(recs[0], prep, words);
-  words = await rereadEmptyValues(recs[0], prep.png, words, prep.width, prep.height, prep.splitX);
-  words = await rereadSuspects(recs[0], prep, words);
-  words = await rereadLoneLetters(recs[0], prep, words);
-  return { words, grade: prep.quality.grade, heightPx: prep.height };
+  words = await secondLooks(recs, prep, words, evened);
+  // Only a page that shows a CNH is read again (a blank page or a photo has no field to recover).
+  const first = documentFields(words);
+  const again = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) ? secondRead(prep.quality, readingMisses(first.campos)) : null;
+  if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
+  const other = await prepareImage(bytes, { ...again.prepare, extraTurnDeg: turn });
+  const read2 = await pageWords(recs, other, again.fullWidth ? 1 : undefined);
+  const second = await secondLooks(recs, other, read2.words, read2.evened);
+  // Same geometry (a preparation of the same crop), so the second words stack like the first.
+  return { words, grade: prep.quality.grade, heightPx: prep.height, ...(other.height === prep.height ? { second } : {}) };
 }
 
 /** Pages stacked top to bottom into one word list (front and back on one page or on two). */
@@ -153,10 +182,15 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
     pages = [await recognizeImage(recs, file, prepare)];
   }
   const words = stack(pages);
-  const phrases = groupPhrases(words);
-  // Full text without the recogniser's noise from backgrounds (words under 25% confidence).
-  const texto = readingText(groupPhrases(words.filter((w) => w.conf >= 0.25)));
-  const { campos, model, labelsFound } = extractFields(phrases, texto);
+  const texto = textOf(words);
+  let { campos, model, labelsFound } = documentFields(words);
+  if (pages.some((p) => p.second)) {
+    // Pages read twice (second-read.ts): the other reading's fields, taken field by field where surer.
+    const words2 = stack(pages.map((p) => (p.second ? { ...p, words: p.second } : p)));
+    const other = documentFields(words2);
+    campos = mergeReadings(campos, other.campos);
+    labelsFound = Math.max(labelsFound, other.labelsFound);
+  }
   const worst = Math.max(...pages.map((p) => GRADES.indexOf(p.grade)));
   const base = { texto_completo_ocr: texto, tipo_arquivo: mime, origem_texto: fromTextLayer ? 'pdf_texto' as const : 'ocr' as const };
   if (!looksLikeCnh(labelsFound, fold(texto), campos)) {

