@@ -11,7 +11,8 @@ import {
 import { isBoilerplate } from './boilerplate.js';
 import { isValidCnhNumber, isValidCpf, validateDates } from './validators.js';
 import { restoreDiacritics } from './orthography.js';
-import { fold, type Phrase } from './words.js';
+import { digitPitch, hasDigit, isNameWord, TRAILING_PARTICLE, valueConfidence, widthFits } from './doubts.js';
+import { fold, type OcrWord, type Phrase } from './words.js';
 
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
 export const LOW_CONFIDENCE = 0.8;
@@ -21,9 +22,10 @@ const REMARK_CODES = /^(EAR|[A-Z])( (EAR|[A-Z]))*$/;
 
 /**
  * A field's value before scoring, with the recogniser's confidence 0..1; `cap`: the most its final
- * confidence may be, after the checks (restoreNames).
+ * confidence may be, after the checks (restoreNames); `failed`: a check made from the words' boxes
+ * failed (doubts.ts widthFits), scored as a failed format check.
  */
-export interface Draft { valor: string; conf: number; cap?: number }
+export interface Draft { valor: string; conf: number; cap?: number; failed?: boolean }
 const none: Draft = { valor: '', conf: 0 };
 
 /**
@@ -34,10 +36,6 @@ const PARENTS_ABOVE_PERMIT = 6;
 /** Confidence cap of a category code that starts a glyph right of where it should (a letter lost). */
 const LOST_GLYPH_CAP = 0.7;
 
-const meanConf = (ps: Phrase[]): number => {
-  const ws = ps.flatMap((p) => p.words);
-  return ws.length ? ws.reduce((s, w) => s + w.conf, 0) / ws.length : 0;
-};
 
 /** Raises (passed check) or lowers (failed check) a recogniser confidence. */
 export function withValidation(conf: number, passed: boolean | undefined): number {
@@ -76,25 +74,25 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     return l ? valueBelow(l, phrases, labelPhrases, lines, labelH, capH) : [];
   };
   const suspects: Suspect[] = [];
-  const read = (id: LabelId, norm: (s: string) => string, checked = false): Draft => {
+  const read = (id: LabelId, norm: (s: string) => string, checked = false, part?: (w: OcrWord) => boolean): Draft => {
     const ps = below(id);
     if (!ps.length) return none;
     const valor = norm(ps.map((p) => p.text).join(' '));
     if (!valor && checked && ps.length === 1) suspects.push({ phrase: ps[0], accept: (t) => norm(t) !== '' });
-    return valor ? { valor, conf: meanConf(ps) } : none;
+    return valor ? { valor, conf: valueConfidence(ps, part) } : none;
   };
   const d: Partial<Record<CnhFieldName, Draft>> = {};
 
-  d.nome_completo = read('nome', normalizeName);
+  d.nome_completo = read('nome', normalizeName, false, isNameWord);
   if (!d.nome_completo.valor) {
     // Label unread: the name is the value right above the next label (identity line / field 3).
     const anchor = labels.get(model === '2022' ? 'nascimento3' : 'identidade');
     const ps = anchor ? valueAbove(anchor, phrases, labelPhrases, labelH) : [];
     const valor = normalizeName(ps.map((p) => p.text).join(' '));
-    if (valor) d.nome_completo = { valor, conf: meanConf(ps) * 0.9 };
+    if (valor) d.nome_completo = { valor, conf: valueConfidence(ps, isNameWord) * 0.9 };
   }
-  d.cpf = read('cpf', normalizeCpf, true);
-  d.numero_cnh = read('registro', normalizeCnhNumber, true);
+  d.cpf = read('cpf', normalizeCpf, true, hasDigit);
+  d.numero_cnh = read('registro', normalizeCnhNumber, true, hasDigit);
   d.categoria = read('categoria', normalizeCategory);
   const catLabel = labels.get('categoria'), catPs = below('categoria');
   if (d.categoria.valor && catLabel && catPs.length === 1) {
@@ -108,9 +106,9 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
       d.categoria = { ...d.categoria, cap: LOST_GLYPH_CAP };
     }
   }
-  d.data_validade = read('validade', normalizeDate, true);
-  d.data_emissao = read('emissao', normalizeDate, true);
-  d.data_primeira_habilitacao = read('primeira', normalizeDate, true);
+  d.data_validade = read('validade', normalizeDate, true, hasDigit);
+  d.data_emissao = read('emissao', normalizeDate, true, hasDigit);
+  d.data_primeira_habilitacao = read('primeira', normalizeDate, true, hasDigit);
   // Restriction codes are plain letters and EAR: a lone "À" is the recogniser's reading of "A", and
   // "EARA" is EAR and a code glued by a space the recogniser missed (no code is four letters long).
   // Marks with no letter ("|", "-", "1": a frame line's edge) are not part of a remark: codes are letters.
@@ -133,14 +131,14 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     const text = single(n3.map((p) => p.text).join(' '));
     const date = normalizeDate(text);
     const rest = text.replace(/^[^,]*,/, '').split(',').map((s) => normalizeName(s)).filter(Boolean);
-    const conf = meanConf(n3);
-    d.data_nascimento = date ? { valor: date, conf } : none;
+    const conf = valueConfidence(n3, isNameWord);
+    d.data_nascimento = date ? { valor: date, conf: valueConfidence(n3, hasDigit) } : none;
     const uf = rest.length > 1 && UFS.has(rest[rest.length - 1]) ? rest.pop() : '';
     const city = rest.join(' ');
     if (city && uf) d.local_nascimento = { valor: `${city}, ${uf}`, conf };
     else if (city) d.local_nascimento = { valor: city, conf: conf * 0.6 };
   } else {
-    d.data_nascimento = read('nascimento', normalizeDate);
+    d.data_nascimento = read('nascimento', normalizeDate, false, hasDigit);
   }
 
   // Identity document line: number, issuing body, state.
@@ -150,10 +148,9 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.orgao_expedidor = none;
   if (idp.length) {
     const parsed = parseIdentity(idp.map((p) => p.text).join(' '));
-    const conf = meanConf(idp);
     rgUf = parsed.uf;
-    if (parsed.rg) d.rg = { valor: parsed.rg, conf };
-    if (parsed.orgao) d.orgao_expedidor = { valor: parsed.orgao, conf };
+    if (parsed.rg) d.rg = { valor: parsed.rg, conf: valueConfidence(idp, hasDigit), failed: !rgWidthFits(parsed.rg, idp, below('registro')) };
+    if (parsed.orgao) d.orgao_expedidor = { valor: parsed.orgao, conf: valueConfidence(idp, isNameWord) };
     const known = (t: string): boolean => {
       const p = parseIdentity(t);
       return p.rg !== '' && isKnownIssuer(p.orgao);
@@ -175,7 +172,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     // Label unread (2022 model): the parents are the last one or two value lines under the category row.
     filLines = linesUnderRow(cat, phrases, labelPhrases, labelH);
   }
-  const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: meanConf([p]) * (labels.has('filiacao') ? 1 : 0.9) }));
+  const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: valueConfidence([p], isNameWord) * (labels.has('filiacao') ? 1 : 0.9) }));
   d.nome_pai = fil.length === 2 ? fil[0] : none;
   // One line read: the mother alone, or the father with the mother's line unread (seen on the tuning
   // part: the father's name returned as the mother's). Which one cannot be told, so the value is kept
@@ -193,11 +190,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const localText = fold(single(localPs.map((p) => p.text).join(' ')));
   const localUf = /,\s*([A-Z]{2})$/.exec(localText)?.[1];
   if (detran && UFS.has(detran[1])) {
-    d.uf = { valor: detran[1], conf: detranPhrase ? meanConf([detranPhrase]) : 0.8 * 0.85 };
+    d.uf = { valor: detran[1], conf: detranPhrase ? valueConfidence([detranPhrase]) : 0.8 * 0.85 };
   } else if (localUf && UFS.has(localUf)) {
     // DETRAN line missed, place of issue read: its state, inferred, so kept under the low-confidence
     // line (capped at 0.75 after the checks).
-    d.uf = { valor: localUf, conf: meanConf(localPs), cap: 0.75 };
+    d.uf = { valor: localUf, conf: valueConfidence(localPs), cap: 0.75 };
   } else if (model === 'old' && rgUf) {
     // The older front alone shows only the identity's state. With the issue side in view (its labels
     // or notices read) the DETRAN line was missed, and the identity's state is only a guess (0.6 x).
@@ -216,6 +213,17 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels);
   restoreNames(d);
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
+}
+
+/**
+ * False when the identity number's word is too narrow or too wide for the number read at the card's
+ * digit pitch (doubts.ts: the registration number's). Only a word read character for character as
+ * the number is measured (no dots or dashes, which are narrower); true when nothing can be measured.
+ */
+function rgWidthFits(rg: string, idp: Phrase[], registro: Phrase[]): boolean {
+  const word = idp.flatMap((p) => p.words).find(hasDigit);
+  const pitch = digitPitch(registro);
+  return !word || !pitch || word.text.length !== rg.length || widthFits(word, rg.length, pitch);
 }
 
 /**
@@ -345,7 +353,7 @@ const BAD_Q = /Q(?![UÜ][AEIOUÁÉÍÓÚÂÊÔÃÕ])/;
  * Each field's own check where it has one (undefined: no opinion): CPF and CNH number check digits,
  * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape, issuing
  * body known, remarks made of codes (REMARK_CODES), names of two words or more in capitals without a
- * doubled vowel (GLUED_VOWELS) nor a Q outside QU + vowel (BAD_Q). Date order is checked across fields by `scoreFields`.
+ * doubled vowel (GLUED_VOWELS) nor a Q outside QU + vowel (BAD_Q), not ending in a particle (TRAILING_PARTICLE). Date order is checked across fields by `scoreFields`.
  */
 export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined {
   switch (k) {
@@ -364,7 +372,7 @@ export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined 
     case 'nome_completo':
     case 'nome_pai':
     case 'nome_mae':
-      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) && !BAD_Q.test(valor) ? undefined : false;
+      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) && !BAD_Q.test(valor) && !TRAILING_PARTICLE.test(valor) ? undefined : false;
     default: return undefined;
   }
 }
@@ -387,12 +395,13 @@ export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>): Record<Cnh
   const out = {} as Record<CnhFieldName, CnhField>;
   const r3 = (x: number): number => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
   for (const k of CNH_FIELD_NAMES) {
-    const { valor, conf, cap } = get(k);
+    const { valor, conf, cap, failed } = get(k);
     let check: boolean | undefined;
     const field: CnhField = { valor, confianca: 0 };
     if (k === 'cpf') field.valido = check = valor ? isValidCpf(valor) : false;
     if (k in dates) field.valida = check = valor ? dates[k as keyof typeof dates] : false;
     if (check === undefined && valor) check = fieldCheck(k, valor);
+    if (failed) check = false;
     field.confianca = valor ? r3(Math.min(withValidation(conf, check), cap ?? 1)) : 0;
     out[k] = field;
   }

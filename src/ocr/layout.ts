@@ -194,7 +194,8 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
       .filter((p) => isValue(p) && !out.includes(p) && p.y0 > (prev.y0 + prev.y1) / 2 && p.y0 < prev.y1 + NEXT_LINE_GAP * prev.h)
       .sort((a, b) => a.y0 - b.y0)[0];
     if (!next) break;
-    out.push(next);
+    // The next line is read whole as the first is (a parent's surname in a taller box: final3 #54).
+    out.push(withContinuations(next, phrases, labelPhrases, h));
   }
   return out;
 }
