@@ -16,7 +16,9 @@ export const isNameWord = (w: OcrWord): boolean => !/\d/.test(w.text) && normali
  * Confidence 0..1 of a value read from `phrases`: the mean of its words' confidences and its weakest
  * word's, half each. Only the words `part` accepts count (the value's own words: a date's, not its
  * town's on the same line; a junk mark the normaliser drops does not lower the name beside it); all
- * words when it accepts none; 0 without words.
+ * words when it accepts none; 0 without words. The weakest is taken among words of two characters or
+ * more where there are any: tesseract is less sure of a lone glyph, right or wrong (the remark code A
+ * after EAR reads 0.69-0.76, right on every seen part).
  *
  * Why not the mean alone: tesseract's LSTM gives each word its path's certainty, and a misread
  * character shows in its word only (XTMENES 0.53 in "ORLANDO DE PORTELA XTMENES", mean 0.84). Its
@@ -30,7 +32,8 @@ export function valueConfidence(phrases: Phrase[], part: (w: OcrWord) => boolean
   const ws = own.length ? own : all;
   if (!ws.length) return 0;
   const mean = ws.reduce((s, w) => s + w.conf, 0) / ws.length;
-  return (mean + Math.min(...ws.map((w) => w.conf))) / 2;
+  const long = ws.filter((w) => w.text.length > 1);
+  return (mean + Math.min(...(long.length ? long : ws).map((w) => w.conf))) / 2;
 }
 
 /**

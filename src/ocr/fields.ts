@@ -190,7 +190,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const localText = fold(single(localPs.map((p) => p.text).join(' ')));
   const localUf = /,\s*([A-Z]{2})$/.exec(localText)?.[1];
   if (detran && UFS.has(detran[1])) {
-    d.uf = { valor: detran[1], conf: detranPhrase ? valueConfidence([detranPhrase]) : 0.8 * 0.85 };
+    d.uf = { valor: detran[1], conf: detranPhrase ? valueConfidence([detranPhrase], (w) => fold(w.text).replace(/[^A-Z]/g, '') === detran[1]) : 0.8 * 0.85 };
   } else if (localUf && UFS.has(localUf)) {
     // DETRAN line missed, place of issue read: its state, inferred, so kept under the low-confidence
     // line (capped at 0.75 after the checks).

@@ -64,6 +64,16 @@ describe('a value is as sure as its weakest word', () => {
     expect(c.nome_completo).toMatchObject({ valor: 'DIVA OLGA BRUM ARANTES' });
     expect(c.nome_completo.confianca).toBeGreaterThanOrEqual(0.9);
   });
+
+  it('a lone glyph\'s lower confidence (the remark A after EAR) and an unsure DETRAN beside the state do not lower the value', () => {
+    const words = [...line('12 OBSERVAÇÕES', 100, 12), ...line('EAR A', 118, 20, 0.93, { A: 0.72 }),
+      ...line('DETRAN - AM', 300, 18, 0.96, { DETRAN: 0.43, '-': 0.5 })];
+    const c = read(words);
+    expect(c.observacoes.valor).toBe('EAR A');
+    expect(c.observacoes.confianca).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+    expect(c.uf.valor).toBe('AM');
+    expect(c.uf.confianca).toBeGreaterThanOrEqual(0.9);
+  });
 });
 
 describe('a value read short', () => {
