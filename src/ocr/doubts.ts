@@ -70,3 +70,15 @@ export function widthFits(word: OcrWord, chars: number, pitch: number): boolean 
   const held = (word.x1 - word.x0) / pitch;
   return Math.abs(held / chars - 1) <= PITCH_TOLERANCE;
 }
+
+/**
+ * False when the identity number `rg`'s word (the first word with a digit of the identity line's
+ * phrases `idp`) is too narrow or too wide for it at the card's digit pitch (digitPitch of the phrases
+ * under Nº REGISTRO, `registro`). Only a word read character for character as the number is measured
+ * (no dots or dashes, which are narrower); true when nothing can be measured.
+ */
+export function rgWidthFits(rg: string, idp: Phrase[], registro: Phrase[]): boolean {
+  const word = idp.flatMap((p) => p.words).find(hasDigit);
+  const pitch = digitPitch(registro);
+  return !word || !pitch || word.text.length !== rg.length || widthFits(word, rg.length, pitch);
+}

@@ -11,7 +11,7 @@ import {
 import { isBoilerplate } from './boilerplate.js';
 import { isValidCnhNumber, isValidCpf, validateDates } from './validators.js';
 import { restoreDiacritics } from './orthography.js';
-import { digitPitch, hasDigit, isNameWord, TRAILING_PARTICLE, valueConfidence, widthFits } from './doubts.js';
+import { hasDigit, isNameWord, rgWidthFits, TRAILING_PARTICLE, valueConfidence } from './doubts.js';
 import { fold, type OcrWord, type Phrase } from './words.js';
 
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
@@ -213,17 +213,6 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels);
   restoreNames(d);
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
-}
-
-/**
- * False when the identity number's word is too narrow or too wide for the number read at the card's
- * digit pitch (doubts.ts: the registration number's). Only a word read character for character as
- * the number is measured (no dots or dashes, which are narrower); true when nothing can be measured.
- */
-function rgWidthFits(rg: string, idp: Phrase[], registro: Phrase[]): boolean {
-  const word = idp.flatMap((p) => p.words).find(hasDigit);
-  const pitch = digitPitch(registro);
-  return !word || !pitch || word.text.length !== rg.length || widthFits(word, rg.length, pitch);
 }
 
 /**
