@@ -137,10 +137,12 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
   const grades: Record<string, number> = {};
   for (const o of outs) if (o.res) grades[o.res.qualidade_imagem] = (grades[o.res.qualidade_imagem] ?? 0) + 1;
   // Confidently wrong: a non-empty value that is not the truth, reported with confidence >= 0.8.
-  let wrongConfident = 0, wrong = 0;
+  // The price of doubting: right non-empty values reported under 0.8 (listed as low confidence).
+  let wrongConfident = 0, wrong = 0, rightUnsure = 0;
   for (const o of outs) for (const f of CNH_FIELD_NAMES) {
     const v = got(o, f);
     if (v && v !== o.doc.truth[f]) { wrong++; if ((o.res?.campos[f].confianca ?? 0) >= 0.8) wrongConfident++; }
+    if (v && v === o.doc.truth[f] && (o.res?.campos[f].confianca ?? 0) < 0.8) rightUnsure++;
   }
   const images = outs.filter((o) => !o.doc.condition.startsWith('pdf'));
   const pdfImage = outs.filter((o) => o.doc.condition === 'pdf-image');
@@ -153,6 +155,7 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
     ['cpf.valido equal to the truth', pct(cpfOk / outs.length)],
     ['dates.valida equal to the truth', pct(dateOk / dateN)],
     ['wrong non-empty values / of them with confianca >= 0.8', `${wrong} / ${wrongConfident}`],
+    ['right non-empty values with confianca < 0.8', String(rightUnsure)],
     ['quality grades', ['excelente', 'boa', 'regular', 'ruim'].map((g) => `${g} ${grades[g] ?? 0}`).join(', ')],
     ['median (p95) s per image', `${median(images.map((o) => o.seconds)).toFixed(2)} (${p95(images.map((o) => o.seconds)).toFixed(2)})`],
     ['median (p95) s per image-only PDF', `${median(pdfImage.map((o) => o.seconds)).toFixed(2)} (${p95(pdfImage.map((o) => o.seconds)).toFixed(2)})`],

@@ -9,15 +9,17 @@ import { isCategoryReading, REMARK_CODES } from './codes.js';
 import type { LabelId } from './layout.js';
 import { CATEGORY_SET, isKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
 import { isValidCnhNumber, isValidCpf, parseDate, validateDates } from './validators.js';
+import { TRAILING_PARTICLE } from './doubts.js';
 
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
 export const LOW_CONFIDENCE = 0.8;
 
 /**
  * A field's value before scoring, with the recogniser's confidence 0..1; `cap`: the most its final
- * confidence may be, after the checks (fields.ts restoreNames).
+ * confidence may be, after the checks (fields.ts restoreNames); `failed`: a check made from the words' boxes
+ * failed (doubts.ts widthFits), scored as a failed format check.
  */
-export interface Draft { valor: string; conf: number; cap?: number }
+export interface Draft { valor: string; conf: number; cap?: number; failed?: boolean }
 const none: Draft = { valor: '', conf: 0 };
 
 /** Raises (passed check) or lowers (failed check) a recogniser confidence. */
@@ -45,7 +47,7 @@ const BAD_Q = /Q(?![UÜ][AEIOUÁÉÍÓÚÂÊÔÃÕ])/;
  * Each field's own check where it has one (undefined: no opinion): CPF and CNH number check digits,
  * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape, issuing
  * body known, remarks made of codes (REMARK_CODES), names of two words or more in capitals without a
- * doubled vowel (GLUED_VOWELS) nor a Q outside QU + vowel (BAD_Q). Date order is checked across fields by `scoreFields`.
+ * doubled vowel (GLUED_VOWELS) nor a Q outside QU + vowel (BAD_Q), not ending in a particle (TRAILING_PARTICLE). Date order is checked across fields by `scoreFields`.
  */
 export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined {
   switch (k) {
@@ -64,7 +66,7 @@ export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined 
     case 'nome_completo':
     case 'nome_pai':
     case 'nome_mae':
-      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) && !BAD_Q.test(valor) ? undefined : false;
+      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) && !BAD_Q.test(valor) && !TRAILING_PARTICLE.test(valor) ? undefined : false;
     default: return undefined;
   }
 }
@@ -87,12 +89,13 @@ export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>): Record<Cnh
   const out = {} as Record<CnhFieldName, CnhField>;
   const r3 = (x: number): number => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
   for (const k of CNH_FIELD_NAMES) {
-    const { valor, conf, cap } = get(k);
+    const { valor, conf, cap, failed } = get(k);
     let check: boolean | undefined;
     const field: CnhField = { valor, confianca: 0 };
     if (k === 'cpf') field.valido = check = valor ? isValidCpf(valor) : false;
     if (k in dates) field.valida = check = valor ? dates[k as keyof typeof dates] : false;
     if (check === undefined && valor) check = fieldCheck(k, valor);
+    if (failed) check = false;
     field.confianca = valor ? r3(Math.min(withValidation(conf, check), cap ?? 1)) : 0;
     out[k] = field;
   }

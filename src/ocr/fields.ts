@@ -11,7 +11,8 @@ import {
 import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { isValidCnhNumber } from './validators.js';
 import { restoreDiacritics } from './orthography.js';
-import { fold, type Phrase } from './words.js';
+import { hasDigit, isNameWord, rgWidthFits, valueConfidence } from './doubts.js';
+import { fold, type OcrWord, type Phrase } from './words.js';
 
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
@@ -28,10 +29,6 @@ const LOST_GLYPH_CAP = 0.7;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
 const CONFUSED_UF_CAP = 0.7;
 
-const meanConf = (ps: Phrase[]): number => {
-  const ws = ps.flatMap((p) => p.words);
-  return ws.length ? ws.reduce((s, w) => s + w.conf, 0) / ws.length : 0;
-};
 
 export interface ExtractedFields {
   model: CnhModel;
@@ -69,7 +66,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     return l ? valueBelow(l, phrases, labelPhrases, lines, labelH, capH) : [];
   };
   const suspects: Suspect[] = [];
-  const read = (id: LabelId, norm: (s: string) => string, checked = false): Draft => {
+  const read = (id: LabelId, norm: (s: string) => string, checked = false, part?: (w: OcrWord) => boolean): Draft => {
     const ps = below(id);
     if (!ps.length) return none;
     const valor = norm(ps.map((p) => p.text).join(' '));
@@ -77,20 +74,20 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     // A number or date of the right shape that fails its own check (check digits, a real date: "06/16/1977")
     // is read again with the recogniser held to the characters it is printed with.
     if (valor && checked && ps.length === 1 && !passesOwnCheck(id, valor)) suspects.push({ phrase: ps[0], accept: (t) => passesOwnCheck(id, t), whitelist: PRINTED_WITH[id] });
-    return valor ? { valor, conf: meanConf(ps) } : none;
+    return valor ? { valor, conf: valueConfidence(ps, part) } : none;
   };
   const d: Partial<Record<CnhFieldName, Draft>> = {};
 
-  d.nome_completo = read('nome', normalizeName);
+  d.nome_completo = read('nome', normalizeName, false, isNameWord);
   if (!d.nome_completo.valor) {
     // Label unread: the name is the value right above the next label (identity line / field 3).
     const anchor = labels.get(model === '2022' ? 'nascimento3' : 'identidade');
     const ps = anchor ? valueAbove(anchor, phrases, labelPhrases, labelH) : [];
     const valor = normalizeName(ps.map((p) => p.text).join(' '));
-    if (valor) d.nome_completo = { valor, conf: meanConf(ps) * 0.9 };
+    if (valor) d.nome_completo = { valor, conf: valueConfidence(ps, isNameWord) * 0.9 };
   }
-  d.cpf = read('cpf', normalizeCpf, true);
-  d.numero_cnh = read('registro', normalizeCnhNumber, true);
+  d.cpf = read('cpf', normalizeCpf, true, hasDigit);
+  d.numero_cnh = read('registro', normalizeCnhNumber, true, hasDigit);
   d.categoria = read('categoria', normalizeCategory);
   const catLabel = labels.get('categoria'), catPs = below('categoria');
   // Read, but no category in it ("R" for B): read again with the recogniser held to the categories' letters.
@@ -106,9 +103,9 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
       d.categoria = { ...d.categoria, cap: LOST_GLYPH_CAP };
     }
   }
-  d.data_validade = read('validade', normalizeDate, true);
-  d.data_emissao = read('emissao', normalizeDate, true);
-  d.data_primeira_habilitacao = read('primeira', normalizeDate, true);
+  d.data_validade = read('validade', normalizeDate, true, hasDigit);
+  d.data_emissao = read('emissao', normalizeDate, true, hasDigit);
+  d.data_primeira_habilitacao = read('primeira', normalizeDate, true, hasDigit);
   d.observacoes = read('observacoes', normalizeRemarks);
   // Remarks are often absent: what the recogniser makes of the security print below the label then
   // comes with low confidence (< 0.5) and is not a remark. A lone phrase of codes read that unsure is
@@ -128,15 +125,15 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const n3 = below('nascimento3');
   if (n3.length) {
     const { date, city, uf, confused } = birthLine(n3.map((p) => p.text).join(' '));
-    const conf = meanConf(n3);
-    d.data_nascimento = date ? { valor: date, conf } : none;
+    const conf = valueConfidence(n3, isNameWord);
+    d.data_nascimento = date ? { valor: date, conf: valueConfidence(n3, hasDigit) } : none;
     // A state read with a confused capital ("NT": MT) is kept, under the low-confidence line.
     if (city && uf) d.local_nascimento = { valor: `${city}, ${uf}`, conf, ...(confused ? { cap: CONFUSED_UF_CAP } : {}) };
     else if (city) d.local_nascimento = { valor: city, conf: conf * 0.6 };
     // A town read without a state after it ("CÁCERES, NT"): the line is read again on its own.
     if (city && (!uf || confused) && n3.length === 1) suspects.push({ phrase: n3[0], accept: (t) => { const b = birthLine(t); return b.city !== '' && b.uf !== '' && !b.confused; } });
   } else {
-    d.data_nascimento = read('nascimento', normalizeDate);
+    d.data_nascimento = read('nascimento', normalizeDate, false, hasDigit);
   }
 
   // Identity document line: number, issuing body, state.
@@ -146,10 +143,9 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.orgao_expedidor = none;
   if (idp.length) {
     const parsed = parseIdentity(idp.map((p) => p.text).join(' '));
-    const conf = meanConf(idp);
     rgUf = parsed.uf;
-    if (parsed.rg) d.rg = { valor: parsed.rg, conf };
-    if (parsed.orgao) d.orgao_expedidor = { valor: parsed.orgao, conf };
+    if (parsed.rg) d.rg = { valor: parsed.rg, conf: valueConfidence(idp, hasDigit), failed: !rgWidthFits(parsed.rg, idp, below('registro')) };
+    if (parsed.orgao) d.orgao_expedidor = { valor: parsed.orgao, conf: valueConfidence(idp, isNameWord) };
     const known = (t: string): boolean => {
       const p = parseIdentity(t);
       return p.rg !== '' && isKnownIssuer(p.orgao);
@@ -171,7 +167,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     // Label unread (2022 model): the parents are the last one or two value lines under the category row.
     filLines = linesUnderRow(cat, phrases, labelPhrases, labelH);
   }
-  const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: meanConf([p]) * (labels.has('filiacao') ? 1 : 0.9) }));
+  const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: valueConfidence([p], isNameWord) * (labels.has('filiacao') ? 1 : 0.9) }));
   d.nome_pai = fil.length === 2 ? fil[0] : none;
   // One line read: the mother alone, or the father with the mother's line unread (seen on the tuning
   // part: the father's name returned as the mother's). Which one cannot be told, so the value is kept
@@ -189,11 +185,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const localText = fold(single(localPs.map((p) => p.text).join(' ')));
   const localUf = /,\s*([A-Z]{2})$/.exec(localText)?.[1];
   if (detran && UFS.has(detran[1])) {
-    d.uf = { valor: detran[1], conf: detranPhrase ? meanConf([detranPhrase]) : 0.8 * 0.85 };
+    d.uf = { valor: detran[1], conf: detranPhrase ? valueConfidence([detranPhrase], (w) => fold(w.text).replace(/[^A-Z]/g, '') === detran[1]) : 0.8 * 0.85 };
   } else if (localUf && UFS.has(localUf)) {
     // DETRAN line missed, place of issue read: its state, inferred, so kept under the low-confidence
     // line (capped at 0.75 after the checks).
-    d.uf = { valor: localUf, conf: meanConf(localPs), cap: 0.75 };
+    d.uf = { valor: localUf, conf: valueConfidence(localPs), cap: 0.75 };
   } else if (model === 'old' && rgUf) {
     // The older front alone shows only the identity's state. With the issue side in view (its labels
     // or notices read) the DETRAN line was missed, and the identity's state is only a guess (0.6 x).

@@ -93,7 +93,19 @@ export async function readPdf(bytes: Uint8Array, limits: PdfLimits = { maxPages:
   return pages;
 }
 
-/** Words of a page's structured text: characters split on whitespace, boxes from their quads. */
+/**
+ * Relative change of type size, or shift of baseline in type sizes, between two characters of a
+ * text-layer line that ends a word (a label and its value have different sizes and baselines).
+ */
+const TYPE_CHANGE = 0.2;
+/** Height of a capital over the baseline, in type sizes (Helvetica, Times and Courier: 0.66-0.72). */
+const CAP_HEIGHT = 0.7;
+
+/**
+ * Words of a page's structured text (mupdf), in px at `k` px per point: characters split on whitespace,
+ * on a jump along the line and where the type's size or baseline changes (TYPE_CHANGE); boxes of
+ * upright text from the baseline to the capitals' height (CAP_HEIGHT), of turned text from the quads.
+ */
 function textLayerWords(stext: { walk(w: object): void; destroy(): void }, k: number, ox: number, oy: number): OcrWord[] {
   const words: OcrWord[] = [];
   let cur: OcrWord | null = null;
@@ -101,14 +113,24 @@ function textLayerWords(stext: { walk(w: object): void; destroy(): void }, k: nu
     if (cur && cur.text.trim()) words.push(cur);
     cur = null;
   };
+  let last: { size: number; baseline: number } | null = null;
   stext.walk({
-    onChar(c: string, _origin: unknown, _font: unknown, _size: number, quad: number[]) {
+    onChar(c: string, origin: number[], _font: unknown, size: number, quad: number[]) {
       if (/\s/.test(c)) {
         flush();
         return;
       }
+      // Type of another size or on another baseline starts a new word: a label printed edge to edge with
+      // its value (no space between them) is one line of mupdf's structured text ("NOMESUELI ...").
+      if (cur && last && (Math.abs(size - last.size) > TYPE_CHANGE * last.size || Math.abs(origin[1] - last.baseline) > TYPE_CHANGE * last.size)) flush();
+      last = { size, baseline: origin[1] };
       const xs = [quad[0], quad[2], quad[4], quad[6]].map((x) => (x - ox) * k);
-      const ys = [quad[1], quad[3], quad[5], quad[7]].map((y) => (y - oy) * k);
+      // Upright text: the box is the capitals' ink (cap height over the baseline), as a recogniser boxes
+      // it, not the font's ascender-to-descender quad (1.4 x the type size: a value printed close under
+      // its label overlapped the label's box and was read as the same line).
+      // Turned text keeps its quad's box.
+      const upright = quad[2] > quad[0] && Math.abs(quad[3] - quad[1]) < 0.05 * size;
+      const ys = upright ? [origin[1] - CAP_HEIGHT * size, origin[1]].map((y) => (y - oy) * k) : [quad[1], quad[3], quad[5], quad[7]].map((y) => (y - oy) * k);
       const box = { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
       // A large jump along the line also ends a word (text placed far apart without a space).
       if (cur && box.x0 - cur.x1 > (box.y1 - box.y0) * 0.8) flush();

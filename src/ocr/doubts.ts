@@ -1,0 +1,84 @@
+/**
+ * Signs that a value was misread although the recogniser is sure of most of it (issue #17 scope 2,
+ * "never answer confidently with the wrong thing"): the value's weakest word, a name that stops at a
+ * particle, and an identity number with more (or fewer) characters than its printed width holds.
+ * Pure functions on positioned words (words.ts).
+ */
+import { normalizeName } from './normalize.js';
+import type { OcrWord, Phrase } from './words.js';
+
+/** The word holds a digit (dates, numbers: the words a numeric value is made of). */
+export const hasDigit = (w: OcrWord): boolean => /\d/.test(w.text);
+/** The word holds a name's letters and no digit (names, towns, issuing bodies). */
+export const isNameWord = (w: OcrWord): boolean => !/\d/.test(w.text) && normalizeName(w.text) !== '';
+
+/**
+ * Confidence 0..1 of a value read from `phrases`: the mean of its words' confidences and its weakest
+ * word's, half each. Only the words `part` accepts count (the value's own words: a date's, not its
+ * town's on the same line; a junk mark the normaliser drops does not lower the name beside it); all
+ * words when it accepts none; 0 without words. The weakest is taken among words of two characters or
+ * more where there are any: tesseract is less sure of a lone glyph, right or wrong (the remark code A
+ * after EAR reads 0.69-0.76, right on every seen part).
+ *
+ * Why not the mean alone: tesseract's LSTM gives each word its path's certainty, and a misread
+ * character shows in its word only (XTMENES 0.53 in "ORLANDO DE PORTELA XTMENES", mean 0.84). Its
+ * symbol confidences do not show it (98-99 % on the misread T and I of final3's wrong names, and they
+ * cost the JSON output). The weakest word alone put too many right values under the low-confidence
+ * line (final3 +13, final2 +16 right values under 0.8, against +7 and +10 for the half-half rule).
+ */
+export function valueConfidence(phrases: Phrase[], part: (w: OcrWord) => boolean = () => true): number {
+  const all = phrases.flatMap((p) => p.words);
+  const own = all.filter(part);
+  const ws = own.length ? own : all;
+  if (!ws.length) return 0;
+  const mean = ws.reduce((s, w) => s + w.conf, 0) / ws.length;
+  const long = ws.filter((w) => w.text.length > 1);
+  return (mean + Math.min(...(long.length ? long : ws).map((w) => w.conf))) / 2;
+}
+
+/**
+ * A name that ends in a particle (DA, DE, DO, DAS, DOS, E): particles join a given name to a surname
+ * and never end a name, so the line was read short ("QUITÉRIA TELMA DO" for QUITÉRIA TELMA DOS
+ * TRINDADE PASSOS, final3 part).
+ */
+export const TRAILING_PARTICLE = / (DA|DE|DO|DAS|DOS|E)$/;
+
+/**
+ * How far the characters a number was read with may be from what its box holds at the card's digit
+ * pitch, as a share of them. Right identity numbers of the seen parts hold 0.957-1.012 of their
+ * characters at the registration number's pitch; one with a character too many holds 0.867 (final3 #8,
+ * "574055581]", a frame line read as a digit).
+ */
+const PITCH_TOLERANCE = 0.08;
+
+/**
+ * The card's digit pitch in px: the width of the registration number (one word of 11 digits, the
+ * value under its label) over 11. Digits are tabular in the card's type (every digit one advance
+ * wide), and all values are printed in one size. Undefined when no such word was read.
+ */
+export function digitPitch(phrases: Phrase[]): number | undefined {
+  const w = phrases.flatMap((p) => p.words).find((x) => /^\d{11}$/.test(x.text));
+  return w ? (w.x1 - w.x0) / 11 : undefined;
+}
+
+/**
+ * False when `word`, read as `chars` characters, is too narrow or too wide for them at `pitch` px per
+ * character (PITCH_TOLERANCE): a digit was read that is not printed (a frame line, a speck), or one
+ * that is printed was lost. True otherwise.
+ */
+export function widthFits(word: OcrWord, chars: number, pitch: number): boolean {
+  const held = (word.x1 - word.x0) / pitch;
+  return Math.abs(held / chars - 1) <= PITCH_TOLERANCE;
+}
+
+/**
+ * False when the identity number `rg`'s word (the first word with a digit of the identity line's
+ * phrases `idp`) is too narrow or too wide for it at the card's digit pitch (digitPitch of the phrases
+ * under Nº REGISTRO, `registro`). Only a word read character for character as the number is measured
+ * (no dots or dashes, which are narrower); true when nothing can be measured.
+ */
+export function rgWidthFits(rg: string, idp: Phrase[], registro: Phrase[]): boolean {
+  const word = idp.flatMap((p) => p.words).find(hasDigit);
+  const pitch = digitPitch(registro);
+  return !word || !pitch || word.text.length !== rg.length || widthFits(word, rg.length, pitch);
+}
