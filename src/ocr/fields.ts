@@ -1,7 +1,7 @@
 /**
  * CNH fields from positioned phrases: label-relative values first (layout.ts), then patterns over the
  * full text; validation (CPF and CNH check digits, calendar and order of dates) folded into each field's
- * confidence.
+ * confidence (checks.ts); the values that failed a check are handed on as suspects for a second look.
  */
 import type { CnhField, CnhFieldName } from './engine.js';
 import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, valueAbove, valueBelow, withContinuations, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
@@ -13,8 +13,8 @@ import { isValidCnhNumber } from './validators.js';
 import { restoreDiacritics } from './orthography.js';
 import { hasDigit, isNameWord, rgWidthFits, valueConfidence } from './doubts.js';
 import { fold, type OcrWord, type Phrase } from './words.js';
-
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
+
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
 
 const none: Draft = { valor: '', conf: 0 };
