@@ -10,11 +10,11 @@
  * `final2` (seeds 300000+, also bold type, warm light, motion blur and its own names) is run by the lead
  * once, at the end of the third session on issue #17 (`--part final2 --n 88`); never while tuning.
  * `final3` (seeds 200000+, also monospaced bold type, values in another font than the labels, faded ink,
- * cool light, defocus and its own names) is run by the lead once, at the end of the fourth session on
- * issue #17 (`--part final3 --n 88`); never while tuning.
+ * cool light, defocus and its own names) was run by the lead once, at the end of the fifth round
+ * (`--part final3 --n 88`), and its misses chose the sixth round's changes: a validation part now.
  * `final4` (seeds 400000+, also thin type, values with tight or wide letter-spacing, bent paper, a phone's
- * sharpening, photos from further away, shared screenshots, scanned JPEG PDFs and its own names) is run by
- * the lead once, at the end of the fifth session on issue #17 (`--part final4 --n 88`); never while tuning.
+ * sharpening, photos from further away, shared screenshots, scanned JPEG PDFs and its own names) was run
+ * by the lead once, at the end of the sixth round (`--part final4 --n 88`, 96.7 %): its errors are seen.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
