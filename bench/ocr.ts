@@ -1,7 +1,7 @@
 /**
  * CNH OCR benchmark on the widened synthetic set (test/fixtures/cnh/widened.ts, issue #17):
  *
- *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|both] [--n 44] [--only 3,17] [--pool 1] [--model fast|npm] [--verbose]
+ *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|final5|both] [--n 44] [--only 3,17] [--pool 1] [--model fast|npm] [--verbose]
  *
  * `tuning` (seeds 100000+) may be tuned on; `heldout` (seeds 900000+) was run several times and its
  * errors seen once: a validation part now; `untouched` (seeds 700000+, with fonts and uneven light the
@@ -15,7 +15,11 @@
  * `final4` (seeds 400000+, also thin type, values with tight or wide letter-spacing, bent paper, a phone's
  * sharpening, photos from further away, shared screenshots, scanned JPEG PDFs and its own names) was run
  * by the lead once, at the end of the sixth round (`--part final4 --n 88`, 96.7 %): its errors are seen.
- * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2);
+ * `final5` (seeds 600000+, also the card held in a hand, a plastic sleeve, wooden or cloth surfaces, quarter
+ * turns, fax-like 1-bit scans, a greyscale camera and its own names) was made at the start of the seventh
+ * round, before its tuning: it is run once by the lead at the end of the seventh round
+ * (`--part final5 --n 88`); never while tuning.
+ * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
  * median CPU s), documents fully right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
@@ -41,8 +45,8 @@ const arg = (name: string): string | undefined => {
 };
 const partArg = arg('--part') ?? 'both';
 const parts: Part[] = partArg === 'both' ? ['tuning', 'heldout'] : [partArg as Part];
-if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final, final2, final3, final4 or both, not ${partArg}`);
-const n = Number(arg('--n') ?? 44);
+if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final, final2, final3, final4, final5 or both, not ${partArg}`);
+const n = Number(arg('--n') ?? (partArg === 'final5' ? 88 : 44));
 const poolSize = Number(arg('--pool') ?? 1);
 const only = arg('--only')?.split(',').map(Number);
 if (only?.some((i) => !Number.isInteger(i) || i < 0)) throw new Error(`--only: comma-separated document indices, not ${arg('--only')}`);
@@ -105,7 +109,7 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
     const os = outs.filter((o) => o.doc.font === f && o.doc.condition !== 'pdf-text');
     return [f, String(os.length), pct(exactAll(os)), pct(fullyRight(os)), median(os.map((o) => o.cpu)).toFixed(2)];
   })));
-  if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3' || part === 'final4') {
+  if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3' || part === 'final4' || part === 'final5') {
     console.log('\n## Variants only this part has\n');
     const reserved = (o: Outcome): boolean => (UNTOUCHED_FONTS as readonly string[]).includes(o.doc.font);
     const bold = (o: Outcome): boolean => (FINAL2_FONTS as readonly string[]).includes(o.doc.font);
@@ -123,6 +127,10 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
       ...(part === 'final4' ? [['values letter-spaced', outs.filter((o) => o.doc.tracking !== undefined)], ['bent paper', outs.filter((o) => o.doc.bent)],
         ['phone sharpening', outs.filter((o) => o.doc.phoneProcessed)], ['photo from further away', outs.filter((o) => o.doc.far)],
         ['shared screenshot', outs.filter((o) => o.doc.shared)], ['scanned JPEG PDF', outs.filter((o) => o.doc.scanned)]] as Array<[string, Outcome[]]> : []),
+      ...(part === 'final5' ? [['held in a hand', outs.filter((o) => o.doc.held)], ['plastic sleeve', outs.filter((o) => o.doc.sleeve)],
+        ['wooden surface', outs.filter((o) => o.doc.surface === 'wood')], ['checked cloth surface', outs.filter((o) => o.doc.surface === 'cloth')],
+        ['quarter turn', outs.filter((o) => o.doc.quarterTurn !== undefined)], ['fax-like scan (1 bit)', outs.filter((o) => o.doc.fax)],
+        ['greyscale camera', outs.filter((o) => o.doc.greyscale)]] as Array<[string, Outcome[]]> : []),
     ];
     console.log(table(['variant', 'n', 'exact over fields', 'documents fully right'], groups.map(([name, os]) => [name, String(os.length), pct(exactAll(os)), os.length ? pct(fullyRight(os)) : '-'])));
   }

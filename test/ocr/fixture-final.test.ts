@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -88,5 +88,40 @@ describe('widened set, final part', () => {
       if (/'/.test(`${f.nome_completo} ${f.nome_pai} ${f.nome_mae}`)) apostrophes++;
     }
     expect(apostrophes).toBeGreaterThan(5);
+  });
+  it('final5 reserves its own names and towns, disjoint from every other part\'s lists, hyphenated parts included (accents ignored)', () => {
+    const all = (p: typeof COMMON_NAMES): string[] => [...p.male, ...p.female, ...p.surnames, ...cities(p)];
+    const others = new Set([...all(COMMON_NAMES), ...all(RESERVED_NAMES), ...all(FINAL2_NAMES), ...all(FINAL3_NAMES), ...all(FINAL4_NAMES),
+      'JUNQUEIRA', 'ARCOVERDE', 'MEIRELES', 'BITTENCOURT', 'VARGAS'].map(fold));
+    expect(all(FINAL5_NAMES).filter((w) => others.has(fold(w)))).toEqual([]);
+    // No word of a final5 name, nor a part of a hyphenated one, is a whole word (or part) of another part's.
+    const otherWords = new Set([...others].flatMap((w) => w.split(/[ -]/)));
+    expect([...FINAL5_NAMES.male, ...FINAL5_NAMES.female, ...FINAL5_NAMES.surnames].flatMap((w) => w.split('-')).filter((w) => otherWords.has(fold(w)))).toEqual([]);
+    expect(cities(FINAL5_NAMES).filter((c) => others.has(fold(c)))).toEqual([]);
+    expect(FINAL5_NAMES.male.length + FINAL5_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL5_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    expect(others.has('FONTENELE')).toBe(false);
+    expect([...FINAL5_NAMES.male, ...FINAL5_NAMES.female].filter((w) => w.includes('-')).length).toBeGreaterThanOrEqual(6);
+    const words = (p: ReturnType<typeof fakePerson>): string[] => `${p.nome_completo} ${p.nome_pai} ${p.nome_mae}`.split(' ').filter((w) => w && !['DE', 'DA', 'DOS'].includes(w));
+    const own = new Set([...FINAL5_NAMES.male, ...FINAL5_NAMES.female, ...FINAL5_NAMES.surnames, 'FONTENELE']);
+    let hyphenated = 0, long = 0;
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final5 + i, false, FINAL5_NAMES);
+      expect(words(f).every((w) => own.has(w))).toBe(true);
+      expect(FINAL5_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
+      for (const name of [f.nome_completo, f.nome_pai, f.nome_mae].filter(Boolean)) {
+        expect(name.split(' ').length).toBeLessThanOrEqual(5);
+        if (name.split(' ').length >= 4) long++;
+        if (name.includes('-')) hyphenated++;
+      }
+    }
+    expect(hyphenated).toBeGreaterThan(10);
+    expect(long).toBeGreaterThan(60);
+  });
+
+  it('no two parts\' seed ranges overlap (10 000 documents each at most)', () => {
+    const starts = Object.values(PART_SEED).sort((a, b) => a - b);
+    for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(10_000);
+    expect(PART_SEED.final5).toBe(600_000);
   });
 });
