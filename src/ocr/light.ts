@@ -42,17 +42,21 @@ export interface LightField {
 }
 
 /**
- * Paper level of the block [x0, x1) x [y0, y1) of an 8-bit grayscale image `w` px wide: its 90th
- * percentile (ink rarely covers 10 % of a block). `hist` is scratch space of 256 counts.
+ * The `q`-quantile (0..1) of the block [x0, x1) x [y0, y1) of an 8-bit grayscale image `w` px wide: the
+ * lowest level at or under which at least q of its pixels lie. `hist` is scratch space of 256 counts.
  */
-function paperLevel(data: Uint8Array, w: number, x0: number, y0: number, x1: number, y1: number, hist: Uint32Array): number {
+export function blockQuantile(data: Uint8Array, w: number, x0: number, y0: number, x1: number, y1: number, q: number, hist: Uint32Array): number {
   hist.fill(0);
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) hist[data[y * w + x]]++;
   const n = (x1 - x0) * (y1 - y0);
   let acc = 0, v = 0;
-  while (v < 255 && (acc += hist[v]) < 0.9 * n) v++;
+  while (v < 255 && (acc += hist[v]) < q * n) v++;
   return v;
 }
+
+/** Paper level of a block (blockQuantile's arguments): its 90th percentile (ink rarely covers 10 % of a block). */
+const paperLevel = (data: Uint8Array, w: number, x0: number, y0: number, x1: number, y1: number, hist: Uint32Array): number =>
+  blockQuantile(data, w, x0, y0, x1, y1, 0.9, hist);
 
 /** Paper level on a coarse grid of an 8-bit grayscale page (w x h px), smoothed; see the module's steps 1-2. */
 export function lightField(data: Uint8Array, w: number, h: number): LightField {

@@ -6,21 +6,12 @@
  * Gonzalez & Woods, Digital Image Processing, 3rd ed., 10.3.4 "variable thresholding"; here the ink
  * level as well as the paper's, as in local min-max contrast normalisation). Pure, in place.
  */
+import { blockQuantile } from './light.js';
 
 /** Block side as a fraction of the page height (~41 px on an 820 px card: a label line and some of its value). */
 const BLOCK_OF_HEIGHT = 1 / 20;
 /** The local range (paper minus ink) is never taken under this many levels: blank blocks are not stretched into noise. */
 const MIN_RANGE = 48;
-
-/** The `q`-quantile of the block [x0, x1) x [y0, y1) of an 8-bit image `w` px wide (`hist`: 256 scratch counts). */
-function quantile(data: Uint8Array, w: number, x0: number, y0: number, x1: number, y1: number, q: number, hist: Uint32Array): number {
-  hist.fill(0);
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) hist[data[y * w + x]]++;
-  const n = (x1 - x0) * (y1 - y0);
-  let acc = 0, v = 0;
-  while (v < 255 && (acc += hist[v]) < q * n) v++;
-  return v;
-}
 
 /** A 3 x 3 minimum (`max` false) or maximum over the grid, then a 3 x 3 mean. */
 function spread(g: Float64Array, gw: number, gh: number, max: boolean): Float64Array {
@@ -53,8 +44,8 @@ export function normaliseLocalContrast(data: Uint8Array, w: number, h: number): 
   const ink = new Float64Array(gw * gh), paper = new Float64Array(gw * gh), hist = new Uint32Array(256);
   for (let by = 0; by < gh; by++) for (let bx = 0; bx < gw; bx++) {
     const x0 = bx * block, y0 = by * block, x1 = Math.min(w, x0 + block), y1 = Math.min(h, y0 + block);
-    ink[by * gw + bx] = quantile(data, w, x0, y0, x1, y1, 0.02, hist);
-    paper[by * gw + bx] = quantile(data, w, x0, y0, x1, y1, 0.9, hist);
+    ink[by * gw + bx] = blockQuantile(data, w, x0, y0, x1, y1, 0.02, hist);
+    paper[by * gw + bx] = blockQuantile(data, w, x0, y0, x1, y1, 0.9, hist);
   }
   const lo = spread(ink, gw, gh, false), hi = spread(paper, gw, gh, true);
   const at = (g: Float64Array, fx: number, fy: number): number => {
