@@ -55,6 +55,31 @@ export function normalizeCnhNumber(s: string): string {
   return d.length === 11 ? d : edgeDropped(d, isValidCnhNumber);
 }
 
+/** Marks the recogniser reads for an apostrophe: typographic quotes, prime, grave and acute accents, modifier letter. */
+const APOSTROPHE_LIKE = "'\u2019\u2018\u0060\u00b4\u2032\u02bc";
+/**
+ * Longest elided word an apostrophe ends in a name: D' (D'ÁVILA), SANT' (SANT'ANNA), DELL'/DALL'
+ * (Italian surnames). Portuguese elision leaves a short prefix; a longer word ending in a mark is noise.
+ */
+const ELIDED_MAX = 4;
+/** Consonants (Ç too): the last letter of an elided word. */
+const CONSONANTS = 'BCDFGHJKLMNPQRSTVWXYZÇ';
+
+/**
+ * Apostrophes of a name as one ASCII "'": any APOSTROPHE_LIKE mark between two letters (a
+ * typographic "SANT’ANNA" read as such was split at the mark), and an elided word of at most
+ * ELIDED_MAX letters ending in a consonant and a mark, followed by a space and a letter ("SANT' ANNA":
+ * the recogniser split the word at the mark) joined to what follows. Elision drops a final vowel, so an
+ * elided word ends in a consonant: a particle with a stray mark ("DA' SILVA") is not joined. Other
+ * marks are left to the caller.
+ */
+export function apostrophes(s: string): string {
+  const mark = `[${APOSTROPHE_LIKE}]`;
+  return s
+    .replace(new RegExp(`(?<=\\p{L})${mark}(?=\\p{L})`, 'gu'), "'")
+    .replace(new RegExp(`(?<=(?:^|\\s)\\p{L}{0,${ELIDED_MAX - 1}}[${CONSONANTS}])${mark}\\s+(?=\\p{L})`, 'giu'), "'");
+}
+
 /**
  * Name as printed: uppercase letters (accents kept), spaces, apostrophes and hyphens inside words;
  * an "!" touching a letter read as I; stray marks from the background removed; tokens of one non-word
@@ -62,7 +87,8 @@ export function normalizeCnhNumber(s: string): string {
  */
 export function normalizeName(s: string): string {
   // "!" touching a letter is the recogniser's reading of an I (GODÓI read "GODÓ!"): no name has one.
-  const cleaned = single(s.replace(/(?<=\p{L})!|!(?=\p{L})/gu, 'I').toUpperCase().replace(/[^A-ZÀ-ÖØ-Ý' \-]/g, ' '));
+  const marked = apostrophes(s.replace(/(?<=\p{L})!|!(?=\p{L})/gu, 'I'));
+  const cleaned = single(marked.toUpperCase().replace(/[^A-ZÀ-ÖØ-Ý' \-]/g, ' '));
   // Apostrophes and hyphens join letters (D'ÁVILA, SANT'ANA, ANA-LÚCIA): at a word's edge they are marks.
   const parts = cleaned.split(' ').map((w) => w.replace(/^['-]+|['-]+$/g, '')).filter(Boolean);
   const keep1 = new Set(['E', 'A', 'O']);
@@ -98,6 +124,12 @@ const ISSUERS = new Set(['SSP', 'SESP', 'SDS', 'PC', 'DETRAN', 'IFP', 'SJS', 'SJ
  * ")" where a J or I stood, I for J, 0 for O, 5 for S, 8 for B. Returns a known body or null.
  */
 function snapIssuer(raw: string): string | null {
+  for (const v of issuerVariants(raw)) if (ISSUERS.has(v)) return v;
+  return null;
+}
+
+/** The readings snapIssuer tries for `raw` (its confusions undone every way), as read first. */
+function issuerVariants(raw: string): Set<string> {
   const t = raw.toUpperCase().replace(/\s+/g, '');
   const marks = t.replace(/[|)\]}(\[{!1L]+/g, '#');
   const variants = new Set<string>();
@@ -106,8 +138,22 @@ function snapIssuer(raw: string): string | null {
     variants.add(v.replace(/0/g, 'O').replace(/5/g, 'S').replace(/8/g, 'B'));
     for (let i = 0; i < v.length; i++) if (v[i] === 'I') variants.add(v.slice(0, i) + 'J' + v.slice(i + 1));
   }
-  for (const v of variants) if (ISSUERS.has(v)) return v;
-  return null;
+  return variants;
+}
+
+/**
+ * A known issuing body and a state read as one word, the state with a look-alike ("IFPR)" for IFP RJ:
+ * the space lost and the J read as a mark): the one split that snapIssuer's readings of `raw` allow,
+ * or null when none or more than one.
+ */
+function gluedIssuer(raw: string): { orgao: string; uf: string } | null {
+  const found = new Map<string, { orgao: string; uf: string }>();
+  for (const v of issuerVariants(raw)) {
+    const m = /^([A-Z]{2,})([A-Z]{2})$/.exec(v);
+    if (m && ISSUERS.has(m[1]) && UFS.has(m[2])) found.set(v, { orgao: m[1], uf: m[2] });
+  }
+  const splits = new Set([...found.values()].map((x) => `${x.orgao} ${x.uf}`));
+  return splits.size === 1 ? [...found.values()][0] : null;
 }
 
 /** True for a common issuing body (see ISSUERS). */
@@ -166,6 +212,10 @@ export function parseIdentity(s: string): { rg: string; orgao: string; uf: strin
   if (!uf && glued && ISSUERS.has(glued[1]) && UFS.has(glued[2]) && !ISSUERS.has(orgao)) {
     orgao = glued[1];
     uf = glued[2];
+  } else if (!uf && !ISSUERS.has(orgao) && parts.length === 1) {
+    // The same with the state read through a look-alike ("IFPR)": IFP RJ).
+    const g = gluedIssuer(parts[0]);
+    if (g) ({ orgao, uf } = g);
   }
   return { rg, orgao, uf };
 }
