@@ -5,7 +5,7 @@
  * Pure functions on positioned words (words.ts).
  */
 import { normalizeName } from './normalize.js';
-import type { OcrWord, Phrase } from './words.js';
+import { median, type OcrWord, type Phrase } from './words.js';
 
 /** The word holds a digit (dates, numbers: the words a numeric value is made of). */
 export const hasDigit = (w: OcrWord): boolean => /\d/.test(w.text);
@@ -82,3 +82,42 @@ export function rgWidthFits(rg: string, idp: Phrase[], registro: Phrase[]): bool
   const pitch = digitPitch(registro);
   return !word || !pitch || word.text.length !== rg.length || widthFits(word, rg.length, pitch);
 }
+
+/** Letters printed with a mark above them (acute, circumflex, tilde, grave, diaeresis). */
+export const MARK_ABOVE = /[ÀÁÂÃÄÈÉÊËÌÍÎÏÒÓÔÕÖÙÚÛÜ]/;
+/** Letters whose ink reaches under the baseline in the card's capitals (cedilla, J and Q in some types). */
+const INK_BELOW = /[ÇJQ]/;
+/**
+ * A name word read in plain capitals whose box is this many times as tall as its line's other plain
+ * words holds more ink above its letters than they do: a diacritic the recogniser did not read (an
+ * acute over a capital adds a quarter to a third of the cap height; HELOÍSA read "HELOISA" in boxes
+ * 1.18-1.24 x the line's plain words, final4 part; plain words of one line differ by under 10 %).
+ */
+export const LOST_MARK_HEIGHT = 1.12;
+
+/** Plain capitals: letters (apostrophe, hyphen, a trailing comma) without marks above or ink below. */
+const plainCaps = (w: OcrWord): boolean => /^[A-Z'-]+,?$/.test(w.text) && !INK_BELOW.test(w.text);
+
+/**
+ * Words of `phrases` (a name's or a town's line) read in plain capitals (three letters or more, not
+ * from a second look, whose boxes follow the phrase) whose box is at least LOST_MARK_HEIGHT x the
+ * median height of the same phrase's other plain words, with the extra height at least as much above
+ * their tops as below their bottoms: a mark above a letter was printed and not read (a lost accent, or
+ * a speck the recogniser took in). Needs two such other words in the phrase; none otherwise.
+ */
+export function lostMarkWords(phrases: Phrase[]): OcrWord[] {
+  const out: OcrWord[] = [];
+  for (const p of phrases) {
+    const plain = p.words.filter((w) => plainCaps(w) && !w.reread);
+    for (const w of plain) {
+      if (w.text.replace(/[^A-Z]/g, '').length < 3) continue;
+      const others = plain.filter((o) => o !== w);
+      if (others.length < 2) continue;
+      const h = median(others.map((o) => o.y1 - o.y0));
+      const top = median(others.map((o) => o.y0)), bottom = median(others.map((o) => o.y1));
+      if (w.y1 - w.y0 >= LOST_MARK_HEIGHT * h && top - w.y0 >= w.y1 - bottom) out.push(w);
+    }
+  }
+  return out;
+}
+

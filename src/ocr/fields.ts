@@ -11,8 +11,8 @@ import {
 import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { isValidCnhNumber } from './validators.js';
 import { restoreDiacritics } from './orthography.js';
-import { hasDigit, isNameWord, rgWidthFits, valueConfidence } from './doubts.js';
-import { fold, type OcrWord, type Phrase } from './words.js';
+import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, rgWidthFits, valueConfidence } from './doubts.js';
+import { fold, toPhrase, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
@@ -48,7 +48,25 @@ export interface ExtractedFields {
  * A value to read again from its phrase's box: `accept` says whether a new reading passes;
  * `whitelist`: the only characters the recogniser may read there (a code's alphabet, codes.ts).
  */
-export interface Suspect { phrase: Phrase; accept: (text: string) => boolean; whitelist?: string }
+export interface Suspect {
+  phrase: Phrase;
+  accept: (text: string) => boolean;
+  whitelist?: string;
+  /** Read enlarged this many times (a word's diacritic: LOST_MARK_SCALE). */
+  scale?: number;
+  /** Every word of the new reading at least this confident, or it is not taken. */
+  minConf?: number;
+}
+
+/**
+ * Enlargement of a name word read again for a diacritic it seems to have lost (doubts.ts
+ * lostMarkWords): the mark over a capital is a few pixels at value size.
+ */
+export const LOST_MARK_SCALE = 2;
+/** The new reading of such a word is taken only this confident (and only when it adds the mark). */
+const LOST_MARK_CONF = 0.7;
+/** At most this many such words are read again per page (most cards print one or two accents a line). */
+export const MAX_LOST_MARK_REREADS = 3;
 
 /**
  * Phrases (+ their reading-order text) -> the fifteen `campos`. Values found by label keep the mean
@@ -205,8 +223,29 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   // (either may be the misread one) but under the low-confidence line.
   if (d.uf.valor && localUf && UFS.has(localUf) && localUf !== d.uf.valor) d.uf = { ...d.uf, conf: d.uf.conf * 0.6 };
 
+  // Names (and the birthplace's town) with a word whose box shows a mark above it that was not read:
+  // under the low-confidence line, and the word read again enlarged (taken if it then reads the mark).
+  const marked: OcrWord[] = [];
+  const lostMark = (k: CnhFieldName, ps: Phrase[]): void => {
+    const lost = lostMarkWords(ps);
+    const v = d[k];
+    if (!lost.length || !v?.valor) return;
+    d[k] = { ...v, cap: Math.min(v.cap ?? 1, LOST_DIACRITIC_CAP) };
+    marked.push(...lost);
+  };
+  lostMark('nome_completo', below('nome'));
+  if (filLines.length === 2) lostMark('nome_pai', [filLines[0]]);
+  if (filLines.length) lostMark('nome_mae', [filLines[filLines.length - 1]]);
+  if (n3.length) lostMark('local_nascimento', n3);
+  for (const w of [...new Set(marked)].slice(0, MAX_LOST_MARK_REREADS)) {
+    const plain = w.text.replace(/,$/, '');
+    const accept = (t: string): boolean => !t.includes(' ') && MARK_ABOVE.test(t) && fold(t).replace(/,$/, '') === plain;
+    suspects.push({ phrase: toPhrase([w]), accept, scale: LOST_MARK_SCALE, minConf: LOST_MARK_CONF });
+  }
+
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels);
   restoreNames(d);
+  particleHyphens(d);
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
 }
 
@@ -335,3 +374,23 @@ function sameSpelling(d: Partial<Record<CnhFieldName, Draft>>): void {
   }
 }
 
+
+/** Particles joining a given name to a surname: never part of a hyphenated compound. */
+const PARTICLE = '(?:DA|DE|DO|DAS|DOS|E)';
+/** A hyphen touching a particle ("MAFALDA-DA", "DA-FROTA"). */
+const PARTICLE_HYPHEN = new RegExp(`(?<=(?:^|[ -])${PARTICLE})-|-(?=${PARTICLE}(?:$|[ -]))`, 'g');
+
+/**
+ * Hyphens the recogniser made of marks between a name's words ("AMÉLIA MAFALDA-DA FROTA-LEAL" for
+ * AMÉLIA MAFALDA DA FROTA LEAL, final4 part): one touching a particle (DA, DE, DO, DAS, DOS, E) is no
+ * compound's and is read as the space it stands in. Other hyphens of such a name may be marks too, and
+ * cannot be told from a double surname's: the name is then capped at LOST_DIACRITIC_CAP.
+ */
+export function particleHyphens(d: Partial<Record<CnhFieldName, Draft>>): void {
+  for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
+    const v = d[k];
+    if (!v?.valor || !v.valor.match(PARTICLE_HYPHEN)) continue;
+    const valor = v.valor.replace(PARTICLE_HYPHEN, ' ');
+    d[k] = { ...v, valor, ...(valor.includes('-') ? { cap: Math.min(v.cap ?? 1, LOST_DIACRITIC_CAP) } : {}) };
+  }
+}

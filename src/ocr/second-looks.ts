@@ -104,10 +104,19 @@ async function cleanCut(cut: Buffer): Promise<Buffer | null> {
   return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toBuffer();
 }
 
+/** A cut `scale` times as large (cubic), or the cut itself at 1. */
+const enlarged = async (cut: Buffer, scale: number): Promise<Buffer> => {
+  if (scale === 1) return cut;
+  const { width = 1 } = await sharp(cut).metadata();
+  return sharp(cut).resize({ width: Math.round(width * scale), kernel: 'cubic' }).png().toBuffer();
+};
+
 /**
  * Values whose reading failed its format or check are read again as one line from their own box (padded
  * by 30% of its height and 12 px of white), with the recogniser held to the suspect's `whitelist` where it
- * has one (a code's letters, a number's digits); the new words replace the old only when they pass.
+ * has one (a code's letters, a number's digits), enlarged `scale` times where it says so (a name word
+ * that seems to have lost its accent); the new words replace the old only when they pass (and are as
+ * sure as its `minConf`).
  */
 export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
   const { suspects } = extractFields(groupPhrases(words), '');
@@ -117,13 +126,15 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
     const box = grownBox(p, prep);
     const { left } = box;
     if (box.width < 8 || box.height < 8) continue;
-    const cut = await paddedCut(prep.png, box);
+    const scale = s.scale ?? 1;
+    const cut = await enlarged(await paddedCut(prep.png, box), scale);
     // Accented capitals are letters too: a remark "EAR A" read "EAR À" lost its code when "À" was dropped here.
     const found = (await rec.words(cut, SEGMENTATION.line, s.whitelist)).filter((w) => HAS_TEXT.test(w.text));
     if (!found.length || !s.accept(found.map((w) => w.text).join(' '))) continue;
+    if (s.minConf !== undefined && found.some((w) => w.conf < s.minConf!)) continue;
     // Same line, same place: boxes follow the old phrase so the layout reading is unchanged.
     const y0 = p.y0, y1 = p.y1;
-    const replaced = found.map((w) => ({ ...placed(w, left, 0), reread: true, y0, y1 }));
+    const replaced = found.map((w) => ({ ...placed(w, left, 0, scale), reread: true, y0, y1 }));
     out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
   }
   return out;
