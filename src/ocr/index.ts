@@ -8,14 +8,14 @@ import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './
 import { DecodePool, type DecodeSession } from './decode-pool.js';
 import { sniffMime, type DocumentMime } from './input.js';
 import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Recognizer } from './pool.js';
-import { mergeReadings, readingMisses, secondRead } from './second-read.js';
+import { mergeReadings, readingMisses, secondRead, SMALL_CARD_PX } from './second-read.js';
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
 import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
 import { evenPaper } from './light.js';
 import { whitenPrintedLines } from './printed-lines.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
-import { looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
+import { CORE_FIELDS, looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
 import { fold, groupPhrases, readingText, type OcrWord } from './words.js';
 
 /** The validity flag each field carries even when empty (spec: cpf `valido`, dates `valida`). */
@@ -118,6 +118,21 @@ const textOf = (words: OcrWord[]): string => readingText(groupPhrases(words.filt
 /** Fields of a document's words, as the reader answers them (full text without the noise: textOf). */
 const documentFields = (words: OcrWord[]): ReturnType<typeof extractFields> => extractFields(groupPhrases(words), textOf(words));
 
+/** Words with their boxes scaled by `kx`, `ky` (1: the same words). */
+const rescaled = (words: OcrWord[], kx: number, ky: number): OcrWord[] =>
+  (kx === 1 && ky === 1 ? words : words.map((w) => ({ ...w, x0: w.x0 * kx, x1: w.x1 * kx, y0: w.y0 * ky, y1: w.y1 * ky })));
+
+/**
+ * A card small in the frame (second-read.ts SMALL_CARD_PX) whose first reading found at least
+ * SMALL_CARD_CORE core fields: shown well enough for a second reading even when its labels were too
+ * small to read and the page did not pass looksLikeCnh (final4 #3: no label, CPF and registration
+ * number read with their check digits).
+ */
+const SMALL_CARD_CORE = 2;
+function smallCardShown(prep: PreparedImage, campos: ReturnType<typeof extractFields>['campos']): boolean {
+  return prep.quality.resolutionPx < SMALL_CARD_PX && CORE_FIELDS.filter((k) => campos[k].valor).length >= SMALL_CARD_CORE;
+}
+
 /**
  * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
  * recognise (retrying turned 180 degrees when fewer than MIN_LABELS labels are read), then the second
@@ -145,13 +160,15 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   words = await secondLooks(recs, prep, words, evened);
   // Only a page that shows a CNH is read again (a blank page or a photo has no field to recover).
   const first = documentFields(words);
-  const again = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) ? secondRead(prep.quality, readingMisses(first.campos)) : null;
+  const again = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) || smallCardShown(prep, first.campos) ? secondRead(prep.quality, readingMisses(first.campos), first.labelsFound) : null;
   if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
   const other = await prepareImage(bytes, { ...again.prepare, extraTurnDeg: turn });
   const read2 = await pageWords(recs, other, again.fullWidth ? 1 : undefined);
   const second = await secondLooks(recs, other, read2.words, read2.evened);
-  // Same geometry (a preparation of the same crop), so the second words stack like the first.
-  return { words, grade: prep.quality.grade, heightPx: prep.height, ...(other.height === prep.height ? { second } : {}) };
+  // A preparation of the same crop: its words stack like the first's once brought to the first's
+  // scale (a small card's second preparation is larger, second-read.ts SMALL_CARD_HEIGHT_PX).
+  const sameCrop = other.height === prep.height || Math.abs(other.width / other.height - prep.width / prep.height) < 0.01;
+  return { words, grade: prep.quality.grade, heightPx: prep.height, ...(sameCrop ? { second: rescaled(second, prep.width / other.width, prep.height / other.height) } : {}) };
 }
 
 /** Pages stacked top to bottom into one word list (front and back on one page or on two). */

