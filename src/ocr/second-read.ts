@@ -12,6 +12,7 @@
  * that reads well keeps its reading, and one that does not gets a second one whose fields are taken
  * only where they are surer than the first reading's.
  */
+import { REMARK_CODES } from './codes.js';
 import type { CnhField, CnhFieldName } from './engine.js';
 import { CNH_FIELD_NAMES } from './engine.js';
 import { CARD_HEIGHT_PX, type PrepareOptions } from './preprocess.js';
@@ -96,7 +97,8 @@ export const MERGE_MARGIN = 0.1;
  * where the first has none, where both read the same value and the second is surer (two readings
  * agree), or where the second's confidence (after its checks: a failed check caps it under 0.6) is
  * MERGE_MARGIN above the first's, unless it is the first value cut short (a word or letters lost at its
- * end: heldout #20's remark "EAR A" read "EAR" at 0.93); otherwise the first's. Validity flags travel
+ * end: heldout #20's remark "EAR A" read "EAR" at 0.93) or a remark that is no code where the first
+ * read none; otherwise the first's. Validity flags travel
  * with their value.
  */
 export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Record<CnhFieldName, CnhField>): Record<CnhFieldName, CnhField> {
@@ -104,7 +106,11 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
   for (const k of CNH_FIELD_NAMES) {
     const a = first[k], b = second[k];
     const cutShort = b.valor.length < a.valor.length && a.valor.startsWith(b.valor);
-    const take = b.valor !== '' && (!a.valor || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
+    // Most cards carry no remark: an empty first remark is an answer, not a gap, and a second
+    // reading's remark that is no restriction code (final4 #69: "NE" at 0.50 from the security
+    // print) does not replace it.
+    const noRemark = k === 'observacoes' && !a.valor && !REMARK_CODES.test(b.valor);
+    const take = b.valor !== '' && !noRemark && (!a.valor || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
     out[k] = take ? b : a;
   }
   return out;

@@ -63,6 +63,14 @@ describe('second reading of a poor hard page (second-read.ts)', () => {
     second.observacoes = { valor: 'EAR', confianca: 0.95 };
     expect(mergeReadings(first, second).observacoes.valor).toBe('EAR A');
   });
+
+  it('keeps "no remark" against a second reading\'s remark that is no restriction code, not against a code', () => {
+    const first = campos(0.9, { observacoes: { valor: '', confianca: 0 } });
+    const second = campos(0.9, { observacoes: { valor: 'NE', confianca: 0.5 } });
+    expect(mergeReadings(first, second).observacoes.valor).toBe('');
+    second.observacoes = { valor: 'EAR A', confianca: 0.5 };
+    expect(mergeReadings(first, second).observacoes.valor).toBe('EAR A');
+  });
 });
 
 describe('denoised preparation (preprocess.ts denoise)', () => {
