@@ -72,7 +72,11 @@ export interface SecondRead { prepare: PrepareOptions; fullWidth: boolean }
  * prepared again with a median before the stretch (preprocess.ts denoise). A blurred one (sharpness
  * under BLURRED) is sharpened with sigma 2 and read at full width: blur smears the small label type
  * first, and the page pass's squeeze (0.7 of the width) narrows it further (final3's blurred
- * photographs: 21 fields missed -> 14 read so, 8 documents). Any other page is stretched between its
+ * photographs: 21 fields missed -> 14 read so, 8 documents); when its strokes are thin (preprocess.ts
+ * thickenThin: a light type, final4 #8's DejaVu Sans Light, whose blurred strokes fade to gray and
+ * break after the stretch) they are thickened by a pixel as well (final4 #8's birthplace, unread in
+ * both readings, read so at 0.98). Only there: the same thickening in a glare page's local-contrast
+ * second reading turned final4 #39's categoria C into a wrong E at 0.94. Any other page is stretched between its
  * local ink and paper levels (veil.ts: a glare's veil leaves type pale gray; final3's glare
  * photographs read as a first preparation: 7 fields missed -> 2; but final2's 3 -> 6, the security
  * print stretched into letters, so only as a second reading).
@@ -81,7 +85,7 @@ export function secondRead(quality: QualityMetrics, misses: number, labelsFound 
   if (misses < POOR_READING) return null;
   if (quality.contrast < DARK_CONTRAST) return { prepare: { denoise: true }, fullWidth: false };
   if (quality.resolutionPx < SMALL_CARD_PX && labelsFound < SMALL_CARD_LABELS) return { prepare: { cardHeightPx: SMALL_CARD_HEIGHT_PX }, fullWidth: true };
-  if (quality.sharpness < BLURRED) return { prepare: { sharpenSigma: 2 }, fullWidth: true };
+  if (quality.sharpness < BLURRED) return { prepare: { sharpenSigma: 2, thickenThin: true }, fullWidth: true };
   return { prepare: { localContrast: true }, fullWidth: false };
 }
 

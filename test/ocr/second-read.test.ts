@@ -33,7 +33,7 @@ describe('second reading of a poor hard page (second-read.ts)', () => {
 
   it('reads a dark page again denoised and a blurred one at full width, only when the first reading was poor', () => {
     expect(secondRead(quality(60, DARK_CONTRAST - 30), POOR_READING)).toEqual({ prepare: { denoise: true }, fullWidth: false });
-    expect(secondRead(quality(BLURRED - 20, 170), POOR_READING)).toEqual({ prepare: { sharpenSigma: 2 }, fullWidth: true });
+    expect(secondRead(quality(BLURRED - 20, 170), POOR_READING)).toEqual({ prepare: { sharpenSigma: 2, thickenThin: true }, fullWidth: true });
     expect(secondRead(quality(60, DARK_CONTRAST - 30), POOR_READING - 0.5)).toBeNull();
     expect(secondRead(quality(BLURRED - 20, 170), 0)).toBeNull();
     // A sharp, well-lit page read poorly: its local contrast (a glare's veil).
