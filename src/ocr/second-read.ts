@@ -96,13 +96,17 @@ export function secondRead(quality: QualityMetrics, misses: number, labelsFound 
  */
 export const MERGE_MARGIN = 0.1;
 
+/** Fields where a second reading's value that is the first one with whole words before it is taken when at least as sure. */
+const NAME_FIELDS = new Set<CnhFieldName>(['nome_completo', 'nome_pai', 'nome_mae']);
+
 /**
  * Field-by-field merge of two readings of one document: each field takes the second reading's value
  * where the first has none, where both read the same value and the second is surer (two readings
  * agree), or where the second's confidence (after its checks: a failed check caps it under 0.6) is
  * MERGE_MARGIN above the first's, unless it is the first value cut short (a word or letters lost at its
  * end: heldout #20's remark "EAR A" read "EAR" at 0.93) or a remark that is no code where the first
- * read none; otherwise the first's. Validity flags travel
+ * read none; a name that is the first one with whole words before it is taken when at least as sure
+ * (the first reading lost a first word); otherwise the first's. Validity flags travel
  * with their value.
  */
 export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Record<CnhFieldName, CnhField>): Record<CnhFieldName, CnhField> {
@@ -114,7 +118,10 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
     // reading's remark that is no restriction code (final4 #69: "NE" at 0.50 from the security
     // print) does not replace it.
     const noRemark = k === 'observacoes' && !a.valor && !REMARK_CODES.test(b.valor);
-    const take = b.valor !== '' && !noRemark && (!a.valor || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
+    // A name whose first word the first reading lost (final4 #31: the photo's edge merged with the O of
+    // OSMAR, "PAES MONTENEGRO" at 0.94) comes back whole from the second reading, at least as sure.
+    const wordsBefore = NAME_FIELDS.has(k) && a.valor !== '' && b.valor.endsWith(` ${a.valor}`) && b.confianca >= a.confianca;
+    const take = b.valor !== '' && !noRemark && (!a.valor || wordsBefore || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
     out[k] = take ? b : a;
   }
   return out;

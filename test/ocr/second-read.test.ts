@@ -64,6 +64,16 @@ describe('second reading of a poor hard page (second-read.ts)', () => {
     expect(mergeReadings(first, second).observacoes.valor).toBe('EAR A');
   });
 
+  it('takes a name that is the first one with whole words before it, at least as sure, and no other longer name', () => {
+    const first = campos(0.9, { nome_completo: { valor: 'PAES MONTENEGRO', confianca: 0.94 }, nome_pai: { valor: 'IVO LIMA', confianca: 0.9 } });
+    const second = campos(0.9, { nome_completo: { valor: 'OSMAR PAES MONTENEGRO', confianca: 0.96 }, nome_pai: { valor: 'IVO LIMA', confianca: 0.9 } });
+    expect(mergeReadings(first, second).nome_completo.valor).toBe('OSMAR PAES MONTENEGRO');
+    second.nome_completo = { valor: 'OSMAR PAES MONTENEGRO', confianca: 0.93 };
+    expect(mergeReadings(first, second).nome_completo.valor).toBe('PAES MONTENEGRO');
+    second.nome_completo = { valor: 'OSMARPAES MONTENEGRO', confianca: 0.99 };
+    expect(mergeReadings(first, second).nome_completo.valor).toBe('PAES MONTENEGRO');
+  });
+
   it('keeps "no remark" against a second reading\'s remark that is no restriction code, not against a code', () => {
     const first = campos(0.9, { observacoes: { valor: '', confianca: 0 } });
     const second = campos(0.9, { observacoes: { valor: 'NE', confianca: 0.5 } });
