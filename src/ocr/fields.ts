@@ -26,6 +26,12 @@ const none: Draft = { valor: '', conf: 0 };
 const PARENTS_ABOVE_PERMIT = 6;
 /** Confidence cap of a category code that starts a glyph right of where it should (a letter lost). */
 const LOST_GLYPH_CAP = 0.7;
+/**
+ * Confidence cap of a remark that is no code read again held to capitals as codes one letter away
+ * ("FARA" 0.89 read "EARA" at 0.00: EAR A; final4 #11): under the low-confidence line, over the 0.5 a
+ * remark is kept at.
+ */
+const CLOSE_CODE_CAP = 0.7;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
 const CONFUSED_UF_CAP = 0.7;
 
@@ -56,6 +62,11 @@ export interface Suspect {
   scale?: number;
   /** Every word of the new reading at least this confident, or it is not taken. */
   minConf?: number;
+  /**
+   * A new reading (held to `whitelist`) one letter or less from the old one takes the old reading's
+   * mean confidence, at most this (second-looks.ts rereadSuspects: a whitelist's forced letters read unsure).
+   */
+  closeCap?: number;
 }
 
 /**
@@ -133,7 +144,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const obsPs = below('observacoes');
   if (d.observacoes.valor && obsPs.length === 1) {
     const codes = REMARK_CODES.test(d.observacoes.valor);
-    if (!codes) suspects.push({ phrase: widenedCode(obsPs[0]), accept: isRemarkReading, whitelist: REMARK_ALPHABET });
+    if (!codes) suspects.push({ phrase: widenedCode(obsPs[0]), accept: isRemarkReading, whitelist: REMARK_ALPHABET, closeCap: CLOSE_CODE_CAP });
     else if (d.observacoes.conf < 0.5) suspects.push({ phrase: obsPs[0], accept: isRemarkReading });
   }
   if (d.observacoes.conf < 0.5) d.observacoes = none;
