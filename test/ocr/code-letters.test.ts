@@ -3,7 +3,8 @@
  * again. An unsure lone capital beside a code ("EAR" 0.95, "A" 0.33 as a line) is read alone and kept
  * when it reads the same letter; a lone capital boxed twice the value type or taller (the security print
  * under an empty remark read "E" 0.91) is no code; a remark that is no code ("FARA") read again held to
- * capitals one letter away ("EARA" at 0.00) keeps the first reading's confidence, capped at 0.7.
+ * capitals one letter away ("EARA" at 0.00) keeps the first reading's confidence, capped at 0.7. And
+ * a 2022 card's birth line read without its label: its town and state by the line's printed pattern.
  * Synthetic word lists and fake recognisers (no recognition).
  */
 import sharp from 'sharp';
@@ -34,18 +35,18 @@ const card = (): OcrWord[] => [
 const png = (): Promise<Buffer> => sharp({ create: { width: 900, height: 700, channels: 3, background: '#ffffff' } }).greyscale().png().toBuffer();
 
 /** Answers of a fake recogniser: a line of the remarks region, and a lone letter read alone. */
-function fake(lineAnswer: OcrWord[], alone: OcrWord[]): Recognizer & { psms: number[] } {
+function fake(lineAnswer: OcrWord[], alone: OcrWord[]): Recognizer & { psms: unknown[] } {
   const rec = {
-    psms: [] as number[],
+    psms: [] as unknown[],
     model: { id: 'npm', langPath: '', gzip: true, pageSqueeze: 0.7 },
-    async words(_img: Buffer, psm?: number): Promise<OcrWord[]> {
-      rec.psms.push(psm ?? -1);
+    async words(_img: Buffer, psm?: unknown): Promise<OcrWord[]> {
+      rec.psms.push(psm);
       if (psm === SEGMENTATION.word) return alone;
       // Every empty region's cut answers the same line (only the remarks are looked at).
       return lineAnswer;
     },
   };
-  return rec as unknown as Recognizer & { psms: number[] };
+  return rec as unknown as Recognizer & { psms: unknown[] };
 }
 
 /** A word of the remarks region's cut (px of the cut: padded by 12, the value's type 22 px). */
@@ -98,5 +99,25 @@ describe('a remark that is no code read again held to capitals (rereadSuspects c
   it('a held reading further from the first keeps its own confidence (no remark at 0.00)', async () => {
     const out = await rereadSuspects(held('D A', 0), await prep(), [...card(), w('FARA', 110, 440, 22, 0.89)]);
     expect(extract(out).campos.observacoes.valor).toBe('');
+  });
+});
+
+describe('a 2022 birth line whose label was not read (pattern fall-back)', () => {
+  /** A 2022 card's labels without field 3's (13 px type), values 22 px. */
+  const labels = (): OcrWord[] => [
+    ...line('2 e 1 NOME E SOBRENOME', 100, 40, 13), ...line('JOAO DA SILVA', 100, 60, 22),
+    ...line('4a DATA EMISSÃO', 100, 160, 13), ...line('20/02/2016', 100, 180, 22), ...line('4b VALIDADE', 450, 160, 13), ...line('20/02/2026', 450, 180, 22),
+    ...line('4d CPF', 100, 220, 13), ...line('9 CAT. HAB.', 100, 300, 13), w('B', 100, 320, 22),
+  ];
+
+  it('"07/07/1989, GUARABIRA, PB" with no label found over it: GUARABIRA, PB, scaled as a fall-back', () => {
+    const c = extract([...labels(), ...line('07/07/1989, GUARABIRA, PB', 100, 120, 22)]).campos;
+    expect(c.local_nascimento.valor).toBe('GUARABIRA, PB');
+    expect(c.local_nascimento.confianca).toBeGreaterThan(0);
+  });
+
+  it('a line without its state, or a place of issue without a date, is no birth line', () => {
+    expect(extract([...labels(), ...line('07/07/1989, GUARABIRA', 100, 120, 22)]).campos.local_nascimento.valor).toBe('');
+    expect(extract([...labels(), ...line('GUARABIRA, PB', 100, 120, 22)]).campos.local_nascimento.valor).toBe('');
   });
 });
