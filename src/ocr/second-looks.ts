@@ -96,7 +96,7 @@ const CODE_TALL = 2;
 /**
  * The words of a code's region (category, remarks) read as one line, with two corrections for lone
  * capitals: one boxed CODE_TALL x the value type or taller (valueHeight `typeH`; 0: unknown) is dropped,
- * and one read under SURE_CONF beside others is read again alone as a single word (a code letter has
+ * and one read under SURE_CONF beside words all read over it is read again alone as a single word (a code letter has
  * no word around it for the language model: "EAR A" read "EAR" 0.95 and "A" 0.33 as a line, the A 0.82
  * alone: final4 #31); the single-word reading replaces it when it is one capital read over SURE_CONF.
  * One more recognition of a letter-sized cut per unsure capital, in code regions only.
@@ -107,7 +107,10 @@ async function codeLetters(rec: Recognizer, cut: Buffer, ws: OcrWord[], typeH: n
   const { width = 1, height = 1 } = await sharp(cut).metadata();
   for (const w of ws) {
     if (lone(w) && typeH > 0 && w.y1 - w.y0 >= CODE_TALL * typeH) continue;
-    if (!lone(w) || w.conf > SURE_CONF || ws.length < 2) {
+    // Only a letter that is the line's one doubt: with other unsure words beside it (final4 #15: "EAR"
+    // 0.31, "A" 0.31), the line is left to the cleaned look as before.
+    const othersSure = ws.length > 1 && ws.every((x) => x === w || x.conf > SURE_CONF);
+    if (!lone(w) || w.conf > SURE_CONF || !othersSure) {
       out.push(w);
       continue;
     }

@@ -71,6 +71,13 @@ describe('unsure code letters of an empty remarks region (rereadEmptyValues)', (
     expect(extract(await rereadEmptyValues(unsure, await png(), card(), 900, 700)).campos.observacoes.valor).toBe('EAR');
   });
 
+  it('beside another unsure word ("EAR" 0.31, "A" 0.31) the letter is not read alone (the line is left to the cleaned look)', async () => {
+    const rec = fake([cutWord('EAR', 30, 0.31), cutWord('A', 90, 0.31)], [{ text: 'A', conf: 0.9, x0: 14, y0: 14, x1: 28, y1: 36 }]);
+    const c = extract(await rereadEmptyValues(rec, await png(), card(), 900, 700)).campos;
+    expect(rec.psms).not.toContain(SEGMENTATION.word);
+    expect(c.observacoes.valor).not.toBe('A');
+  });
+
   it('a lone capital boxed twice the value type (45 px at 22) is no code: no remark, and no cleaned look', async () => {
     const rec = fake([cutWord('E', 20, 0.91, 45)], []);
     const c = extract(await rereadEmptyValues(rec, await png(), card(), 900, 700)).campos;
