@@ -26,6 +26,18 @@ const none: Draft = { valor: '', conf: 0 };
 const PARENTS_ABOVE_PERMIT = 6;
 /** Confidence cap of a category code that starts a glyph right of where it should (a letter lost). */
 const LOST_GLYPH_CAP = 0.7;
+/**
+ * Confidence cap of a remark that is no code read again held to capitals as codes one letter away
+ * ("FARA" 0.89 read "EARA" at 0.00: EAR A; final4 #11): under the low-confidence line, over the 0.5 a
+ * remark is kept at.
+ */
+const CLOSE_CODE_CAP = 0.7;
+/**
+ * A 2022 card's birth line as printed (field 3: date, town, state), found without its label; and the
+ * factor of its birthplace's confidence then (the pattern fall-backs' 0.85: applyFallbacks).
+ */
+const BIRTH_LINE = /^\d{2}\/\d{2}\/\d{4} ?, ?[^,\d]+, ?[A-Z]{2}$/;
+const BIRTH_LINE_FALLBACK = 0.85;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
 const CONFUSED_UF_CAP = 0.7;
 
@@ -56,6 +68,11 @@ export interface Suspect {
   scale?: number;
   /** Every word of the new reading at least this confident, or it is not taken. */
   minConf?: number;
+  /**
+   * A new reading (held to `whitelist`) one letter or less from the old one takes the old reading's
+   * mean confidence, at most this (second-looks.ts rereadSuspects: a whitelist's forced letters read unsure).
+   */
+  closeCap?: number;
 }
 
 /**
@@ -133,7 +150,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const obsPs = below('observacoes');
   if (d.observacoes.valor && obsPs.length === 1) {
     const codes = REMARK_CODES.test(d.observacoes.valor);
-    if (!codes) suspects.push({ phrase: widenedCode(obsPs[0]), accept: isRemarkReading, whitelist: REMARK_ALPHABET });
+    if (!codes) suspects.push({ phrase: widenedCode(obsPs[0]), accept: isRemarkReading, whitelist: REMARK_ALPHABET, closeCap: CLOSE_CODE_CAP });
     else if (d.observacoes.conf < 0.5) suspects.push({ phrase: obsPs[0], accept: isRemarkReading });
   }
   if (d.observacoes.conf < 0.5) d.observacoes = none;
@@ -152,6 +169,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     if (city && (!uf || confused) && n3.length === 1) suspects.push({ phrase: n3[0], accept: (t) => { const b = birthLine(t); return b.city !== '' && b.uf !== '' && !b.confused; } });
   } else {
     d.data_nascimento = read('nascimento', normalizeDate, false, hasDigit);
+    // Field 3's label unread (2022 model): its value line is the only one printed "DD/MM/AAAA, CIDADE, UF";
+    // its town and state are taken as a pattern fall-back (BIRTH_LINE_FALLBACK x: final4 #8, #56).
+    const line = model === '2022' ? phrases.find((p) => !labelPhrases.has(p) && BIRTH_LINE.test(single(p.text))) : undefined;
+    const b = line ? birthLine(line.text) : undefined;
+    if (line && b && b.city && UFS.has(b.uf)) d.local_nascimento = { valor: `${b.city}, ${b.uf}`, conf: valueConfidence([line], isNameWord) * BIRTH_LINE_FALLBACK };
   }
 
   // Identity document line: number, issuing body, state.

@@ -12,7 +12,7 @@ import { extractFields } from './fields.js';
 import { emptyValueRegions } from './layout.js';
 import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
-import { groupPhrases, type OcrWord } from './words.js';
+import { editDistance, groupPhrases, type OcrWord } from './words.js';
 
 /** Words of a second look under an empty label read over this confidence are kept (rereadEmptyValues). */
 const SURE_CONF = 0.75;
@@ -49,6 +49,7 @@ function grownBox(b: { x0: number; y0: number; x1: number; y1: number }, prep: P
  */
 export async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: OcrWord[], widthPx: number, heightPx: number, splitX?: number): Promise<OcrWord[]> {
   const regions = emptyValueRegions(groupPhrases(words), widthPx, heightPx);
+  const typeH = valueHeight(words);
   const extra: OcrWord[] = [];
   for (const r of regions) {
     // Not across the gap between two sides: a region mostly right of `splitX` starts at it (a code's
@@ -61,23 +62,82 @@ export async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: Ocr
     const text = (ws: OcrWord[]): string => ws.map((w) => w.text).join(' ');
     // The words read over SURE_CONF; or every word read, when together they pass the field's own check
     // and the sure ones alone do not (a CPF read in two pieces at 0.05 each: final3 part).
-    const kept = (ws: OcrWord[]): OcrWord[] => {
-      const all = ws.filter((w) => HAS_TEXT.test(w.text)), sure = all.filter((w) => w.conf > SURE_CONF);
+    const kept = (ws: Array<OcrWord & { confirmed?: boolean }>): OcrWord[] => {
+      const all = ws.filter((w) => HAS_TEXT.test(w.text)), sure = all.filter((w) => w.conf > SURE_CONF || w.confirmed);
       return !passesOwnCheck(r.id, text(sure)) && passesOwnCheck(r.id, text(all)) ? all : sure;
     };
-    let found = kept(await rec.words(cut, SEGMENTATION.line)).map((w) => placed(w, left, r.top));
-    // Still nothing: once more cleaned (cleanCut), boxes scaled back; not when cleaning left no ink.
-    const clean = found.length ? null : await cleanCut(cut);
+    const code = r.id === 'categoria' || r.id === 'observacoes';
+    const lineWords = await rec.words(cut, SEGMENTATION.line);
+    const codeWords = code ? await codeLetters(rec, cut, lineWords, typeH) : lineWords;
+    let found = kept(codeWords).map((w) => placed(w, left, r.top));
+    // Still nothing: once more cleaned (cleanCut), boxes scaled back; not when cleaning left no ink,
+    // nor where a code region's only capital was too tall to be a code (the print under it was read).
+    const tallOnly = codeWords.length < lineWords.length && !codeWords.some((w) => /^[A-Z]$/.test(w.text));
+    const clean = found.length || tallOnly ? null : await cleanCut(cut);
     if (clean) found = kept(await rec.words(clean, SEGMENTATION.line)).map((w) => placed(w, left, r.top, CLEAN_SCALE));
     // A category still unread (it is always printed): once more, the recogniser held to its letters.
     if (!found.length && r.id === 'categoria') {
       const ws = (await rec.words(cut, SEGMENTATION.line, CATEGORY_ALPHABET)).filter((w) => HAS_TEXT.test(w.text));
       if (passesOwnCheck(r.id, text(ws))) found = ws.map((w) => placed(w, left, r.top));
     }
-    for (const w of found) extra.push({ ...w, reread: true });
+    for (const { confirmed: _, ...w } of found as Array<OcrWord & { confirmed?: boolean }>) extra.push({ ...w, reread: true });
   }
   return extra.length ? [...words, ...extra] : words;
 }
+
+/**
+ * A code letter (a category or remark capital) boxed this many times the page's value type or more
+ * is no printed code: the security print under an empty remark read as an "E" 45 px tall at 0.91
+ * where the values are 20 px (final4 #35, a card without remarks); a blurred code's box grows less
+ * (an "A" 34 px at 20: final4 #31).
+ */
+const CODE_TALL = 2;
+
+/**
+ * The words of a code's region (category, remarks) read as one line, with two corrections for lone
+ * capitals: one boxed CODE_TALL x the value type or taller (valueHeight `typeH`; 0: unknown) is dropped,
+ * and one read under SURE_CONF beside words all read over it is read again alone as a single word (a code letter has
+ * no word around it for the language model: "EAR A" read "EAR" 0.95 and "A" 0.33 as a line, the A 0.82
+ * alone: final4 #31); the single-word reading replaces it when it is one capital read over SURE_CONF.
+ * One more recognition of a letter-sized cut per unsure capital, in code regions only.
+ */
+async function codeLetters(rec: Recognizer, cut: Buffer, ws: OcrWord[], typeH: number): Promise<Array<OcrWord & { confirmed?: boolean }>> {
+  const lone = (w: OcrWord): boolean => /^[A-Z]$/.test(w.text);
+  const out: Array<OcrWord & { confirmed?: boolean }> = [];
+  const { width = 1, height = 1 } = await sharp(cut).metadata();
+  for (const w of ws) {
+    if (lone(w) && typeH > 0 && w.y1 - w.y0 >= CODE_TALL * typeH) continue;
+    // Only a letter that is the line's one doubt: with other unsure words beside it (final4 #15: "EAR"
+    // 0.31, "A" 0.31), the line is left to the cleaned look as before.
+    const othersSure = ws.length > 1 && ws.every((x) => x === w || x.conf > SURE_CONF);
+    if (!lone(w) || w.conf > SURE_CONF || !othersSure) {
+      out.push(w);
+      continue;
+    }
+    const m = Math.round(0.3 * (w.y1 - w.y0));
+    const l = Math.max(0, Math.floor(w.x0 - m)), t = Math.max(0, Math.floor(w.y0 - m));
+    const box = { left: l, top: t, width: Math.min(width - l, Math.ceil(w.x1 - w.x0 + 2 * m)), height: Math.min(height - t, Math.ceil(w.y1 - w.y0 + 2 * m)) };
+    if (box.width < 4 || box.height < 8) {
+      out.push(w);
+      continue;
+    }
+    const alone = await rec.words(await paddedCut(cut, box), SEGMENTATION.word);
+    const again = alone.length === 1 ? alone[0] : undefined;
+    // Read alone as one capital over SURE_CONF, or as the same letter (either case: the blurred A of
+    // final4 #31 read "a" 0.70) at CONFIRMED_CONF or over: taken at its single-word confidence.
+    if (again && lone(again) && again.conf > SURE_CONF) out.push({ ...w, text: again.text, conf: again.conf });
+    else if (again && again.text.toUpperCase() === w.text && again.conf >= CONFIRMED_CONF) out.push({ ...w, conf: again.conf, confirmed: true });
+    else out.push(w);
+  }
+  return out;
+}
+
+/**
+ * A code capital read unsure in its line and read again alone as the same letter (case aside) at least
+ * this sure is kept though under SURE_CONF: two readings agree, and a lone glyph reads less sure than a
+ * word (the remark A after EAR reads 0.69-0.76 on the seen parts: doubts.ts valueConfidence).
+ */
+const CONFIRMED_CONF = 0.6;
 
 /** Upscaling of cleanCut. */
 const CLEAN_SCALE = 2;
@@ -132,9 +192,16 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
     const found = (await rec.words(cut, SEGMENTATION.line, s.whitelist)).filter((w) => HAS_TEXT.test(w.text));
     if (!found.length || !s.accept(found.map((w) => w.text).join(' '))) continue;
     if (s.minConf !== undefined && found.some((w) => w.conf < s.minConf!)) continue;
+    // A held reading one letter away from the first (a code "FARA" 0.89 read "EARA" at 0.00 held to
+    // capitals: final4 #11) keeps the first's confidence, at most the suspect's `closeCap`: a whitelist
+    // leaves tesseract unsure of the letters it forced, though the ink was read clearly.
+    const squeeze = (t: string): string => t.replace(/\s+/g, '');
+    const oldConf = p.words.reduce((a, w) => a + w.conf, 0) / p.words.length;
+    const close = s.closeCap !== undefined && editDistance(squeeze(p.text), squeeze(found.map((w) => w.text).join(''))) <= 1;
+    const conf = (w: OcrWord): number => (close ? Math.max(w.conf, Math.min(oldConf, s.closeCap!)) : w.conf);
     // Same line, same place: boxes follow the old phrase so the layout reading is unchanged.
     const y0 = p.y0, y1 = p.y1;
-    const replaced = found.map((w) => ({ ...placed(w, left, 0, scale), reread: true, y0, y1 }));
+    const replaced = found.map((w) => ({ ...placed(w, left, 0, scale), conf: conf(w), reread: true, y0, y1 }));
     out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
   }
   return out;
