@@ -18,6 +18,8 @@ export const CNH_FIELD_NAMES = [
   'observacoes', 'orgao_expedidor',
 ] as const;
 export type CnhFieldName = (typeof CNH_FIELD_NAMES)[number];
+/** The fields that hold a person's name (the holder's and the parents'). */
+export const NAME_FIELDS = ['nome_completo', 'nome_pai', 'nome_mae'] as const satisfies readonly CnhFieldName[];
 
 /** `motivo` of a document that is not read as a CNH (documento_tipo DESCONHECIDO). */
 export const NOT_A_CNH = 'DOCUMENTO_NAO_RECONHECIDO';

@@ -3,7 +3,7 @@
  * full text; validation (CPF and CNH check digits, calendar and order of dates) folded into each field's
  * confidence (checks.ts); the values that failed a check are handed on as suspects for a second look.
  */
-import type { CnhField, CnhFieldName } from './engine.js';
+import { NAME_FIELDS, type CnhField, type CnhFieldName } from './engine.js';
 import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, valueAbove, valueBelow, withContinuations, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
   allDates, confusedUf, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
@@ -384,7 +384,7 @@ export function restoreNames(d: Partial<Record<CnhFieldName, Draft>>): void {
  * surname differently now and then).
  */
 function sameSpelling(d: Partial<Record<CnhFieldName, Draft>>): void {
-  const keys = ['nome_completo', 'nome_pai', 'nome_mae'] as const;
+  const keys = NAME_FIELDS;
   const accented = new Map<string, string>();
   for (const k of keys) for (const w of (d[k]?.valor ?? '').split(' ')) if (w.length > 2 && fold(w) !== w) accented.set(fold(w), w);
   for (const k of keys) {
@@ -395,7 +395,6 @@ function sameSpelling(d: Partial<Record<CnhFieldName, Draft>>): void {
     if (fixed.some((w, i) => w !== words[i])) d[k] = { ...v, valor: fixed.join(' '), cap: LOST_DIACRITIC_CAP };
   }
 }
-
 
 /** Particles joining a given name to a surname: never part of a hyphenated compound. */
 const PARTICLE = '(?:DA|DE|DO|DAS|DOS|E)';
@@ -409,7 +408,7 @@ const PARTICLE_HYPHEN = new RegExp(`(?<=(?:^|[ -])${PARTICLE})-|-(?=${PARTICLE}(
  * cannot be told from a double surname's: the name is then capped at LOST_DIACRITIC_CAP.
  */
 export function particleHyphens(d: Partial<Record<CnhFieldName, Draft>>): void {
-  for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
+  for (const k of NAME_FIELDS) {
     const v = d[k];
     if (!v?.valor || !v.valor.match(PARTICLE_HYPHEN)) continue;
     const valor = v.valor.replace(PARTICLE_HYPHEN, ' ');

@@ -11,7 +11,7 @@
  *   the two-letter contraction a + o, left alone). So a name word of three letters or more ending in
  *   AO (or AOS) was ÃO (ÃOS) before the tilde was lost.
  * - "-ães" (Guimarães, Magalhães) is NOT restored: surnames keep an older "-aes" with a stressed A in
- *   hiatus (Moraes, Arraes; the untouched part final5 read ARRAES as ARRÃES fourteen times when this
+ *   hiatus (Moraes, Arraes; the untouched part final5 read ARRAES as ARRÃES 13 times when this
  *   rule existed). A lost tilde there is left to the box test (doubts.ts lostMarkWords: ink above the
  *   letters, the word read again enlarged) and otherwise stays as read.
  * - CEDILLA_CAO: the suffix "-ção" (Conceição, Assunção, ação): before ÃO a C after a vowel or N is,

@@ -104,7 +104,7 @@ const CODE_TALL = 2;
 async function codeLetters(rec: Recognizer, cut: Buffer, ws: OcrWord[], typeH: number): Promise<Array<OcrWord & { confirmed?: boolean }>> {
   const lone = (w: OcrWord): boolean => /^[A-Z]$/.test(w.text);
   const out: Array<OcrWord & { confirmed?: boolean }> = [];
-  const { width = 1, height = 1 } = await sharp(cut).metadata();
+  let size: { width?: number; height?: number } | undefined;
   for (const w of ws) {
     if (lone(w) && typeH > 0 && w.y1 - w.y0 >= CODE_TALL * typeH) continue;
     // Only a letter that is the line's one doubt: with other unsure words beside it (final4 #15: "EAR"
@@ -114,6 +114,9 @@ async function codeLetters(rec: Recognizer, cut: Buffer, ws: OcrWord[], typeH: n
       out.push(w);
       continue;
     }
+    // The cut's size only when a letter is read again (most code regions have none).
+    size ??= await sharp(cut).metadata();
+    const { width = 1, height = 1 } = size;
     const m = Math.round(0.3 * (w.y1 - w.y0));
     const l = Math.max(0, Math.floor(w.x0 - m)), t = Math.max(0, Math.floor(w.y0 - m));
     const box = { left: l, top: t, width: Math.min(width - l, Math.ceil(w.x1 - w.x0 + 2 * m)), height: Math.min(height - t, Math.ceil(w.y1 - w.y0 + 2 * m)) };

@@ -14,7 +14,7 @@
  */
 import { REMARK_CODES } from './codes.js';
 import type { CnhField, CnhFieldName } from './engine.js';
-import { CNH_FIELD_NAMES } from './engine.js';
+import { CNH_FIELD_NAMES, NAME_FIELDS } from './engine.js';
 import { CARD_HEIGHT_PX, type PrepareOptions } from './preprocess.js';
 import { CORE_FIELDS, type QualityMetrics } from './quality.js';
 
@@ -96,9 +96,6 @@ export function secondRead(quality: QualityMetrics, misses: number, labelsFound 
  */
 export const MERGE_MARGIN = 0.1;
 
-/** Fields where a second reading's value that is the first one with whole words before it is taken when at least as sure. */
-const NAME_FIELDS = new Set<CnhFieldName>(['nome_completo', 'nome_pai', 'nome_mae']);
-
 /**
  * Field-by-field merge of two readings of one document: each field takes the second reading's value
  * where the first has none, where both read the same value and the second is surer (two readings
@@ -120,7 +117,7 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
     const noRemark = k === 'observacoes' && !a.valor && !REMARK_CODES.test(b.valor);
     // A name whose first word the first reading lost (final4 #31: the photo's edge merged with the O of
     // OSMAR, "PAES MONTENEGRO" at 0.94) comes back whole from the second reading, at least as sure.
-    const wordsBefore = NAME_FIELDS.has(k) && a.valor !== '' && b.valor.endsWith(` ${a.valor}`) && b.confianca >= a.confianca;
+    const wordsBefore = (NAME_FIELDS as readonly CnhFieldName[]).includes(k) && a.valor !== '' && b.valor.endsWith(` ${a.valor}`) && b.confianca >= a.confianca;
     const take = b.valor !== '' && !noRemark && (!a.valor || wordsBefore || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
     out[k] = take ? b : a;
   }
