@@ -1,8 +1,13 @@
 /**
- * A load client on its own thread, for tests that measure the station's event loop: sending
+ * A load client on threads of its own, for tests that measure the station's event loop: sending
  * megabyte bodies and reading hundreds of probe answers cost the client main-thread time (undici's
  * parser, body streaming), which would count against a station sharing the test's event loop.
- * Real clients are other processes; here the client is a worker thread with its own event loop.
+ * Real clients are other processes; here the client is two worker threads with their own event loops:
+ * the prober, and the sender of the load. They are apart because sending four 3 MB bodies held the
+ * sending thread's event loop ~190 ms, and probes due meanwhile went out that late (the station
+ * answered them in ~40 ms): a prober on that thread measured its own thread, not the station.
+ * The prober also reports how late it sent its probes (`probeSendLateMs`), so a slow answer can be
+ * told from a late question.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -29,30 +34,44 @@ export interface ProbedLoad {
   answers: LoadAnswer[];
   /** Probes that did not answer 200. */
   failedProbes: number;
+  /** The most any probe was sent after it was due, ms (the prober's own delay, included in `probes`). */
+  probeSendLateMs: number;
 }
 
 // Plain JavaScript run with `eval`: vitest's TypeScript transform does not reach worker threads.
-const WORKER = `
+/** Probes /health every probeEveryMs, open loop, until told to stop; then posts its measurements. */
+const PROBER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { url, token, requests, probeEveryMs, settleMs } = workerData;
+const { url, probeEveryMs } = workerData;
+let stop = false;
+parentPort.once('message', () => { stop = true; });
 (async () => {
-  let loadDone = false;
   const probes = [];
   let failedProbes = 0;
+  let probeSendLateMs = 0;
   const inflight = [];
   const t0 = performance.now();
-  const prober = (async () => {
-    for (let i = 0; !loadDone; i++) {
-      const due = t0 + i * probeEveryMs;
-      await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
-      inflight.push(fetch(url + '/health').then(async (res) => {
-        await res.text();
-        if (res.status !== 200) failedProbes++;
-        probes.push(performance.now() - due);
-      }, () => { failedProbes++; }));
-    }
-  })();
-  await new Promise((r) => setTimeout(r, settleMs));
+  parentPort.postMessage({ started: true });
+  for (let i = 0; !stop; i++) {
+    const due = t0 + i * probeEveryMs;
+    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+    probeSendLateMs = Math.max(probeSendLateMs, performance.now() - due);
+    inflight.push(fetch(url + '/health').then(async (res) => {
+      await res.text();
+      if (res.status !== 200) failedProbes++;
+      probes.push(performance.now() - due);
+    }, () => { failedProbes++; }));
+  }
+  await Promise.all(inflight);
+  parentPort.postMessage({ probes, failedProbes, probeSendLateMs });
+})().catch((e) => { throw e; });
+`;
+
+/** Sends every request at once and posts their answers. */
+const SENDER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { url, token, requests } = workerData;
+(async () => {
   const answers = await Promise.all(requests.map(async (r) => {
     const headers = { authorization: 'Bearer ' + token };
     let body;
@@ -71,26 +90,47 @@ const { url, token, requests, probeEveryMs, settleMs } = workerData;
     const code = parsed && (parsed.code ?? parsed.result_code ?? parsed.error_code ?? (parsed.result && parsed.result.code));
     return { status: res.status, code, ms: performance.now() - s };
   }));
-  loadDone = true;
-  await prober;
-  await Promise.all(inflight);
-  parentPort.postMessage({ probes, answers, failedProbes });
+  parentPort.postMessage(answers);
 })().catch((e) => { throw e; });
 `;
+
+/** Starts `source` on a thread and resolves with its first message that `accept` takes. */
+function thread<T>(source: string, workerData: unknown): { worker: Worker; next: (accept?: (m: unknown) => boolean) => Promise<T> } {
+  const worker = new Worker(source, { eval: true, workerData });
+  const next = (accept: (m: unknown) => boolean = () => true): Promise<T> => new Promise((resolve, reject) => {
+    const onMessage = (m: unknown): void => {
+      if (!accept(m)) return;
+      worker.off('message', onMessage);
+      resolve(m as T);
+    };
+    worker.on('message', onMessage);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`load client thread exited with ${code} before answering`)));
+  });
+  return { worker, next };
+}
 
 /**
  * Sends every request at once (after `settleMs` of probing) while /health is probed every
  * `probeEveryMs`, open loop, until the last request is answered.
- * @throws the worker's error when a request fails at the transport level
+ * @throws the thread's error when a request fails at the transport level
  */
-export function probedLoad(options: { url: string; token: string; requests: LoadRequest[]; probeEveryMs: number; settleMs?: number }): Promise<ProbedLoad> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { eval: true, workerData: { settleMs: 200, ...options } });
-    worker.once('message', (m: ProbedLoad) => {
-      resolve(m);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`load client exited with ${code} before answering`)));
-  });
+export async function probedLoad(options: { url: string; token: string; requests: LoadRequest[]; probeEveryMs: number; settleMs?: number }): Promise<ProbedLoad> {
+  const prober = thread<{ probes: number[]; failedProbes: number; probeSendLateMs: number }>(PROBER, { url: options.url, probeEveryMs: options.probeEveryMs });
+  try {
+    await prober.next((m) => typeof m === 'object' && m !== null && 'started' in m);
+    await new Promise((r) => setTimeout(r, options.settleMs ?? 200));
+    const sender = thread<LoadAnswer[]>(SENDER, { url: options.url, token: options.token, requests: options.requests });
+    let answers: LoadAnswer[];
+    try {
+      answers = await sender.next();
+    } finally {
+      void sender.worker.terminate();
+    }
+    const measured = prober.next((m) => typeof m === 'object' && m !== null && 'probes' in m);
+    prober.worker.postMessage('stop');
+    return { ...(await measured), answers };
+  } finally {
+    void prober.worker.terminate();
+  }
 }
