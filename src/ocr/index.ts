@@ -1,6 +1,7 @@
 /**
  * CNH reader: sniff -> (PDF text layer | preprocess + recognise) -> phrases -> fields.
- * `createCnhReader` starts the tesseract.js pool once; `read` holds one worker per document.
+ * `createCnhReader` (reader-thread.ts) starts the reader on its own thread, which starts the
+ * tesseract.js pool once (`startCnhReaderInThread`); `read` holds one recogniser per document.
  */
 import { CNH_FIELD_NAMES, NOT_A_CNH, OcrError, type CnhFieldName, type CnhReader, type CnhReadResult } from './engine.js';
 import { extractFields, LOW_CONFIDENCE } from './fields.js';
@@ -27,6 +28,7 @@ export { OcrError } from './engine.js';
 export type { CnhReader, CnhReadResult, CnhField, CnhFieldName } from './engine.js';
 export { CNH_FIELD_NAMES, NOT_A_CNH } from './engine.js';
 export { LOW_CONFIDENCE } from './fields.js';
+export { createCnhReader } from './reader-thread.js';
 export { MAX_LONE_LETTER_REREADS, rereadLoneLetters } from './second-looks.js';
 
 export interface CnhReaderOptions {
@@ -228,14 +230,17 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
 
 /**
  * Starts `poolSize` tesseract.js workers (Portuguese, local model: pool.ts portugueseModel) and a decode pool of as many threads
- * (PDF rendering and image preparation, decode-pool.ts) and returns the reader.
+ * (PDF rendering and image preparation, decode-pool.ts) and returns a reader whose own work (the page
+ * analysis, second looks and field extraction between recognitions) runs on the calling thread. The
+ * station does not call it on its event loop: `createCnhReader` (reader-thread.ts) runs it on the
+ * reader thread (reader-worker.ts).
  * Throws OcrError UNAVAILABLE when the workers cannot start (or `options.model` is 'fast' and
  * tesseract-ocr-por is not installed). `read` throws UNSUPPORTED_TYPE for
  * bytes that are not JPEG/PNG/PDF, UNAVAILABLE when `maxQueue` documents already wait or after
  * `close`, INVALID_DOCUMENT when the file cannot be decoded, DOCUMENT_TOO_COMPLEX when decoding
  * exceeds the budget (the work is cancelled), PROCESSING_FAILED for a fault of the station.
  */
-export async function createCnhReader(options: CnhReaderOptions = {}): Promise<CnhReader> {
+export async function startCnhReaderInThread(options: CnhReaderOptions = {}): Promise<CnhReader> {
   const { availableParallelism } = await import('node:os');
   const poolSize = Math.max(1, options.poolSize ?? availableParallelism());
   const pool = await RecognizerPool.start(poolSize, options.maxQueue ?? 2 * poolSize, portugueseModel(options.model));

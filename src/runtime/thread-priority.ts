@@ -11,7 +11,10 @@ import os from 'node:os';
 export const WORKER_NICE_INCREMENT = 10;
 
 /**
- * Lowers the scheduling priority of the calling worker thread by `increment` (never above 19). On
+ * Lowers the scheduling priority of the calling worker thread to `increment` above the main thread's
+ * (never above 19; a thread already that low or lower is left). A worker started by another worker
+ * (the CNH reader thread's recognisers and decode workers) inherits its parent's priority and stays
+ * there: one level below the main thread for all workers, not one more level per generation. On
  * Linux setpriority(PRIO_PROCESS, tid) applies to one thread; the thread id is read from
  * /proc/thread-self. Threads this thread starts later (onnxruntime's, for one) inherit it. Elsewhere
  * (macOS, Windows) a process-wide priority would also slow the main thread, so nothing is changed.
@@ -23,8 +26,8 @@ export function lowerWorkerThreadPriority(increment = WORKER_NICE_INCREMENT): nu
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
     if (!Number.isInteger(tid) || tid <= 0 || tid === process.pid) return undefined;
-    const nice = Math.min(19, os.getPriority(tid) + increment);
-    os.setPriority(tid, nice);
+    const nice = Math.min(19, os.getPriority(process.pid) + increment);
+    if (os.getPriority(tid) < nice) os.setPriority(tid, nice);
     return os.getPriority(tid);
   } catch {
     return undefined;

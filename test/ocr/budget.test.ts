@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCnhReader, type CnhReader } from '../../src/ocr/index.js';
+import { startCnhReaderInThread, type CnhReader } from '../../src/ocr/index.js';
 import { DecodePool, DecodeSession } from '../../src/ocr/decode-pool.js';
 import { repeatedOpPdf, pngDeclaring } from '../fixtures/cnh/hostile.js';
 
@@ -42,11 +42,13 @@ async function loopTurnsDuringDecode<T>(work: () => Promise<T>): Promise<{ turns
 }
 
 describe('OCR decode budget (issue #18 finding 1)', () => {
-  // A tight 2 s budget for the hostile document; the default budget for everything else.
+  // A tight 2 s budget for the hostile document; the default budget for everything else. The readers
+  // run on this thread (startCnhReaderInThread, as on the station's reader thread) so that the spies
+  // see their decode pool.
   let tight: CnhReader;
   let reader: CnhReader;
   beforeAll(async () => {
-    [tight, reader] = await Promise.all([createCnhReader({ poolSize: 1, budget: { timeMs: 2_000 } }), createCnhReader({ poolSize: 1 })]);
+    [tight, reader] = await Promise.all([startCnhReaderInThread({ poolSize: 1, budget: { timeMs: 2_000 } }), startCnhReaderInThread({ poolSize: 1 })]);
   });
   afterAll(async () => {
     await Promise.all([tight?.close(), reader?.close()]);

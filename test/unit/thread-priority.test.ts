@@ -7,6 +7,7 @@ import os from 'node:os';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { WORKER_NICE_INCREMENT, lowerNativeImageThreads } from '../../src/runtime/thread-priority.js';
+import { WorkerPool } from '../../src/runtime/worker-pool.js';
 
 const libvipsThreads = (): number[] =>
   readdirSync('/proc/self/task').map(Number).filter((tid) => {
@@ -29,5 +30,21 @@ describe.skipIf(process.platform !== 'linux')('lowerNativeImageThreads (Linux)',
     for (const tid of libvipsThreads()) expect(os.getPriority(tid), `thread ${tid}`).toBe(target);
     expect(os.getPriority(process.pid)).toBe(main);
     expect(lowerNativeImageThreads()).toBe(0); // nothing left to lower
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('worker threads (Linux)', () => {
+  it('run WORKER_NICE_INCREMENT below the main thread, and so do the workers they start (the CNH reader thread\'s), not one level more per generation', async () => {
+    const pool = new WorkerPool<null, number[]>({
+      module: new URL('./fixtures/priority-worker.js', import.meta.url), size: 1, data: { depth: 2 }, respawn: false,
+      label: 'priority test worker', unavailable: (m) => new Error(m), revive: (e) => new Error(e.message),
+    });
+    try {
+      await pool.ready();
+      const target = Math.min(19, os.getPriority(process.pid) + WORKER_NICE_INCREMENT);
+      expect(await pool.run(null)).toEqual([target, target, target]);
+    } finally {
+      await pool.close();
+    }
   });
 });
