@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -119,9 +119,37 @@ describe('widened set, final part', () => {
     expect(long).toBeGreaterThan(60);
   });
 
+  it('final6 reserves its own names and towns, disjoint from every other part\'s lists, word by word (accents ignored); it joins surnames with E and uses DAS and DO', () => {
+    const all = (p: typeof COMMON_NAMES): string[] => [...p.male, ...p.female, ...p.surnames, ...cities(p)];
+    const others = new Set([...all(COMMON_NAMES), ...all(RESERVED_NAMES), ...all(FINAL2_NAMES), ...all(FINAL3_NAMES), ...all(FINAL4_NAMES), ...all(FINAL5_NAMES),
+      'JUNQUEIRA', 'ARCOVERDE', 'MEIRELES', 'BITTENCOURT', 'VARGAS', 'FONTENELE'].map(fold));
+    expect(all(FINAL6_NAMES).filter((w) => others.has(fold(w)))).toEqual([]);
+    const otherWords = new Set([...others].flatMap((w) => w.split(/[ -]/)));
+    expect([...FINAL6_NAMES.male, ...FINAL6_NAMES.female, ...FINAL6_NAMES.surnames].filter((w) => otherWords.has(fold(w)))).toEqual([]);
+    expect(FINAL6_NAMES.male.length + FINAL6_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL6_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    expect(otherWords.has('PEDROSO')).toBe(false);
+    const words = (p: ReturnType<typeof fakePerson>): string[] => `${p.nome_completo} ${p.nome_pai} ${p.nome_mae}`.split(' ').filter((w) => w && !['DE', 'DA', 'DOS', 'DAS', 'DO', 'E'].includes(w));
+    const own = new Set([...FINAL6_NAMES.male, ...FINAL6_NAMES.female, ...FINAL6_NAMES.surnames, 'PEDROSO']);
+    let joined = 0, newParticles = 0;
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final6 + i, false, FINAL6_NAMES);
+      expect(words(f).every((w) => own.has(w))).toBe(true);
+      expect(FINAL6_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
+      for (const name of [f.nome_completo, f.nome_pai, f.nome_mae].filter(Boolean)) {
+        expect(name.length).toBeLessThanOrEqual(46);
+        if (/ E /.test(name)) joined++;
+        if (/ (DAS|DO) /.test(name)) newParticles++;
+      }
+    }
+    expect(joined).toBeGreaterThan(10);
+    expect(newParticles).toBeGreaterThan(20);
+  });
+
   it('no two parts\' seed ranges overlap (10 000 documents each at most)', () => {
     const starts = Object.values(PART_SEED).sort((a, b) => a - b);
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(10_000);
     expect(PART_SEED.final5).toBe(600_000);
+    expect(PART_SEED.final6).toBe(800_000);
   });
 });
