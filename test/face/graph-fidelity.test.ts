@@ -106,6 +106,8 @@ describe.skipIf(!HAVE_LFW)('TF.js graph models converted to ONNX match TF.js on 
       console.warn(`[graph-fidelity] ${c.file} not found in ${MODEL_DIRS.join(', ')}; not checked`);
       continue;
     }
+    // TF.js's pure-JS CPU backend runs the reference: faceres took 420-620 s on a loaded 2-core machine
+    // (CI, and the suite beside three headless browsers), so its limit is 20 min, not 10.
     it(`${c.file}: outputs within ${TOL} x max|output| of TF.js on 24 LFW images`, async () => {
       const session = await ort.InferenceSession.create(convertGraphModel(jsonPath!, { outputs: c.outputs }));
       const model = await tf.loadGraphModel(diskHandler(jsonPath!));
@@ -141,7 +143,7 @@ describe.skipIf(!HAVE_LFW)('TF.js graph models converted to ONNX match TF.js on 
       const report = names.map((n) => `${n} max-abs ${worst[n].abs.toExponential(2)} (rel ${worst[n].rel.toExponential(2)})`).join(', ');
       console.log(`[graph-fidelity] ${jsonPath}: ${report} over ${images.length} images`);
       for (const n of names) expect(worst[n].rel).toBeLessThan(TOL);
-    }, 600_000);
+    }, 1_200_000);
   }
 });
 
