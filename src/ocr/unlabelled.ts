@@ -12,13 +12,15 @@
  *   front prints no other personal names): two lines father and mother, one line the mother (which of
  *   the two cannot be told: confidence lowered as the labelled path does, x 0.75);
  * - a category of two or more letters (AB, AC, AD, AE, ACC) standing as a word of its own, when exactly
- *   one such word is on the page (single letters are too common in noise to be taken).
+ *   one such word is on the page (single letters are too common in noise to be taken);
+ * - the identity line "NUMBER BODY UF" (a known issuing body, one of the 27 states), when exactly one;
+ * - dates only where the calendar order leaves no choice (placeDatesInOrder).
  *
  * Never used when the card's labels were read (UNLABELLED_MAX_LABELS).
  */
 import type { CnhFieldName } from './engine.js';
 import type { Draft } from './checks.js';
-import { CATEGORY_SET, isKnownIssuer, normalizeDate, normalizeName, single, UFS } from './normalize.js';
+import { CATEGORY_SET, isKnownIssuer, normalizeDate, normalizeName, parseIdentity, single, UFS } from './normalize.js';
 import { isBoilerplate } from './boilerplate.js';
 import { isNameWord, valueConfidence } from './doubts.js';
 import { fold, type Phrase } from './words.js';
@@ -96,6 +98,15 @@ export function placeUnlabelled(d: Partial<Record<CnhFieldName, Draft>>, phrases
     // card), never inside a line of words (AC is also a state: "DETRAN - AC", "RIO BRANCO, AC").
     const cats = ordered.filter((p) => p.words.length === 1 || (p.words.length === 2 && /\d/.test(p.words[1].text))).map((p) => p.words[0]).filter((w) => w.text.length >= 2 && CATEGORY_SET.has(w.text) && w.conf >= CATEGORY_CONF);
     if (cats.length === 1) d.categoria = capped(cats[0].text, cats[0].conf);
+  }
+  // Identity line: "NUMBER BODY UF", a known issuing body and one of the 27 states after a number of
+  // 5 to 13 digits read as digits (no look-alike letters: a broken number is not guessed); exactly one
+  // such line on the page.
+  const ids = ordered.filter((p) => /^\d{5,13}\s+[A-Z]{2,6}\s*[\s/-]\s*[A-Z]{2}$/.test(single(p.text))).map((p) => ({ p, id: parseIdentity(p.text) })).filter((x) => x.id.rg && isKnownIssuer(x.id.orgao) && UFS.has(x.id.uf));
+  if (ids.length === 1) {
+    const { p, id } = ids[0];
+    if (!d.rg?.valor) d.rg = capped(id.rg, valueConfidence([p], (w) => /\d/.test(w.text)));
+    if (!d.orgao_expedidor?.valor) d.orgao_expedidor = capped(id.orgao, valueConfidence([p], (w) => !/\d/.test(w.text)));
   }
   return { birthUnread };
 }

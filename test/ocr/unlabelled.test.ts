@@ -122,3 +122,21 @@ describe('a CPF read with look-alike digits (fields.ts applyFallbacks)', () => {
     expect(extract(page('657.905,101-8]')).campos.cpf.valor).toBe('');
   });
 });
+
+describe('the identity line of an unlabelled card', () => {
+  it('gives the number and the issuing body when read as digits, a known body and a state', () => {
+    const words = fax().filter((x) => x.y0 !== 411).concat(line('877321665 SSP RN', 365, 411, 25, 0.87));
+    const { campos } = extract(words);
+    expect(campos.rg.valor).toBe('877321665');
+    expect(campos.orgao_expedidor.valor).toBe('SSP');
+    expect(campos.rg.confianca).toBeLessThanOrEqual(UNLABELLED_CAP);
+  });
+  it('guesses nothing from a broken number or an unknown body', () => {
+    for (const text of ['08098&55 PC MS', '877321665 XYZ RN']) {
+      const words = fax().filter((x) => x.y0 !== 411).concat(line(text, 365, 411, 25, 0.87));
+      const { campos } = extract(words);
+      expect(campos.rg.valor).toBe('');
+      expect(campos.orgao_expedidor.valor).toBe('');
+    }
+  });
+});
