@@ -9,8 +9,9 @@ import {
   allDates, confusedUf, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
-import { isValidCnhNumber } from './validators.js';
+import { isValidCnhNumber, isValidCpf } from './validators.js';
 import { restoreDiacritics } from './orthography.js';
+import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
 import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, rgWidthFits, valueConfidence } from './doubts.js';
 import { fold, toPhrase, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
@@ -265,7 +266,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     suspects.push({ phrase: toPhrase([w]), accept, scale: LOST_MARK_SCALE, minConf: LOST_MARK_CONF });
   }
 
-  applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels);
+  applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels, phrases);
   restoreNames(d);
   particleHyphens(d);
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
@@ -325,11 +326,21 @@ function adjacentPairs(phrases: Phrase[]): string[] {
 }
 
 /** Patterns over the full text for key fields whose label was not found. */
-function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText: string, model: CnhModel, labels: Map<LabelId, FoundLabel>): void {
+function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText: string, model: CnhModel, labels: Map<LabelId, FoundLabel>, phrases: Phrase[]): void {
   const f = 0.85;
+  // Labels unread (a fax-like scan): values placed by their own shape and order on the card (unlabelled.ts).
+  const unlabelled = placeUnlabelled(d, phrases, fullText, labels.size);
   if (!d.cpf?.valor) {
     const m = /(?<!\d)\d{3}[\s.,]{1,3}\d{3}[\s.,]{1,3}\d{3}\s?[-–]\s?\d{2}(?!\d)/.exec(fullText);
     if (m) d.cpf = { valor: normalizeCpf(m[0]), conf: 0.8 * f };
+  }
+  if (!d.cpf?.valor) {
+    // The CPF's shape with digits read as look-alikes (O, I, l, |, brackets: "657.905,101-9]"):
+    // taken only when its check digits then pass.
+    const look = '[\\dOoIl|\\]\\[!]';
+    const re = new RegExp(`(?<![\\dA-Za-z])${look}{3}[\\s.,]{1,3}${look}{3}[\\s.,]{1,3}${look}{3}\\s?[-–]\\s?${look}{2}(?![\\dA-Za-z])`, 'g');
+    const valid = [...fullText.matchAll(re)].filter((x) => (x[0].match(/\d/g)?.length ?? 0) >= 9).map((x) => normalizeCpf(x[0])).filter((c) => c && isValidCpf(c));
+    if (valid.length && valid.every((c) => c === valid[0])) d.cpf = { valor: valid[0], conf: 0.8 * f };
   }
   if (!d.numero_cnh?.valor) {
     const cpfDigits = digitsOf(d.cpf?.valor ?? '');
@@ -340,7 +351,10 @@ function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText: strin
   // Dates by their chronological role where labels were missed.
   const dateFields = ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'] as const;
   const missing = dateFields.filter((k) => !d[k]?.valor && !(k === 'data_emissao' && model === 'old' && !labels.has('local')));
-  if (missing.length) {
+  if (unlabelled) {
+    // Labels unread: roles only where the order leaves no choice (unlabelled.ts placeDatesInOrder).
+    placeDatesInOrder(d, allDates(fullText), unlabelled.birthUnread, model === 'old' && !labels.has('local'), 0.7 * f);
+  } else if (missing.length) {
     const known = new Set(dateFields.map((k) => d[k]?.valor).filter(Boolean));
     const key = (s: string): string => s.split('/').reverse().join('');
     const rest = [...new Set(allDates(fullText))].filter((x) => !known.has(x)).sort((a, b) => key(a).localeCompare(key(b)));
