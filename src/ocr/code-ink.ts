@@ -7,8 +7,8 @@
  */
 import { blobs, otsu, type Blob, type Gray } from './glyph-i.js';
 
-/** A capital's advance in its type's height (a serifed A ~0.75, an E ~0.6): a blob this wide or more per letter. */
-export const LETTER_WIDTH = 0.72;
+/** A capital's advance in its type's height (DejaVu's A ~0.95, its E ~0.8): a blob counts one letter per this much width (0.72 counted a sans AE touching as 3 letters: tuning #9, #24). */
+export const LETTER_WIDTH = 0.9;
 /** Letters of one code are at most this many type heights apart (the gap to a label is more than 1). */
 export const CODE_GAP = 0.5;
 /** A letter's glyph is this share of the value type's height or more, and at most CODE_MAX_HEIGHT of it. */

@@ -8,20 +8,23 @@ function page(width: number, height: number, rects: Array<[number, number, numbe
   return { data, width, height };
 }
 
-// Capitals 20 px tall (rows 20..39): an A-like and an E-like glyph, ~14 and ~12 px wide.
-const A = (x: number): Array<[number, number, number, number]> => [[x, 20, x + 2, 39], [x + 11, 20, x + 13, 39], [x, 20, x + 13, 22], [x, 29, x + 13, 31]];
-const E = (x: number): Array<[number, number, number, number]> => [[x, 20, x + 2, 39], [x, 20, x + 11, 22], [x, 29, x + 9, 31], [x, 37, x + 11, 39]];
+// Capitals 20 px tall (rows 20..39): an A-like and an E-like glyph, 18 and 15 px wide (DejaVu's A is
+// ~0.95 of its cap height, its E ~0.8).
+const A = (x: number): Array<[number, number, number, number]> => [[x, 20, x + 2, 39], [x + 15, 20, x + 17, 39], [x, 20, x + 17, 22], [x, 29, x + 17, 31]];
+const E = (x: number): Array<[number, number, number, number]> => [[x, 20, x + 2, 39], [x, 20, x + 14, 22], [x, 29, x + 12, 31], [x, 37, x + 14, 39]];
 
 describe('letters in a code\'s ink (code-ink.ts)', () => {
   it('counts both letters of AE when the recogniser read one', () => {
-    const g = page(200, 60, [...A(60), ...E(78)]);
-    expect(codeInk(g, 67, 30, 20)?.letters).toBe(2); // read "A" at the A
-    expect(codeInk(g, 84, 30, 20)?.letters).toBe(2); // read "E" at the E
+    const g = page(200, 60, [...A(60), ...E(82)]);
+    expect(codeInk(g, 69, 30, 20)?.letters).toBe(2); // read "A" at the A
+    expect(codeInk(g, 89, 30, 20)?.letters).toBe(2); // read "E" at the E
   });
 
   it('counts two touching serifed capitals as two by their width', () => {
-    const g = page(200, 60, [...A(60), ...E(74), [73, 37, 74, 39]]);
-    expect(codeInk(g, 67, 30, 20)?.letters).toBe(2);
+    const g = page(200, 60, [...A(60), ...E(78), [77, 37, 78, 39]]);
+    expect(codeInk(g, 69, 30, 20)?.letters).toBe(2);
+    // One wide A alone is one letter.
+    expect(codeInk(page(200, 60, A(60)), 69, 30, 20)?.letters).toBe(1);
   });
 
   it('counts one letter alone, and leaves out a label beyond the code\'s gap and small type', () => {
