@@ -7,12 +7,15 @@
  */
 import sharp from 'sharp';
 import { passesOwnCheck } from './checks.js';
-import { CATEGORY_ALPHABET } from './codes.js';
+import { CATEGORY_ALPHABET, isCategoryReading } from './codes.js';
+import { codeInk } from './code-ink.js';
+import { normalizeCategory } from './normalize.js';
 import { extractFields } from './fields.js';
-import { emptyValueRegions } from './layout.js';
+import { emptyValueRegions, findLabels, labelCapHeight, labelHeight, valueBelow } from './layout.js';
 import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
 import { editDistance, groupPhrases, type OcrWord } from './words.js';
+import { tGlyphs, type Gray } from './glyph-i.js';
 
 /** Words of a second look under an empty label read over this confidence are kept (rereadEmptyValues). */
 const SURE_CONF = 0.75;
@@ -182,6 +185,8 @@ const enlarged = async (cut: Buffer, scale: number): Promise<Buffer> => {
  * sure as its `minConf`).
  */
 export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
+  const page = await grayOf(prep);
+  words = mendReadT(page, words);
   const { suspects } = extractFields(groupPhrases(words), '');
   let out = words;
   for (const s of suspects) {
@@ -207,7 +212,75 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
     const replaced = found.map((w) => ({ ...placed(w, left, 0, scale), conf: conf(w), reread: true, y0, y1 }));
     out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
   }
-  return out;
+  return lostCodeLetters(rec, prep, page, out);
+}
+
+/** The prepared page's first channel as a gray image (glyph-i.ts Gray). */
+async function grayOf(prep: PreparedImage): Promise<Gray> {
+  const { data, info } = await sharp(prep.png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}
+
+/**
+ * Confidence given to the words of a category whose ink holds more letters than were read and which a
+ * held reading did not mend: the value then ends under the low-confidence line after its passed check
+ * (0.6 x 0.5 + 0.4 = 0.7).
+ */
+const LOST_LETTER_CONF = 0.5;
+
+/**
+ * A category read with fewer letters than its ink holds (code-ink.ts codeInk: "A" or "E" for AE at
+ * 0.97, final5 #31, #54): the chain of glyphs is read again as one line held to A-E; a category with as
+ * many letters as the ink replaces the reading, otherwise the reading's words fall to LOST_LETTER_CONF.
+ * One small recognition, only where letters were lost.
+ */
+async function lostCodeLetters(rec: Recognizer, prep: PreparedImage, page: Gray, words: OcrWord[]): Promise<OcrWord[]> {
+  const phrases = groupPhrases(words);
+  const labels = findLabels(phrases);
+  const cat = labels.get('categoria');
+  if (!cat) return words;
+  const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
+  const ps = valueBelow(cat, phrases, labelPhrases, 1, labelHeight(labels), labelCapHeight(labels));
+  const code = ps.length === 1 ? normalizeCategory(ps[0].text) : '';
+  if (!code) return words;
+  const p = ps[0];
+  const typeH = valueHeight(words) || p.h;
+  const ink = codeInk(page, (p.x0 + p.x1) / 2, (p.y0 + p.y1) / 2, typeH);
+  if (!ink || ink.letters <= code.length) return words;
+  const box = grownBox(ink, prep);
+  const found = box.width >= 8 && box.height >= 8 ? (await rec.words(await paddedCut(prep.png, box), SEGMENTATION.line, CATEGORY_ALPHABET)).filter((w) => HAS_TEXT.test(w.text)) : [];
+  const text = found.map((w) => w.text).join('');
+  const rest = words.filter((w) => !p.words.includes(w));
+  if (isCategoryReading(text) && normalizeCategory(text).length === ink.letters) {
+    return [...rest, ...found.map((w) => ({ ...placed(w, box.left, box.top), reread: true }))];
+  }
+  return [...rest, ...p.words.map((w) => ({ ...w, conf: Math.min(w.conf, LOST_LETTER_CONF) }))];
+}
+
+/** A capital word of value type (letters, apostrophes, hyphens, a trailing comma) holding a T. */
+const CAPITAL_T_WORD = /^(?=.*T)[A-ZÀ-ÖØ-Þ'-]{2,},?$/;
+/** Value type is at least this share of valueHeight (labels are about half of it). */
+const VALUE_TYPE_SHARE = 0.75;
+
+/**
+ * A capital I the recogniser read as T (glyph-i.ts): every T of a value-size capital word whose glyph
+ * is as wide at its foot as at its top is an I ("TVO" for IVO: final4 #68, Liberation Mono); the word
+ * keeps its confidence (its other letters were read as before). Nothing is read again: only the
+ * page's pixels are looked at, for words with a T.
+ */
+function mendReadT(g: Gray, words: OcrWord[]): OcrWord[] {
+  const typeH = valueHeight(words);
+  const cands = words.filter((w) => typeH > 0 && CAPITAL_T_WORD.test(w.text) && w.y1 - w.y0 >= VALUE_TYPE_SHARE * typeH);
+  if (!cands.length) return words;
+  const mended = new Map<OcrWord, OcrWord>();
+  for (const w of cands) {
+    const chars = [...w.text];
+    let changed = false;
+    for (const [i, v] of tGlyphs(g, w)) if (v === 'I') { chars[i] = 'I'; changed = true; }
+    // "TIVANI" for IVANI: the I's top serif read as a T before the I itself; no word starts with two I's.
+    if (changed) mended.set(w, { ...w, text: chars.join('').replace(/^II(?=[^I])/, 'I') });
+  }
+  return mended.size ? words.map((w) => mended.get(w) ?? w) : words;
 }
 
 /** A lone letter read with less confidence than this is looked at again as a single word. */

@@ -1,0 +1,211 @@
+/**
+ * A capital I read as T (issue #17, eighth round): in serifed and monospaced type the recogniser reads
+ * the I's top serif or slab as a T's bar ("TVANI" for IVANI, "OTONTEL" for OTONIEL, "CATO" for CAIO:
+ * final5 part, four of seven at confianca >= 0.8, every symbol at 98-99 %). The glyph's own ink tells
+ * them apart in any type: a T's top is its bar, far wider than its foot (the stem alone, or the stem's
+ * short serif), while an I is as wide at its foot as at its top (a sans I is a bare stem; a serifed or
+ * monospaced I has a serif or slab of the same width at both ends). Pure functions on a gray page.
+ */
+import type { OcrWord } from './words.js';
+
+/** An 8-bit gray image, one byte a pixel, row-major. */
+export interface Gray { data: Uint8Array; width: number; height: number }
+
+/** A connected blob of ink: its box (inclusive px) and its pixels' indices in the page. */
+export interface Blob { x0: number; y0: number; x1: number; y1: number; px: number[] }
+
+/**
+ * Otsu's threshold of the pixels of a box: ink is at or under it. The box's own split, not the page's,
+ * so a dark or low-contrast corner of the page splits its ink from its paper as well as a clean one.
+ */
+export function otsu(g: Gray, x0: number, y0: number, x1: number, y1: number): number {
+  const hist = new Array<number>(256).fill(0);
+  let n = 0;
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) { hist[g.data[y * g.width + x]]++; n++; }
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * hist[i];
+  let sumB = 0, wB = 0, best = 0, t = 127;
+  for (let i = 0; i < 256; i++) {
+    wB += hist[i];
+    if (!wB) continue;
+    const wF = n - wB;
+    if (!wF) break;
+    sumB += i * hist[i];
+    const mB = sumB / wB, mF = (sum - sumB) / wF;
+    const between = wB * wF * (mB - mF) ** 2;
+    if (between > best) { best = between; t = i; }
+  }
+  return t;
+}
+
+/** 8-connected blobs of ink (<= `t`) inside a box (inclusive px). */
+export function blobs(g: Gray, x0: number, y0: number, x1: number, y1: number, t: number): Blob[] {
+  const w = x1 - x0 + 1, h = y1 - y0 + 1;
+  const seen = new Uint8Array(w * h);
+  const out: Blob[] = [];
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      const k = (y - y0) * w + (x - x0);
+      if (seen[k] || g.data[y * g.width + x] > t) continue;
+      const b: Blob = { x0: x, y0: y, x1: x, y1: y, px: [] };
+      const stack = [k];
+      seen[k] = 1;
+      while (stack.length) {
+        const q = stack.pop()!;
+        const qx = (q % w) + x0, qy = Math.floor(q / w) + y0;
+        b.px.push(qy * g.width + qx);
+        if (qx < b.x0) b.x0 = qx;
+        if (qx > b.x1) b.x1 = qx;
+        if (qy < b.y0) b.y0 = qy;
+        if (qy > b.y1) b.y1 = qy;
+        for (let dy = -1; dy <= 1; dy++) {
+          for (let dx = -1; dx <= 1; dx++) {
+            const nx = qx + dx, ny = qy + dy;
+            if (nx < x0 || nx > x1 || ny < y0 || ny > y1) continue;
+            const nk = (ny - y0) * w + (nx - x0);
+            if (seen[nk] || g.data[ny * g.width + nx] > t) continue;
+            seen[nk] = 1;
+            stack.push(nk);
+          }
+        }
+      }
+      out.push(b);
+    }
+  }
+  return out;
+}
+
+/**
+ * The letters' glyphs of a word's box, left to right: blobs at least GLYPH_MIN_HEIGHT of the tallest
+ * (marks above, specks and commas fall out); a blob lying mostly over another's columns is part of it
+ * (a letter broken by the threshold). Boxes only (pixels kept for the shape test).
+ */
+const GLYPH_MIN_HEIGHT = 0.6;
+export function wordGlyphs(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): Blob[] {
+  const x0 = Math.max(0, Math.floor(w.x0)), y0 = Math.max(0, Math.floor(w.y0));
+  const x1 = Math.min(g.width - 1, Math.ceil(w.x1)), y1 = Math.min(g.height - 1, Math.ceil(w.y1));
+  if (x1 - x0 < 3 || y1 - y0 < 6) return [];
+  const t = otsu(g, x0, y0, x1, y1);
+  const all = blobs(g, x0, y0, x1, y1, t);
+  const tallest = Math.max(0, ...all.map((b) => b.y1 - b.y0 + 1));
+  const tall = all.filter((b) => b.y1 - b.y0 + 1 >= GLYPH_MIN_HEIGHT * tallest).sort((a, b) => a.x0 - b.x0);
+  const out: Blob[] = [];
+  for (const b of tall) {
+    const last = out[out.length - 1];
+    const overlap = last ? Math.min(last.x1, b.x1) - Math.max(last.x0, b.x0) + 1 : 0;
+    if (last && overlap > 0.5 * Math.min(last.x1 - last.x0 + 1, b.x1 - b.x0 + 1)) {
+      last.x0 = Math.min(last.x0, b.x0); last.x1 = Math.max(last.x1, b.x1);
+      last.y0 = Math.min(last.y0, b.y0); last.y1 = Math.max(last.y1, b.y1);
+      last.px.push(...b.px);
+    } else out.push({ ...b, px: [...b.px] });
+  }
+  return out;
+}
+
+/** The shape of one glyph: its ink's width at its top and at its foot, and its box, in px. */
+export interface GlyphShape { top: number; foot: number; width: number; height: number }
+
+/**
+ * Width of a glyph's ink in its top and bottom bands (each BAND of its height, at least 2 rows): the
+ * widest row's extent in each band, so a bar or a serif counts whole.
+ */
+const BAND = 0.15;
+export function glyphShape(g: Gray, b: Blob, cols?: [number, number]): GlyphShape {
+  const h = b.y1 - b.y0 + 1;
+  const band = Math.max(2, Math.round(BAND * h));
+  const lo = new Map<number, number>(), hi = new Map<number, number>();
+  for (const p of b.px) {
+    const y = Math.floor(p / g.width), x = p % g.width;
+    if (cols && (x < cols[0] || x > cols[1])) continue;
+    lo.set(y, Math.min(lo.get(y) ?? Infinity, x));
+    hi.set(y, Math.max(hi.get(y) ?? -Infinity, x));
+  }
+  const widest = (from: number, to: number): number => {
+    let m = 0;
+    for (let y = from; y <= to; y++) if (lo.has(y)) m = Math.max(m, hi.get(y)! - lo.get(y)! + 1);
+    return m;
+  };
+  const width = cols ? Math.min(b.x1, cols[1]) - Math.max(b.x0, cols[0]) + 1 : b.x1 - b.x0 + 1;
+  return { top: widest(b.y0, b.y0 + band - 1), foot: widest(b.y1 - band + 1, b.y1), width, height: h };
+}
+
+/**
+ * The columns of a blob's first letter when it touches the next one (an I's foot serif joined to a V's
+ * in blurred or compressed serif type: final5 #11): its first stem (the first run of columns with ink
+ * in the middle fifth of the blob's height) and as much on its right as the blob reaches left of it.
+ * I and T are symmetric about their stem, so this holds the whole of either and little of the next
+ * letter. Undefined when the blob has no such stem.
+ */
+export function firstStemColumns(g: Gray, b: Blob): [number, number] | undefined {
+  const h = b.y1 - b.y0 + 1;
+  const m0 = b.y0 + Math.floor(0.4 * h), m1 = b.y0 + Math.ceil(0.6 * h);
+  const mid = new Set<number>();
+  for (const p of b.px) {
+    const y = Math.floor(p / g.width);
+    if (y >= m0 && y <= m1) mid.add(p % g.width);
+  }
+  let s = b.x0;
+  while (s <= b.x1 && !mid.has(s)) s++;
+  if (s > b.x1) return undefined;
+  let e = s;
+  while (e + 1 <= b.x1 && mid.has(e + 1)) e++;
+  return [b.x0, Math.min(b.x1, e + (s - b.x0))];
+}
+
+/**
+ * A glyph read as T whose foot is at least this share of its top is no T: a T's bar is 3-5 times its
+ * stem and about twice a serifed stem's foot; an I's ends are one width.
+ */
+export const I_FOOT_SHARE = 0.75;
+/**
+ * An I is at most this wide for its height (a sans I is a stem, a serifed one ~0.4, a monospaced slab
+ * I ~0.5-0.6): a wider blob is two letters touching, whose ends say nothing.
+ */
+export const I_MAX_WIDTH = 0.75;
+/** Under this share the glyph is a T; between it and I_FOOT_SHARE it cannot be told. */
+export const T_FOOT_SHARE = 0.6;
+
+export type TOrI = 'T' | 'I' | '?';
+
+/** What a glyph read as T is by its ends' widths (I_FOOT_SHARE, T_FOOT_SHARE). */
+export function tOrI(s: GlyphShape): TOrI {
+  if (s.top < 2 || s.height < 8) return '?';
+  const share = s.foot / s.top;
+  if (share < T_FOOT_SHARE) return 'T';
+  return share >= I_FOOT_SHARE && s.width <= I_MAX_WIDTH * s.height ? 'I' : '?';
+}
+
+/** A first glyph taller than this x the word's median glyph is not one letter. */
+const FIRST_MAX_HEIGHT = 1.25;
+
+/** Letters of a name word that each print as one glyph (marks above ride on their letter). */
+const LETTER = /[A-ZÀ-ÖØ-Þ]/;
+
+/**
+ * For each T of a capital word `w` (read on page `g`), what its glyph is: 'I' where the glyph's ends
+ * are one width, 'T' where its top is clearly the wider, '?' where its glyph cannot be found (the
+ * word's glyphs do not fall one to a letter and the T is not its first letter) or its shape does not
+ * tell. Keys are the T's indices in `w.text`.
+ */
+export function tGlyphs(g: Gray, w: OcrWord): Map<number, TOrI> {
+  const out = new Map<number, TOrI>();
+  const letters = [...w.text].map((c, i) => ({ c, i })).filter((x) => LETTER.test(x.c));
+  if (!letters.some((x) => x.c === 'T')) return out;
+  const glyphs = wordGlyphs(g, w);
+  const oneEach = glyphs.length === letters.length && letters.length === [...w.text].filter((c) => /\S/.test(c) && !/[,.'-]/.test(c)).length;
+  letters.forEach((x, k) => {
+    if (x.c !== 'T') return;
+    // Glyphs not one to a letter (two letters touching, one broken): only a first letter is found, as
+    // the first glyph, and only when that glyph is no taller than the word's (not a blob of two lines).
+    const h = (b: Blob): number => b.y1 - b.y0 + 1;
+    const midH = glyphs.map(h).sort((a, b) => a - b)[Math.floor(glyphs.length / 2)] ?? 0;
+    const first = k === 0 && glyphs.length >= 2 && h(glyphs[0]) <= FIRST_MAX_HEIGHT * midH ? glyphs[0] : undefined;
+    const glyph = oneEach ? glyphs[k] : first;
+    if (!glyph) return out.set(x.i, '?') && undefined;
+    // A first glyph too wide for one I is cut to its first stem (an I touching the next letter).
+    const wide = !oneEach && glyph.x1 - glyph.x0 + 1 > I_MAX_WIDTH * (glyph.y1 - glyph.y0 + 1);
+    const cols = wide ? firstStemColumns(g, glyph) : undefined;
+    out.set(x.i, wide && !cols ? '?' : tOrI(glyphShape(g, glyph, cols)));
+  });
+  return out;
+}
