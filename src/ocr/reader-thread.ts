@@ -4,8 +4,10 @@
  * #18) ran on the caller's thread, the station's event loop, and held `/health` past 100 ms while
  * documents were read. Here the event loop only sends the file's bytes and receives the fields.
  *
- * The reader thread runs at the workers' lower priority (src/runtime/thread-priority.ts), as do the
- * recognisers and decode workers it starts. A reader thread that dies (a crash, not a bad document:
+ * The reader thread and the recognisers it starts keep the main thread's priority, as the recognisers
+ * had before the reader thread existed (lowered, a reading yields the cores to every other process at
+ * normal priority, a kiosk's browser among them); its decode workers run below it, as every worker
+ * (src/runtime/thread-priority.ts). A reader thread that dies (a crash, not a bad document:
  * those are answered) fails its documents with UNAVAILABLE and is replaced (the new one loads its
  * models again, ~2 s).
  */

@@ -1,7 +1,8 @@
 /**
  * The reader thread (reader-thread.ts starts it on the runtime worker pool): runs the whole CNH reader
  * of index.ts `startCnhReaderInThread` (its tesseract.js workers and decode pool are this thread's
- * own workers, started at its lower priority). ReaderRequest in, ReaderReply out; the reader's
+ * own workers). It keeps the main thread's priority, as do the recognisers it starts (worker-serve.ts
+ * `keepPriority`); its decode workers run below it. ReaderRequest in, ReaderReply out; the reader's
  * OcrErrors come back as replies (their kind and message), so the station's thread rebuilds them
  * exactly. Requests are served as they arrive, several documents at once (the reader queues them).
  */
@@ -34,5 +35,5 @@ if (!isMainThread) {
   serveWorker(async (options: CnhReaderOptions) => {
     const reader = await startCnhReaderInThread(options);
     return (request: ReaderRequest) => serveReaderRequest(reader, request);
-  });
+  }, { keepPriority: true });
 }

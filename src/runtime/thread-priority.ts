@@ -12,9 +12,9 @@ export const WORKER_NICE_INCREMENT = 10;
 
 /**
  * Lowers the scheduling priority of the calling worker thread to `increment` above the main thread's
- * (never above 19; a thread already that low or lower is left). A worker started by another worker
- * (the CNH reader thread's recognisers and decode workers) inherits its parent's priority and stays
- * there: one level below the main thread for all workers, not one more level per generation. On
+ * (never above 19; a thread already that low or lower is left). A worker started by a lowered worker
+ * inherits its parent's priority and stays there: one level below the main thread for all workers, not
+ * one more level per generation. On
  * Linux setpriority(PRIO_PROCESS, tid) applies to one thread; the thread id is read from
  * /proc/thread-self. Threads this thread starts later (onnxruntime's, for one) inherit it. Elsewhere
  * (macOS, Windows) a process-wide priority would also slow the main thread, so nothing is changed.

@@ -59,12 +59,19 @@ function lowerNativeThreadsNow(): void {
   lowerNativeImageThreads();
 }
 
-export function serveWorker<D, Q, R>(init: (data: D) => Promise<Handler<Q, R>> | Handler<Q, R>): void {
+/**
+ * `options.keepPriority`: the thread keeps the main thread's priority instead of running below it. For
+ * the CNH reader thread (src/ocr/reader-worker.ts), whose recognisers it starts inherit its priority:
+ * lowered, a document's reading yields the cores to every other process of the machine at normal
+ * priority (a kiosk's browser with its camera preview among them), where before the reader thread
+ * existed the recognisers ran at normal priority.
+ */
+export function serveWorker<D, Q, R>(init: (data: D) => Promise<Handler<Q, R>> | Handler<Q, R>, options: { keepPriority?: boolean } = {}): void {
   const port = parentPort;
   if (!port) throw new Error('serveWorker runs in a worker thread only');
   const reply = (m: PoolReply<R>, transfer?: ArrayBuffer[]): void => port.postMessage(m, transfer);
   // Before init: threads init starts (onnxruntime's) inherit the lower priority.
-  lowerWorkerThreadPriority();
+  if (!options.keepPriority) lowerWorkerThreadPriority();
   void (async () => {
     let handle: Handler<Q, R>;
     try {

@@ -34,7 +34,7 @@ describe.skipIf(process.platform !== 'linux')('lowerNativeImageThreads (Linux)',
 });
 
 describe.skipIf(process.platform !== 'linux')('worker threads (Linux)', () => {
-  it('run WORKER_NICE_INCREMENT below the main thread, and so do the workers they start (the CNH reader thread\'s), not one level more per generation', async () => {
+  it('run WORKER_NICE_INCREMENT below the main thread, and so do the workers they start, not one level more per generation', async () => {
     const pool = new WorkerPool<null, number[]>({
       module: new URL('./fixtures/priority-worker.js', import.meta.url), size: 1, data: { depth: 2 }, respawn: false,
       label: 'priority test worker', unavailable: (m) => new Error(m), revive: (e) => new Error(e.message),
