@@ -9,7 +9,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateCnh } from '../fixtures/cnh/index.js';
 import {
   CHROMIUM, DATASETS, SCREENSHOTS, buildRenderer, e2eSkipReason, launchChromium, startReaderBridgeProcess, startStationProcess, waitForEngines,
@@ -67,6 +67,11 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
   let station: Child & { url: string; demo: { key: string; secret: string }; adminSecret: string };
   let bridge: Child & { url: string };
   const browsers: Browser[] = [];
+  /**
+   * Browsers of the running test, closed when it ends: each one's fake camera keeps a renderer busy
+   * (~a third of a core), and left open until the file's end they added up to a core or more on CI.
+   */
+  const testBrowsers: Browser[] = [];
   let token = '';
   let cnhFile = '';
   let plainCnhFile = '';
@@ -78,7 +83,7 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
   const b64 = async (file: string) => (await import('node:fs/promises')).readFile(file).then((b) => b.toString('base64'));
 
   /** A logged-in kiosk page in a fresh Chromium (own fake camera, or none, or a camera the user refused). */
-  async function kiosk(camera: 'none' | 'denied' | Segment[], opts: { readers?: string; viewport?: { width: number; height: number }; atLogin?: (page: Page) => Promise<void> } = {}): Promise<Page> {
+  async function kiosk(camera: 'none' | 'denied' | Segment[], opts: { readers?: string; viewport?: { width: number; height: number }; atLogin?: (page: Page) => Promise<void>; keepOpen?: boolean } = {}): Promise<Page> {
     let browser: Browser;
     if (camera === 'none' || camera === 'denied') {
       const args = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
@@ -93,6 +98,8 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       browser = await launchChromium(y4m);
     }
     browsers.push(browser);
+    // keepOpen: a page that later tests of its describe go on using (closed with the rest after the file).
+    if (!opts.keepOpen) testBrowsers.push(browser);
     const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 }, locale: 'pt-BR' });
     const page = await context.newPage();
     page.on('pageerror', (e) => console.warn('[page error]', e.message));
@@ -130,6 +137,10 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
     const enrolled = await apiPost('/api/v1/services/face/enroll/blair-1', { Images: [{ imageType: 'frontal', imageData: await b64(FACE) }] });
     expect(enrolled.result.code).toBe(1000);
   }, 600_000);
+
+  afterEach(async () => {
+    for (const b of testBrowsers.splice(0)) await b.close().catch(() => undefined);
+  });
 
   afterAll(async () => {
     for (const b of browsers) await b.close().catch(() => undefined);
@@ -333,7 +344,7 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
     let page: Page;
     let cpf = '';
     it('keeps the CNH with the enrollment and shows the card image beside the fields', async () => {
-      page = await kiosk([{ photo: FACE, frames: 10 }]);
+      page = await kiosk([{ photo: FACE, frames: 10 }], { keepOpen: true });
       await page.getByTestId('tile-enroll').click();
       await page.getByTestId('enroll-extid').fill('cnh-person');
       await page.getByTestId('enroll-next').click();
