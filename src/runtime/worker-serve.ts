@@ -2,7 +2,8 @@
  * The worker side of src/runtime/worker-pool.ts. A worker module calls `serveWorker(init)` once:
  * `init` receives the pool's `data` and returns the handler of one request (it may load models first);
  * the worker then answers `ready` (or `failed` with init's error) and serves requests in arrival order.
- * The thread runs at a lower priority than the main thread (thread-priority.ts).
+ * The thread runs at a lower priority than the main thread (thread-priority.ts), unless started with
+ * `keepPriority` (the CNH reader thread).
  * A request with an id gets a `result` or an `error` reply (the error's name, message, code and
  * details cross the thread; the pool's `revive` rebuilds it); a request without id gets no reply. A handler
  * may return `transferring(result, buffers)` to move the result's buffers instead of copying them.
