@@ -6,10 +6,12 @@
  * short serif), while an I is as wide at its foot as at its top (a sans I is a bare stem; a serifed or
  * monospaced I has a serif or slab of the same width at both ends). Pure functions on a gray page.
  */
+import { otsuOfHistogram } from './light.js';
+import type { GrayImage } from './regions.js';
 import type { OcrWord } from './words.js';
 
-/** An 8-bit gray image, one byte a pixel, row-major. */
-export interface Gray { data: Uint8Array; width: number; height: number }
+/** An 8-bit gray image, one byte a pixel, row-major (regions.ts GrayImage). */
+export type Gray = GrayImage;
 
 /** A connected blob of ink: its box (inclusive px) and its pixels' indices in the page. */
 export interface Blob { x0: number; y0: number; x1: number; y1: number; px: number[] }
@@ -19,23 +21,9 @@ export interface Blob { x0: number; y0: number; x1: number; y1: number; px: numb
  * so a dark or low-contrast corner of the page splits its ink from its paper as well as a clean one.
  */
 export function otsu(g: Gray, x0: number, y0: number, x1: number, y1: number): number {
-  const hist = new Array<number>(256).fill(0);
-  let n = 0;
-  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) { hist[g.data[y * g.width + x]]++; n++; }
-  let sum = 0;
-  for (let i = 0; i < 256; i++) sum += i * hist[i];
-  let sumB = 0, wB = 0, best = 0, t = 127;
-  for (let i = 0; i < 256; i++) {
-    wB += hist[i];
-    if (!wB) continue;
-    const wF = n - wB;
-    if (!wF) break;
-    sumB += i * hist[i];
-    const mB = sumB / wB, mF = (sum - sumB) / wF;
-    const between = wB * wF * (mB - mF) ** 2;
-    if (between > best) { best = between; t = i; }
-  }
-  return t;
+  const hist = new Uint32Array(256);
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) hist[g.data[y * g.width + x]]++;
+  return otsuOfHistogram(hist);
 }
 
 /** 8-connected blobs of ink (<= `t`) inside a box (inclusive px). */
