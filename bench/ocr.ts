@@ -1,7 +1,7 @@
 /**
  * CNH OCR benchmark on the widened synthetic set (test/fixtures/cnh/widened.ts, issue #17):
  *
- *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|final5|final6|both] [--n 44] [--only 3,17] [--pool 1] [--model fast|npm] [--verbose]
+ *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|final5|final6|final7|both] [--n 44] [--only 3,17] [--pool 1] [--model fast|npm] [--verbose]
  *
  * `tuning` (seeds 100000+) may be tuned on; `heldout` (seeds 900000+) was run several times and its
  * errors seen once: a validation part now; `untouched` (seeds 700000+, with fonts and uneven light the
@@ -21,8 +21,11 @@
  * (`--part final5 --n 88`, 92.3 %): its misses are seen, a validation part now.
  * `final6` (seeds 800000+, also a fold across the card, a denser security print, overexposed photos, the
  * kiosk's webcam, its own fonts and names) was made at the start of the eighth round, before its tuning: it
- * is run once by the lead at the end of the eighth round (`--part final6 --n 88`); never while tuning.
- * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5, final6: 88);
+ * was run once by the lead at the end of the eighth round (`--part final6 --n 88`, 94.2 %): a validation part now.
+ * `final7` (seeds 1000000+, also a scratched laminate, hard shadows, shear, a CNH-e printed at home and
+ * scanned, its own fonts and names) was made at the start of the ninth round, before its tuning: it is run
+ * once by the lead at the end of the ninth round (`--part final7 --n 88`); never while tuning.
+ * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final7: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
  * median CPU s), documents fully right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
@@ -41,6 +44,7 @@ import { portugueseModel, type OcrModel } from '../src/ocr/pool.js';
 import { editDistance } from '../src/ocr/words.js';
 import { CONDITIONS, FINAL2_FONTS, FINAL3_FONTS, FINAL4_FONTS, PART_SEED, UNTOUCHED_FONTS, generateWidened, type Part, type WidenedCnh } from '../test/fixtures/cnh/widened.js';
 import { FINAL6_FONTS } from '../test/fixtures/cnh/final6.js';
+import { FINAL7_FONTS } from '../test/fixtures/cnh/final7.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -49,8 +53,8 @@ const arg = (name: string): string | undefined => {
 };
 const partArg = arg('--part') ?? 'both';
 const parts: Part[] = partArg === 'both' ? ['tuning', 'heldout'] : [partArg as Part];
-if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final, final2, final3, final4, final5, final6 or both, not ${partArg}`);
-const n = Number(arg('--n') ?? (partArg === 'final5' || partArg === 'final6' ? 88 : 44));
+if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final, final2, final3, final4, final5, final6, final7 or both, not ${partArg}`);
+const n = Number(arg('--n') ?? (partArg === 'final5' || partArg === 'final6' || partArg === 'final7' ? 88 : 44));
 const poolSize = Number(arg('--pool') ?? 1);
 const only = arg('--only')?.split(',').map(Number);
 if (only?.some((i) => !Number.isInteger(i) || i < 0)) throw new Error(`--only: comma-separated document indices, not ${arg('--only')}`);
@@ -113,18 +117,19 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
     const os = outs.filter((o) => o.doc.font === f && o.doc.condition !== 'pdf-text');
     return [f, String(os.length), pct(exactAll(os)), pct(fullyRight(os)), median(os.map((o) => o.cpu)).toFixed(2)];
   })));
-  if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3' || part === 'final4' || part === 'final5' || part === 'final6') {
+  if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3' || part === 'final4' || part === 'final5' || part === 'final6' || part === 'final7') {
     console.log('\n## Variants only this part has\n');
     const reserved = (o: Outcome): boolean => (UNTOUCHED_FONTS as readonly string[]).includes(o.doc.font);
     const bold = (o: Outcome): boolean => (FINAL2_FONTS as readonly string[]).includes(o.doc.font);
     const monoBold = (o: Outcome): boolean => (FINAL3_FONTS as readonly string[]).includes(o.doc.font);
     const thin = (o: Outcome): boolean => (FINAL4_FONTS as readonly string[]).includes(o.doc.font);
     const own6 = (o: Outcome): boolean => (FINAL6_FONTS as readonly string[]).includes(o.doc.font);
+    const own7 = (o: Outcome): boolean => (FINAL7_FONTS as readonly string[]).includes(o.doc.font);
     const groups: Array<[string, Outcome[]]> = [
       ['reserved fonts', outs.filter(reserved)], ...(part === 'final2' ? [['bold type', outs.filter(bold)] as [string, Outcome[]]] : []),
       ...(part === 'final3' ? [['monospaced bold type', outs.filter(monoBold)] as [string, Outcome[]]] : []),
       ...(part === 'final4' ? [['thin type', outs.filter(thin)] as [string, Outcome[]]] : []),
-      ['other fonts', outs.filter((o) => !reserved(o) && !bold(o) && !monoBold(o) && !thin(o) && !own6(o))],
+      ['other fonts', outs.filter((o) => !reserved(o) && !bold(o) && !monoBold(o) && !thin(o) && !own6(o) && !own7(o))],
       ['uneven light', outs.filter((o) => o.doc.shadowed)],
       ...(part === 'final2' ? [['warm colour cast', outs.filter((o) => o.doc.warmCast)], ['motion blur', outs.filter((o) => o.doc.motionBlur)]] as Array<[string, Outcome[]]> : []),
       ...(part === 'final3' ? [['values in another font', outs.filter((o) => o.doc.valueFont)], ['faded ink', outs.filter((o) => o.doc.faded)],
@@ -139,6 +144,9 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
       ...(part === 'final6' ? [['own fonts (FINAL6_FONTS)', outs.filter(own6)],
         ['fold across the card', outs.filter((o) => o.doc.crease)], ['denser security print', outs.filter((o) => o.doc.guilloche)],
         ['overexposed photo', outs.filter((o) => o.doc.overexposed)], ['kiosk webcam', outs.filter((o) => o.doc.webcam)]] as Array<[string, Outcome[]]> : []),
+      ...(part === 'final7' ? [['own fonts (FINAL7_FONTS)', outs.filter(own7)],
+        ['scratched laminate', outs.filter((o) => o.doc.scratched)], ['hard shadow', outs.filter((o) => o.doc.hardShadow)],
+        ['shear', outs.filter((o) => o.doc.shear)], ['printed at home and scanned', outs.filter((o) => o.doc.banding)]] as Array<[string, Outcome[]]> : []),
     ];
     console.log(table(['variant', 'n', 'exact over fields', 'documents fully right'], groups.map(([name, os]) => [name, String(os.length), pct(exactAll(os)), os.length ? pct(fullyRight(os)) : '-'])));
   }

@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -146,10 +146,37 @@ describe('widened set, final part', () => {
     expect(newParticles).toBeGreaterThan(20);
   });
 
+  it('final7 reserves its own names and towns, disjoint from every other part\'s lists, word by word (accents ignored); men\'s names end in FILHO, JÚNIOR, NETO or SOBRINHO', () => {
+    const all = (p: typeof COMMON_NAMES): string[] => [...p.male, ...p.female, ...p.surnames, ...cities(p)];
+    const others = new Set([...all(COMMON_NAMES), ...all(RESERVED_NAMES), ...all(FINAL2_NAMES), ...all(FINAL3_NAMES), ...all(FINAL4_NAMES), ...all(FINAL5_NAMES),
+      ...all(FINAL6_NAMES), 'JUNQUEIRA', 'ARCOVERDE', 'MEIRELES', 'BITTENCOURT', 'VARGAS', 'FONTENELE', 'PEDROSO'].map(fold));
+    expect(all(FINAL7_NAMES).filter((w) => others.has(fold(w)))).toEqual([]);
+    const otherWords = new Set([...others].flatMap((w) => w.split(/[ -]/)));
+    expect([...FINAL7_NAMES.male, ...FINAL7_NAMES.female, ...FINAL7_NAMES.surnames, 'TABOSA', ...FINAL7_SUFFIXES].filter((w) => otherWords.has(fold(w)))).toEqual([]);
+    expect(FINAL7_NAMES.male.length + FINAL7_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL7_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    const words = (p: ReturnType<typeof fakePerson>): string[] => `${p.nome_completo} ${p.nome_pai} ${p.nome_mae}`.split(' ').filter((w) => w && !['DE', 'DA', 'DOS'].includes(w));
+    const own = new Set([...FINAL7_NAMES.male, ...FINAL7_NAMES.female, ...FINAL7_NAMES.surnames, 'TABOSA', ...FINAL7_SUFFIXES]);
+    let suffixed = 0;
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final7 + i, false, FINAL7_NAMES);
+      expect(words(f).every((w) => own.has(w))).toBe(true);
+      expect(FINAL7_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
+      for (const name of [f.nome_completo, f.nome_pai, f.nome_mae].filter(Boolean)) {
+        expect(name.length).toBeLessThanOrEqual(46);
+        if ((FINAL7_SUFFIXES as readonly string[]).includes(name.split(' ').at(-1) ?? '')) suffixed++;
+      }
+      // A mother's name never takes a man's suffix.
+      expect((FINAL7_SUFFIXES as readonly string[]).includes(f.nome_mae.split(' ').at(-1) ?? '')).toBe(false);
+    }
+    expect(suffixed).toBeGreaterThan(20);
+  });
+
   it('no two parts\' seed ranges overlap (10 000 documents each at most)', () => {
     const starts = Object.values(PART_SEED).sort((a, b) => a - b);
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(10_000);
     expect(PART_SEED.final5).toBe(600_000);
     expect(PART_SEED.final6).toBe(800_000);
+    expect(PART_SEED.final7).toBe(1_000_000);
   });
 });
