@@ -12,7 +12,7 @@ import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks
 import { isValidCnhNumber, isValidCpf } from './validators.js';
 import { restoreDiacritics } from './orthography.js';
 import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
-import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, rgWidthFits, valueConfidence } from './doubts.js';
+import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, misreadNameWords, rgWidthFits, valueConfidence } from './doubts.js';
 import { editDistance, fold, toPhrase, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
@@ -39,6 +39,8 @@ const CLOSE_CODE_CAP = 0.7;
  */
 const BIRTH_LINE = /^\d{2}\/\d{2}\/\d{4} ?, ?[^,\d]+, ?[A-Z]{2}$/;
 const BIRTH_LINE_FALLBACK = 0.85;
+/** Confidence cap of a name with a word that says it was misread (doubts.ts misreadNameWords). */
+const NAME_DOUBT_CAP = 0.7;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
 const CONFUSED_UF_CAP = 0.7;
 
@@ -264,6 +266,15 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     d[k] = { ...v, cap: Math.min(v.cap ?? 1, LOST_DIACRITIC_CAP) };
     marked.push(...lost);
   };
+  // Names read sure with a word that says otherwise (doubts.ts misreadNameWords: small letters, a box
+  // far wider than its letters): under the low-confidence line.
+  const misread = (k: CnhFieldName, ps: Phrase[]): void => {
+    const v = d[k];
+    if (v?.valor && misreadNameWords(ps).length) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+  };
+  misread('nome_completo', below('nome'));
+  if (filLines.length === 2) misread('nome_pai', [filLines[0]]);
+  if (filLines.length) misread('nome_mae', [filLines[filLines.length - 1]]);
   lostMark('nome_completo', below('nome'));
   if (filLines.length === 2) lostMark('nome_pai', [filLines[0]]);
   if (filLines.length) lostMark('nome_mae', [filLines[filLines.length - 1]]);

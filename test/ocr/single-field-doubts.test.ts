@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from '../../src/ocr/engine.js';
 import { extractFields, LOW_CONFIDENCE, nearFiliacao } from '../../src/ocr/fields.js';
+import { misreadNameWords } from '../../src/ocr/doubts.js';
 import { barAtLevel, tGlyphs, wordGlyphs, type Gray } from '../../src/ocr/glyph-i.js';
 import { SEGMENTATION, type Recognizer } from '../../src/ocr/pool.js';
 import type { PreparedImage } from '../../src/ocr/preprocess.js';
@@ -144,5 +145,22 @@ describe('an identity number read sure is read a second time (second-looks.ts)',
     const rec = held('82356317');
     await rereadSuspects(rec, await prep(), idCard(0.5));
     expect(rec.calls).toBe(0);
+  });
+});
+
+describe('a name read sure with a word that says otherwise (doubts.ts misreadNameWords)', () => {
+  it('caps a name with a word boxed far wider than its letters, or read in small letters', () => {
+    // "BERTOLUCC!" boxed over BERTOLUCCI ABRAÃO: 30 px a letter, the line's other words 16-17.
+    const wide = [w('IDALINA', 100, 250, 22), w('EUFRÁSIA', 220, 250, 22), w('DE', 360, 250, 22), { text: 'BERTOLUCC!', conf: 0.9, x0: 400, y0: 250, x1: 700, y1: 272 }];
+    expect(misreadNameWords(groupPhrases(wide)).map((x) => x.text)).toEqual(['BERTOLUCC!']);
+    expect(misreadNameWords(groupPhrases(line('SALUSTIANO DOS UCHIDA RI cer', 100, 250, 22))).map((x) => x.text)).toEqual(['cer']);
+    // A particle read small, a line read plain: nothing.
+    expect(misreadNameWords(groupPhrases(line('ANA de SOUZA LIMA', 100, 250, 22)))).toEqual([]);
+    expect(misreadNameWords(groupPhrases(line('MARIA DAS DORES SOUZA PEREIRA', 100, 250, 22)))).toEqual([]);
+    const words = card('FILIAÇÃO').filter((x) => !['ANA', 'LUCIA', 'SOUZA'].includes(x.text) || x.y0 !== 250);
+    const f = extract([...words, ...line('ANA LUCIA SOUZA', 100, 250, 22).map((x, i) => (i === 2 ? { ...x, x1: x.x0 + 5 * 22 * 1.2 } : x))]).campos;
+    expect(f.nome_mae.valor).toBe('ANA LUCIA SOUZA');
+    expect(f.nome_mae.confianca).toBeLessThan(LOW_CONFIDENCE);
+    expect(extract(card('FILIAÇÃO')).campos.nome_mae.confianca).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
   });
 });
