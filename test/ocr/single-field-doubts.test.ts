@@ -164,3 +164,16 @@ describe('a name read sure with a word that says otherwise (doubts.ts misreadNam
     expect(extract(card('FILIAÇÃO')).campos.nome_mae.confianca).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
   });
 });
+
+describe('a code read in small letters (fields.ts)', () => {
+  it('leaves a remark or category read in small letters under the low-confidence line', () => {
+    const remark = (text: string) => extract([...card('FILIAÇÃO'), w(text, 110, 440, 22, 0.91)]).campos.observacoes;
+    expect(remark('n')).toMatchObject({ valor: 'N' });
+    expect(remark('n').confianca).toBeLessThan(LOW_CONFIDENCE);
+    expect(remark('D').confianca).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+    const cat = (text: string) => extract(card('FILIAÇÃO').map((x) => (x.text === 'B' ? { ...x, text } : x))).campos.categoria;
+    expect(cat('b')).toMatchObject({ valor: 'B' });
+    expect(cat('b').confianca).toBeLessThan(LOW_CONFIDENCE);
+    expect(cat('B').confianca).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+  });
+});
