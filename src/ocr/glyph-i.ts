@@ -212,7 +212,7 @@ export function tGlyphs(g: Gray, w: OcrWord): Map<number, TOrI> {
  * A level half-way from the word's Otsu split to its paper (the median of the pixels over the split):
  * strokes the blur thinned to mid-gray are ink at it.
  */
-function lighterLevel(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): number {
+export function lighterLevel(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): number {
   const x0 = Math.max(0, Math.floor(w.x0)), y0 = Math.max(0, Math.floor(w.y0));
   const x1 = Math.min(g.width - 1, Math.ceil(w.x1)), y1 = Math.min(g.height - 1, Math.ceil(w.y1));
   const t = otsu(g, x0, y0, x1, y1);

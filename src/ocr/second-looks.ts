@@ -15,7 +15,7 @@ import { emptyValueRegions, findLabels, labelCapHeight, labelHeight, valueBelow 
 import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
 import { editDistance, groupPhrases, type OcrWord } from './words.js';
-import { tGlyphs, type Gray } from './glyph-i.js';
+import { blobs, lighterLevel, tGlyphs, type Gray } from './glyph-i.js';
 
 /** Words of a second look under an empty label read over this confidence are kept (rereadEmptyValues). */
 const SURE_CONF = 0.75;
@@ -186,7 +186,7 @@ const enlarged = async (cut: Buffer, scale: number): Promise<Buffer> => {
  */
 export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
   const page = await grayOf(prep);
-  words = mendReadT(page, words);
+  words = lostLineEnds(page, mendReadT(page, words));
   const { suspects } = extractFields(groupPhrases(words), '');
   let out = words;
   for (const s of suspects) {
@@ -300,6 +300,51 @@ async function lostCodeLetters(rec: Recognizer, prep: PreparedImage, page: Gray,
     return [...rest, ...found.map((w) => ({ ...placed(w, box.left, box.top), reread: true }))];
   }
   return [...rest, ...p.words.map((w) => ({ ...w, conf: Math.min(w.conf, LOST_LETTER_CONF) }))];
+}
+
+/** A name line's glyph-sized ink is looked for this many of its type heights right of its last word. */
+const LINE_END_REACH = 2.5;
+/** Confidence given to the last word of a name line whose ink goes on past it (lostLineEnds). */
+const LINE_END_CONF = 0.5;
+
+/**
+ * Names (under NOME and FILIAÇÃO) whose line goes on in ink right of the last word read: a glyph-sized
+ * blob (0.6-1.4 x the line's type height tall, at most 1.5 x wide, within the line's band, ink at a level
+ * half-way from the line's own ink split to its paper: glyph-i.ts lighterLevel) starting within LINE_END_REACH type heights after it, where no other word was read
+ * ("JUVENAL RAMIRO DE NEPOMUCEN" at 0.915, the O and CHAVES under a glare's veil unread: final5 #72;
+ * "IDALINA EUFRÁSIA DE BERTOLUCCI" for ... ABRAÃO). The last word falls to LINE_END_CONF, so the name
+ * ends under the low-confidence line. Frame lines and the photo's edge reach past the band and are
+ * not glyphs. No recognition: the page's pixels only.
+ */
+function lostLineEnds(g: Gray, words: OcrWord[]): OcrWord[] {
+  const phrases = groupPhrases(words);
+  const labels = findLabels(phrases);
+  const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
+  const lh = labelHeight(labels), ch = labelCapHeight(labels);
+  const lines = [
+    ...(labels.get('nome') ? valueBelow(labels.get('nome')!, phrases, labelPhrases, 1, lh, ch) : []),
+    ...(labels.get('filiacao') ? valueBelow(labels.get('filiacao')!, phrases, labelPhrases, 2, lh, ch) : []),
+  ];
+  const lowered = new Set<OcrWord>();
+  for (const p of lines) {
+    const h = p.h;
+    const last = p.words[p.words.length - 1];
+    if (h < 8 || p.words.length < 2 || !/^[A-ZÀ-Ý'-]+$/.test(last.text)) continue;
+    const x0 = Math.ceil(p.x1 + 1), x1 = Math.min(g.width - 1, Math.floor(p.x1 + LINE_END_REACH * h));
+    const y0 = Math.max(0, Math.floor(p.y0 - 0.5 * h)), y1 = Math.min(g.height - 1, Math.ceil(p.y1 + 0.5 * h));
+    if (x1 - x0 < 4) continue;
+    // Ink that is read text (another value on the line) says nothing.
+    if (words.some((w) => !p.words.includes(w) && w.x1 > x0 && w.x0 < x1 && w.y1 > p.y0 && w.y0 < p.y1)) continue;
+    // At a level half-way from the line's ink split to its paper: a glare's veil fades the line's end first.
+    const t = lighterLevel(g, p);
+    const glyph = blobs(g, x0, y0, x1, y1, t).some((b) => {
+      const bh = b.y1 - b.y0 + 1, bw = b.x1 - b.x0 + 1;
+      // A sliver at the region's edge is the last letter's own antialiased edge.
+      return (b.x0 > x0 || bw >= 0.3 * h) && bh >= 0.6 * h && bh <= 1.4 * h && bw <= 1.5 * h && b.y0 > y0 && b.y1 < y1 && b.y0 >= p.y0 - 0.25 * h && b.y1 <= p.y1 + 0.25 * h;
+    });
+    if (glyph) lowered.add(last);
+  }
+  return lowered.size ? words.map((w) => (lowered.has(w) ? { ...w, conf: Math.min(w.conf, LINE_END_CONF) } : w)) : words;
 }
 
 /** A capital word of value type (letters, apostrophes, hyphens, a trailing comma) holding a T. */

@@ -177,3 +177,29 @@ describe('a code read in small letters (fields.ts)', () => {
     expect(cat('B').confianca).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
   });
 });
+
+describe("a name line whose ink goes on past its last word read (second-looks.ts lostLineEnds)", () => {
+  /** The card's words on a white page, the mother's line (100..~330, rows 250..272) inked as bars, and `extra` rectangles. */
+  const pageWith = async (extra: R): Promise<PreparedImage> => {
+    const bars: R = [];
+    for (const x of line('ANA LUCIA SOUZA', 100, 250, 22)) for (let bx = Math.ceil(x.x0) + 1; bx < x.x1 - 2; bx += 6) bars.push([bx, 252, bx + 2, 270, 20]);
+    const g = page(900, 700, [...bars, ...extra]);
+    const png = await sharp(Buffer.from(g.data), { raw: { width: 900, height: 700, channels: 1 } }).png().toBuffer();
+    return { png, width: 900, height: 700, quality: {} as PreparedImage['quality'], rotationDeg: 0, light: { unevenness: 0, flattened: false } };
+  };
+  const none = { model: { id: 'npm', langPath: '', gzip: true, pageSqueeze: 0.7 }, async words(): Promise<OcrWord[]> { return []; } } as unknown as Recognizer;
+  const end = line('ANA LUCIA SOUZA', 100, 250, 22)[2].x1;
+
+  it('leaves the name under the low-confidence line where a pale glyph follows it', async () => {
+    const pale: R = [[Math.ceil(end) + 6, 252, Math.ceil(end) + 20, 270, 120]];
+    const f = extract(await rereadSuspects(none, await pageWith(pale), card('FILIAÇÃO'))).campos;
+    expect(f.nome_mae.valor).toBe('ANA LUCIA SOUZA');
+    expect(f.nome_mae.confianca).toBeLessThan(LOW_CONFIDENCE);
+  });
+
+  it('does not take a frame line or an empty end for a glyph', async () => {
+    const frame: R = [[Math.ceil(end) + 10, 150, Math.ceil(end) + 12, 400, 20]];
+    expect(extract(await rereadSuspects(none, await pageWith(frame), card('FILIAÇÃO'))).campos.nome_mae.confianca).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+    expect(extract(await rereadSuspects(none, await pageWith([]), card('FILIAÇÃO'))).campos.nome_mae.confianca).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+  });
+});
