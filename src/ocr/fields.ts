@@ -39,8 +39,6 @@ const CLOSE_CODE_CAP = 0.7;
  */
 const BIRTH_LINE = /^\d{2}\/\d{2}\/\d{4} ?, ?[^,\d]+, ?[A-Z]{2}$/;
 const BIRTH_LINE_FALLBACK = 0.85;
-/** Confidence cap of a category or remark read in small letters (codes are printed in capitals). */
-const SMALL_CODE_CAP = 0.7;
 /** Confidence cap of a name with a word that says it was misread (doubts.ts misreadNameWords). */
 const NAME_DOUBT_CAP = 0.7;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
@@ -159,11 +157,6 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     else if (d.observacoes.conf < 0.5) suspects.push({ phrase: obsPs[0], accept: isRemarkReading });
   }
   if (d.observacoes.conf < 0.5) d.observacoes = none;
-  // Codes are printed in capitals: one read in small letters ("n" at 0.91 for a blurred monospaced D,
-  // final6 #30) was read from a shape the recogniser did not take for a capital, under the line.
-  const small = (ps: Phrase[]): boolean => ps.some((p) => p.words.some((w) => /[a-z]/.test(w.text)));
-  if (d.observacoes.valor && small(obsPs)) d.observacoes = { ...d.observacoes, cap: Math.min(d.observacoes.cap ?? 1, SMALL_CODE_CAP) };
-  if (d.categoria.valor && small(catPs)) d.categoria = { ...d.categoria, cap: Math.min(d.categoria.cap ?? 1, SMALL_CODE_CAP) };
 
   // Birth: field 3 of the 2022 model "DD/MM/AAAA, CIDADE, UF"; the older model prints the date alone.
   d.local_nascimento = none;

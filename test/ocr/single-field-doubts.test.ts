@@ -165,19 +165,6 @@ describe('a name read sure with a word that says otherwise (doubts.ts misreadNam
   });
 });
 
-describe('a code read in small letters (fields.ts)', () => {
-  it('leaves a remark or category read in small letters under the low-confidence line', () => {
-    const remark = (text: string) => extract([...card('FILIAÇÃO'), w(text, 110, 440, 22, 0.91)]).campos.observacoes;
-    expect(remark('n')).toMatchObject({ valor: 'N' });
-    expect(remark('n').confianca).toBeLessThan(LOW_CONFIDENCE);
-    expect(remark('D').confianca).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
-    const cat = (text: string) => extract(card('FILIAÇÃO').map((x) => (x.text === 'B' ? { ...x, text } : x))).campos.categoria;
-    expect(cat('b')).toMatchObject({ valor: 'B' });
-    expect(cat('b').confianca).toBeLessThan(LOW_CONFIDENCE);
-    expect(cat('B').confianca).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
-  });
-});
-
 describe("a name line whose ink goes on past its last word read (second-looks.ts lostLineEnds)", () => {
   /** The card's words on a white page, the mother's line (100..~330, rows 250..272) inked as bars, and `extra` rectangles. */
   const pageWith = async (extra: R): Promise<PreparedImage> => {
