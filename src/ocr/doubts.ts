@@ -121,3 +121,35 @@ export function lostMarkWords(phrases: Phrase[]): OcrWord[] {
   return out;
 }
 
+
+/** Particles a name is printed with (any case): short words whose case and width say little. */
+const NAME_PARTICLE = /^(DA|DE|DO|DAS|DOS|E)$/i;
+/**
+ * A name word whose box gives each of its letters this many times the px that the line's other words
+ * give theirs swallowed ink it did not read: letters or a whole word ("BERTOLUCC!" boxed over
+ * BERTOLUCCI ABRAÃO, 30 px a letter where the line's other words take 16-17: final6 #24). Capitals of
+ * one type differ by far less on a word's average (I and M are the extremes).
+ */
+export const WIDE_WORD = 1.5;
+
+/**
+ * Words of a name's line (`phrases`) that say the name was misread though read sure: a word of three
+ * letters or more read with small letters (the card prints names in capitals: RICCI read "RI cer",
+ * final6 #47), or one whose box is WIDE_WORD x or more as wide per letter as the median of the line's
+ * other words of three letters or more (needs two of them). Particles are not measured.
+ */
+export function misreadNameWords(phrases: Phrase[]): OcrWord[] {
+  const out: OcrWord[] = [];
+  for (const p of phrases) {
+    const ws = p.words.filter((w) => /[A-Za-zÀ-ÿ]/.test(w.text) && !/\d/.test(w.text) && !NAME_PARTICLE.test(w.text));
+    const letters = (w: OcrWord): number => w.text.replace(/[^A-Za-zÀ-ÿ!|]/g, '').length;
+    for (const w of ws) {
+      if (letters(w) >= 3 && /[a-zß-ÿ]/.test(w.text)) { out.push(w); continue; }
+      const others = ws.filter((o) => o !== w && letters(o) >= 3);
+      if (others.length < 2 || letters(w) < 3) continue;
+      const per = median(others.map((o) => (o.x1 - o.x0) / letters(o)));
+      if ((w.x1 - w.x0) / letters(w) >= WIDE_WORD * per) out.push(w);
+    }
+  }
+  return out;
+}

@@ -12,8 +12,8 @@ import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks
 import { isValidCnhNumber, isValidCpf } from './validators.js';
 import { restoreDiacritics } from './orthography.js';
 import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
-import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, rgWidthFits, valueConfidence } from './doubts.js';
-import { fold, toPhrase, type OcrWord, type Phrase } from './words.js';
+import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, misreadNameWords, rgWidthFits, valueConfidence } from './doubts.js';
+import { editDistance, fold, toPhrase, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
@@ -39,6 +39,8 @@ const CLOSE_CODE_CAP = 0.7;
  */
 const BIRTH_LINE = /^\d{2}\/\d{2}\/\d{4} ?, ?[^,\d]+, ?[A-Z]{2}$/;
 const BIRTH_LINE_FALLBACK = 0.85;
+/** Confidence cap of a name with a word that says it was misread (doubts.ts misreadNameWords). */
+const NAME_DOUBT_CAP = 0.7;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
 const CONFUSED_UF_CAP = 0.7;
 
@@ -196,6 +198,14 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
 
   // Parents: two lines (father, mother) or one (mother only).
   let filLines = below('filiacao', 2);
+  // FILIAÇÃO unread as a label but read as a word a letter or two off ("FUAÇÃO" on a blurred card,
+  // final6 #8): a parent's line is never one such word, so it stands for the label and the parents are
+  // the lines under it (taken as one, it became the father and the father the mother).
+  const nearFil = labels.has('filiacao') ? undefined : nearFiliacao(phrases, labelPhrases);
+  if (nearFil) {
+    labelPhrases.add(nearFil.phrase);
+    filLines = valueBelow(nearFil, phrases, labelPhrases, 2, labelH, capH);
+  }
   const permissao = labels.get('permissao');
   if (!filLines.length && !labels.has('filiacao') && model === 'old' && permissao) {
     // Label unread: the parents are the (one or two) value lines above PERMISSÃO. The older card
@@ -208,7 +218,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     // Label unread (2022 model): the parents are the last one or two value lines under the category row.
     filLines = linesUnderRow(cat, phrases, labelPhrases, labelH);
   }
-  const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: valueConfidence([p], isNameWord) * (labels.has('filiacao') ? 1 : 0.9) }));
+  const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: valueConfidence([p], isNameWord) * (labels.has('filiacao') || nearFil ? 1 : 0.9) }));
   d.nome_pai = fil.length === 2 ? fil[0] : none;
   // One line read: the mother alone, or the father with the mother's line unread (seen on the tuning
   // part: the father's name returned as the mother's). Which one cannot be told, so the value is kept
@@ -256,6 +266,15 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     d[k] = { ...v, cap: Math.min(v.cap ?? 1, LOST_DIACRITIC_CAP) };
     marked.push(...lost);
   };
+  // Names read sure with a word that says otherwise (doubts.ts misreadNameWords: small letters, a box
+  // far wider than its letters): under the low-confidence line.
+  const misread = (k: CnhFieldName, ps: Phrase[]): void => {
+    const v = d[k];
+    if (v?.valor && misreadNameWords(ps).length) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+  };
+  misread('nome_completo', below('nome'));
+  if (filLines.length === 2) misread('nome_pai', [filLines[0]]);
+  if (filLines.length) misread('nome_mae', [filLines[filLines.length - 1]]);
   lostMark('nome_completo', below('nome'));
   if (filLines.length === 2) lostMark('nome_pai', [filLines[0]]);
   if (filLines.length) lostMark('nome_mae', [filLines[filLines.length - 1]]);
@@ -270,6 +289,26 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   restoreNames(d);
   particleHyphens(d);
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
+}
+
+/** Most edits FILIAÇÃO may be read off by and still stand for the label (nearFiliacao). */
+const FILIACAO_EDITS = 3;
+
+/**
+ * A phrase that is the FILIAÇÃO label read a few letters off (at most FILIACAO_EDITS, accents and
+ * marks aside: "FUAÇÃO" for FILIAÇÃO on a blurred card, the blurred LI read as U), one word of six
+ * letters or more alone on its line, no label already: as a FoundLabel, or undefined. A parent's line
+ * is two words or more (a lone word fails the name check); a surname the recogniser broke off its line
+ * (FALCÃO, 3 edits away) has the rest of the line beside it.
+ */
+export function nearFiliacao(phrases: Phrase[], labelPhrases: Set<Phrase>): FoundLabel | undefined {
+  const alone = (q: Phrase): boolean => !phrases.some((o) => o !== q && Math.min(o.y1, q.y1) - Math.max(o.y0, q.y0) > 0.5 * Math.min(o.y1 - o.y0, q.y1 - q.y0));
+  const p = phrases.find((q) => {
+    if (labelPhrases.has(q) || q.words.length !== 1) return false;
+    const t = fold(q.text).replace(/[^A-Z]/g, '');
+    return t.length >= 6 && editDistance(t, 'FILIACAO') <= FILIACAO_EDITS && alone(q);
+  });
+  return p ? { id: 'filiacao', phrase: p } : undefined;
 }
 
 /**

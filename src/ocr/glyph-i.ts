@@ -173,10 +173,13 @@ const LETTER = /[A-ZÀ-ÖØ-Þ]/;
  * For each T of a capital word `w` (read on page `g`), what its glyph is: 'I' where the glyph's ends
  * are one width, 'T' where its top is clearly the wider, '?' where its glyph cannot be found (the
  * word's glyphs do not fall one to a letter and the T is not its first letter) or its shape does not
- * tell. Keys are the T's indices in `w.text`.
+ * tell. An I by the word's ink split that has a T's bar at a lighter level (barAtLevel, half-way to the
+ * paper: a blurred T's thin bar fades under the split while its stem stays dark; PRATES read right and
+ * turned "PRAIES", final6 #74) is '?'. Keys are the T's indices in `w.text`.
  */
 export function tGlyphs(g: Gray, w: OcrWord): Map<number, TOrI> {
   const out = new Map<number, TOrI>();
+  let lighter: number | undefined;
   const letters = [...w.text].map((c, i) => ({ c, i })).filter((x) => LETTER.test(x.c));
   if (!letters.some((x) => x.c === 'T')) return out;
   const glyphs = wordGlyphs(g, w);
@@ -193,7 +196,77 @@ export function tGlyphs(g: Gray, w: OcrWord): Map<number, TOrI> {
     // A first glyph too wide for one I is cut to its first stem (an I touching the next letter).
     const wide = !oneEach && glyph.x1 - glyph.x0 + 1 > I_MAX_WIDTH * (glyph.y1 - glyph.y0 + 1);
     const cols = wide ? firstStemColumns(g, glyph) : undefined;
-    out.set(x.i, wide && !cols ? '?' : tOrI(glyphShape(g, glyph, cols)));
+    const v: TOrI = wide && !cols ? '?' : tOrI(glyphShape(g, glyph, cols));
+    if (v !== 'I') return out.set(x.i, v) && undefined;
+    // An I by the word's split: is it still one at a lighter level (a blurred T's bar fades under the split)?
+    const gi = glyphs.indexOf(glyph), hh = h(glyph);
+    const left = gi > 0 ? (glyphs[gi - 1].x1 + glyph.x0) / 2 : glyph.x0 - 0.5 * hh;
+    const end = cols ? cols[1] : glyph.x1;
+    const right = cols ? end : gi < glyphs.length - 1 ? (end + glyphs[gi + 1].x0) / 2 : end + 0.5 * hh;
+    out.set(x.i, barAtLevel(g, glyph, left, right, lighter ??= lighterLevel(g, w)) ? '?' : 'I');
   });
   return out;
+}
+
+/**
+ * A level half-way from the word's Otsu split to its paper (the median of the pixels over the split):
+ * strokes the blur thinned to mid-gray are ink at it.
+ */
+export function lighterLevel(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): number {
+  const x0 = Math.max(0, Math.floor(w.x0)), y0 = Math.max(0, Math.floor(w.y0));
+  const x1 = Math.min(g.width - 1, Math.ceil(w.x1)), y1 = Math.min(g.height - 1, Math.ceil(w.y1));
+  const t = otsu(g, x0, y0, x1, y1);
+  const hist = new Uint32Array(256);
+  let n = 0;
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) { const v = g.data[y * g.width + x]; if (v > t) { hist[v]++; n++; } }
+  let paper = 255;
+  for (let v = 0, c = 0; v < 256; v++) { c += hist[v]; if (c * 2 >= n && n > 0) { paper = v; break; } }
+  return (t + paper) / 2;
+}
+
+/**
+ * True when a glyph has a T's bar at level `t` (endsAtLevel between `left` and `right`): a top at least
+ * T_BAR_SHARE of its height and a foot under T_FOOT_SHARE of that top.
+ */
+export function barAtLevel(g: Gray, b: Blob, left: number, right: number, t: number): boolean {
+  const h = b.y1 - b.y0 + 1;
+  const e = endsAtLevel(g, b, left, right, t);
+  return e.top >= T_BAR_SHARE * h && e.foot < T_FOOT_SHARE * e.top;
+}
+
+/**
+ * A T's bar is at least this share of its glyph's height (0.6-0.8 in the seen types); an I's top
+ * serif or slab is narrower in serif type, and as wide as its foot in every type.
+ */
+export const T_BAR_SHARE = 0.5;
+
+/**
+ * The widest ink at a glyph's top and foot (BAND of its height each) measured at a lighter level
+ * `t` than the one that found it: each row's run of pixels at or under `t` that reaches the glyph's
+ * own columns, held between `left` and `right` (half-way to the neighbouring glyphs). A blurred T's bar
+ * is a thin stroke and fades to mid-gray while its stem stays dark (final6 #74: stem 0-50, bar
+ * 120-175): at the word's Otsu split only the stem is ink, at the lighter level the bar is whole.
+ */
+export function endsAtLevel(g: Gray, b: Blob, left: number, right: number, t: number): { top: number; foot: number } {
+  const h = b.y1 - b.y0 + 1;
+  const band = Math.max(2, Math.round(BAND * h));
+  const lo = Math.max(0, Math.ceil(left)), hi = Math.min(g.width - 1, Math.floor(right));
+  const widest = (from: number, to: number): number => {
+    let m = 0;
+    for (let y = from; y <= to; y++) {
+      let run = 0, touches = false;
+      for (let x = lo; x <= hi + 1; x++) {
+        if (x <= hi && g.data[y * g.width + x] <= t) {
+          run++;
+          if (x >= b.x0 && x <= b.x1) touches = true;
+        } else {
+          if (touches) m = Math.max(m, run);
+          run = 0;
+          touches = false;
+        }
+      }
+    }
+    return m;
+  };
+  return { top: widest(b.y0, b.y0 + band - 1), foot: widest(b.y1 - band + 1, b.y1) };
 }

@@ -97,6 +97,12 @@ export function secondRead(quality: QualityMetrics, misses: number, labelsFound 
 export const MERGE_MARGIN = 0.1;
 
 /**
+ * Confidence cap of a value two readings of one document read differently, each at UNSURE (0.8) or
+ * over (mergeReadings): under the low-confidence line.
+ */
+export const DISAGREE_CAP = 0.75;
+
+/**
  * Field-by-field merge of two readings of one document: each field takes the second reading's value
  * where the first has none, where both read the same value and the second is surer (two readings
  * agree), or where the second's confidence (after its checks: a failed check caps it under 0.6) is
@@ -119,7 +125,12 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
     // OSMAR, "PAES MONTENEGRO" at 0.94) comes back whole from the second reading, at least as sure.
     const wordsBefore = (NAME_FIELDS as readonly CnhFieldName[]).includes(k) && a.valor !== '' && b.valor.endsWith(` ${a.valor}`) && b.confianca >= a.confianca;
     const take = b.valor !== '' && !noRemark && (!a.valor || wordsBefore || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
-    out[k] = take ? b : a;
+    // Both readings sure of different values (neither the other cut short, nor the other with words
+    // before it): one of them is misread and the ink did not tell which ("5403196854" at 0.856 against
+    // 540319854 at 0.95, final6 #7): the value taken is kept, under the low-confidence line.
+    const chosen = take ? b : a;
+    const disagree = a.valor !== '' && b.valor !== '' && a.valor !== b.valor && !cutShort && !wordsBefore && a.confianca >= UNSURE && b.confianca >= UNSURE;
+    out[k] = disagree ? { ...chosen, confianca: Math.min(chosen.confianca, DISAGREE_CAP) } : chosen;
   }
   return out;
 }

@@ -195,7 +195,8 @@ describe('values re-read for failing their format (rereadSuspects)', () => {
       { text: 'À', conf: 0.76, x0: 80, y0: 18, x1: 97, y1: 38 },
     ]);
     const out = await rereadSuspects(rec, await page(900, 600), words);
-    expect(rec.calls).toBe(1);
+    // The remark's look, and the identity number's second reading (read sure: doubtIdentityNumber).
+    expect(rec.calls).toBe(2);
     expect(fields(out).campos.observacoes.valor).toBe('EAR A');
   });
 });
