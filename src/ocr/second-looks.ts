@@ -3,7 +3,8 @@
  * small cut of the prepared image read again with a segmentation suited to it: boxes that swallowed two
  * lines (rereadMergedLines), values missing under found labels (rereadEmptyValues), values that failed
  * their format (rereadSuspects) and unsure lone letters (rereadLoneLetters). Each costs one recognition
- * of a small cut and runs only where the page pass left something wrong, with a cap per page.
+ * of a small cut and runs only where the page pass left something wrong, with a cap per page. Cuts
+ * come from cuts.ts; doubts raised about values read sure (no value replaced) are in value-doubts.ts.
  */
 import sharp from 'sharp';
 import { passesOwnCheck } from './checks.js';
@@ -15,31 +16,12 @@ import { emptyValueRegions, findLabels, labelCapHeight, labelHeight, valueBelow 
 import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
 import { editDistance, groupPhrases, type OcrWord } from './words.js';
-import { blobs, lighterLevel, tGlyphs, type Gray } from './glyph-i.js';
+import { tGlyphs, type Gray } from './glyph-i.js';
+import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, placed } from './cuts.js';
+import { doubtIdentityNumber, lostLineEnds } from './value-doubts.js';
 
 /** Words of a second look under an empty label read over this confidence are kept (rereadEmptyValues). */
 const SURE_CONF = 0.75;
-
-/** White padding (px) around every region cut out for a second look. */
-const CUT_PAD = 12;
-
-/** Region `r` of `png`, padded with CUT_PAD px of white, as PNG. */
-const paddedCut = (png: Buffer, r: { left: number; top: number; width: number; height: number }): Promise<Buffer> =>
-  sharp(png).extract(r).extend({ top: CUT_PAD, bottom: CUT_PAD, left: CUT_PAD, right: CUT_PAD, background: '#ffffff' }).png().toBuffer();
-
-/** Letters (accented capitals too) or digits: a word read in a cut that is worth keeping. */
-const HAS_TEXT = /[A-Za-z0-9À-ÿ]/;
-
-/** A word read in a cut (padded by CUT_PAD, enlarged `scale` times) placed on the page, the cut's corner at (`left`, `top`) px. */
-const placed = (w: OcrWord, left: number, top: number, scale = 1): OcrWord =>
-  ({ ...w, x0: w.x0 / scale - CUT_PAD + left, x1: w.x1 / scale - CUT_PAD + left, y0: w.y0 / scale - CUT_PAD + top, y1: w.y1 / scale - CUT_PAD + top });
-
-/** A box grown by 30% of its height on every side, clamped to the prepared page (px). */
-function grownBox(b: { x0: number; y0: number; x1: number; y1: number }, prep: PreparedImage): { left: number; top: number; width: number; height: number } {
-  const m = Math.round(0.3 * (b.y1 - b.y0));
-  const left = Math.max(0, Math.floor(b.x0 - m)), top = Math.max(0, Math.floor(b.y0 - m));
-  return { left, top, width: Math.min(prep.width - left, Math.ceil(b.x1 - b.x0 + 2 * m)), height: Math.min(prep.height - top, Math.ceil(b.y1 - b.y0 + 2 * m)) };
-}
 
 /**
  * Second look, one text line at a time, under labels whose value the page pass missed: each region is
@@ -170,13 +152,6 @@ async function cleanCut(cut: Buffer): Promise<Buffer | null> {
   return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toBuffer();
 }
 
-/** A cut `scale` times as large (cubic), or the cut itself at 1. */
-const enlarged = async (cut: Buffer, scale: number): Promise<Buffer> => {
-  if (scale === 1) return cut;
-  const { width = 1 } = await sharp(cut).metadata();
-  return sharp(cut).resize({ width: Math.round(width * scale), kernel: 'cubic' }).png().toBuffer();
-};
-
 /**
  * Values whose reading failed its format or check are read again as one line from their own box (padded
  * by 30% of its height and 12 px of white), with the recogniser held to the suspect's `whitelist` where it
@@ -216,57 +191,6 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
 }
 
 /**
- * Identity numbers (the first words with digits under DOC. IDENTIDADE) whose words were read at least
- * this sure are read a second time: a value under it already ends under the low-confidence line
- * (0.6 x 0.66 + 0.4 = 0.8 after its passed shape check).
- */
-const ID_CHECK_CONF = 0.66;
-/** Enlargement of the identity number's second reading (ID_CHECK_CONF). */
-const ID_CHECK_SCALE = 2;
-/** A digit's advance is at most this share of its box's height in the card's types (0.8-0.85 seen). */
-const DIGIT_ADVANCE = 0.9;
-/** Confidence given to the words of an identity number two readings disagree on (0.6 x 0.5 + 0.4 = 0.7). */
-const ID_DOUBT_CONF = 0.5;
-
-/**
- * An identity number read sure (its words at ID_CHECK_CONF or over) is read again from its own box (at
- * most DIGIT_ADVANCE x its height per digit wide, grown 30 % and padded), enlarged ID_CHECK_SCALE times,
- * held to digits. It has no check digit, and a digit misread or one too many is read at 0.8-0.9
- * ("82386317" for 82356317, "5403196854" for 540319854, "99813084" for 09813084: final6 #24, #7, #47,
- * each read otherwise enlarged). Readings that differ in their digits leave the number's words at
- * ID_DOUBT_CONF: the value ends under the low-confidence line. The second reading is never taken
- * (it reads less sure, 0.56-0.93). One small recognition per page with a sure identity number.
- */
-async function doubtIdentityNumber(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
-  const phrases = groupPhrases(words);
-  const labels = findLabels(phrases);
-  const id = labels.get('identidade');
-  if (!id) return words;
-  const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
-  const line = valueBelow(id, phrases, labelPhrases, 1, labelHeight(labels), labelCapHeight(labels)).flatMap((p) => p.words);
-  const first = line.findIndex((w) => /\d/.test(w.text));
-  if (first < 0) return words;
-  const num: OcrWord[] = [];
-  for (let i = first; i < line.length && /\d/.test(line[i].text); i++) num.push(line[i]);
-  const digits = (t: string): string => t.replace(/\D/g, '');
-  const old = digits(num.map((w) => w.text).join(''));
-  if (old.length < 4 || num.some((w) => w.conf < ID_CHECK_CONF)) return words;
-  const x0 = Math.min(...num.map((w) => w.x0)), y0 = Math.min(...num.map((w) => w.y0)), y1 = Math.max(...num.map((w) => w.y1));
-  const x1 = Math.min(Math.max(...num.map((w) => w.x1)), x0 + DIGIT_ADVANCE * (y1 - y0) * old.length);
-  const box = grownBox({ x0, y0, x1, y1 }, prep);
-  if (box.width < 8 || box.height < 8) return words;
-  const found = await rec.words(await enlarged(await paddedCut(prep.png, box), ID_CHECK_SCALE), SEGMENTATION.line, '0123456789');
-  if (digits(found.map((w) => w.text).join('')) === old) return words;
-  return words.map((w) => (num.includes(w) ? { ...w, conf: Math.min(w.conf, ID_DOUBT_CONF) } : w));
-}
-
-/** The prepared page's first channel as a gray image (glyph-i.ts Gray). */
-async function grayOf(prep: PreparedImage): Promise<Gray> {
-  const { data, info } = await sharp(prep.png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
-}
-
-/**
  * Confidence given to the words of a category whose ink holds more letters than were read and which a
  * held reading did not mend: the value then ends under the low-confidence line after its passed check
  * (0.6 x 0.5 + 0.4 = 0.7).
@@ -300,51 +224,6 @@ async function lostCodeLetters(rec: Recognizer, prep: PreparedImage, page: Gray,
     return [...rest, ...found.map((w) => ({ ...placed(w, box.left, box.top), reread: true }))];
   }
   return [...rest, ...p.words.map((w) => ({ ...w, conf: Math.min(w.conf, LOST_LETTER_CONF) }))];
-}
-
-/** A name line's glyph-sized ink is looked for this many of its type heights right of its last word. */
-const LINE_END_REACH = 2.5;
-/** Confidence given to the last word of a name line whose ink goes on past it (lostLineEnds). */
-const LINE_END_CONF = 0.5;
-
-/**
- * Names (under NOME and FILIAÇÃO) whose line goes on in ink right of the last word read: a glyph-sized
- * blob (0.6-1.4 x the line's type height tall, at most 1.5 x wide, within the line's band, ink at a level
- * half-way from the line's own ink split to its paper: glyph-i.ts lighterLevel) starting within LINE_END_REACH type heights after it, where no other word was read
- * ("JUVENAL RAMIRO DE NEPOMUCEN" at 0.915, the O and CHAVES under a glare's veil unread: final5 #72;
- * "IDALINA EUFRÁSIA DE BERTOLUCCI" for ... ABRAÃO). The last word falls to LINE_END_CONF, so the name
- * ends under the low-confidence line. Frame lines and the photo's edge reach past the band and are
- * not glyphs. No recognition: the page's pixels only.
- */
-function lostLineEnds(g: Gray, words: OcrWord[]): OcrWord[] {
-  const phrases = groupPhrases(words);
-  const labels = findLabels(phrases);
-  const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
-  const lh = labelHeight(labels), ch = labelCapHeight(labels);
-  const lines = [
-    ...(labels.get('nome') ? valueBelow(labels.get('nome')!, phrases, labelPhrases, 1, lh, ch) : []),
-    ...(labels.get('filiacao') ? valueBelow(labels.get('filiacao')!, phrases, labelPhrases, 2, lh, ch) : []),
-  ];
-  const lowered = new Set<OcrWord>();
-  for (const p of lines) {
-    const h = p.h;
-    const last = p.words[p.words.length - 1];
-    if (h < 8 || p.words.length < 2 || !/^[A-ZÀ-Ý'-]+$/.test(last.text)) continue;
-    const x0 = Math.ceil(p.x1 + 1), x1 = Math.min(g.width - 1, Math.floor(p.x1 + LINE_END_REACH * h));
-    const y0 = Math.max(0, Math.floor(p.y0 - 0.5 * h)), y1 = Math.min(g.height - 1, Math.ceil(p.y1 + 0.5 * h));
-    if (x1 - x0 < 4) continue;
-    // Ink that is read text (another value on the line) says nothing.
-    if (words.some((w) => !p.words.includes(w) && w.x1 > x0 && w.x0 < x1 && w.y1 > p.y0 && w.y0 < p.y1)) continue;
-    // At a level half-way from the line's ink split to its paper: a glare's veil fades the line's end first.
-    const t = lighterLevel(g, p);
-    const glyph = blobs(g, x0, y0, x1, y1, t).some((b) => {
-      const bh = b.y1 - b.y0 + 1, bw = b.x1 - b.x0 + 1;
-      // A sliver at the region's edge is the last letter's own antialiased edge.
-      return (b.x0 > x0 || bw >= 0.3 * h) && bh >= 0.6 * h && bh <= 1.4 * h && bw <= 1.5 * h && b.y0 > y0 && b.y1 < y1 && b.y0 >= p.y0 - 0.25 * h && b.y1 <= p.y1 + 0.25 * h;
-    });
-    if (glyph) lowered.add(last);
-  }
-  return lowered.size ? words.map((w) => (lowered.has(w) ? { ...w, conf: Math.min(w.conf, LINE_END_CONF) } : w)) : words;
 }
 
 /** A capital word of value type (letters, apostrophes, hyphens, a trailing comma) holding a T. */
