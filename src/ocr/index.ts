@@ -9,14 +9,14 @@ import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './
 import { DecodePool, type DecodeSession } from './decode-pool.js';
 import { sniffMime, type DocumentMime } from './input.js';
 import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Recognizer } from './pool.js';
-import { mergeReadings, readingMisses, secondRead, SMALL_CARD_PX } from './second-read.js';
+import { mergeReadings, readingMisses, secondRead, SMALL_CARD_PX, type SecondRead } from './second-read.js';
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
 import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
 import { evenPaper } from './light.js';
 import { whitenPrintedLines } from './printed-lines.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
-import { CORE_FIELDS, looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
+import { CORE_FIELDS, looksLikeCnh, readingGrade, worseGrade, type QualityGrade, type QualityMetrics } from './quality.js';
 import { fold, groupPhrases, readingText, type OcrWord } from './words.js';
 
 /** The validity flag each field carries even when empty (spec: cpf `valido`, dates `valida`). */
@@ -136,6 +136,21 @@ function smallCardShown(prep: PreparedImage, campos: ReturnType<typeof extractFi
 }
 
 /**
+ * Whether a page's second reading (second-read.ts secondRead) is read at full width instead of the
+ * model's squeeze: when its preparation asks for it, and on a card small in the frame (quality.ts
+ * resolutionPx under SMALL_CARD_PX: the kiosk's webcam, 1280 px frames holding both sides, ~345 px of
+ * card height; a photograph from afar) whatever the second preparation is. Such a card's prepared page
+ * is an upscale of ~2.4 with no pixels to spare for the 0.7 squeeze; a dark one's second reading
+ * (the median, for its noise) was read squeezed (final6's webcam frames, 13 documents: 137 -> 145
+ * fields of 195 with the first commit of this change, the second readings of dark small cards).
+ * Only pages already read twice pay, and only the width of their second reading (a clean page is
+ * read once, a card of ordinary size as before).
+ */
+export function secondFullWidth(again: SecondRead, quality: QualityMetrics): boolean {
+  return again.fullWidth || quality.resolutionPx < SMALL_CARD_PX;
+}
+
+/**
  * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
  * recognise (retrying turned 180 degrees when fewer than MIN_LABELS labels are read), then the second
  * looks. A hard photograph read poorly (second-read.ts secondRead: a dark or blurred page missing core
@@ -165,7 +180,7 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   const again = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) || smallCardShown(prep, first.campos) ? secondRead(prep.quality, readingMisses(first.campos), first.labelsFound) : null;
   if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
   const other = await prepareImage(bytes, { ...again.prepare, extraTurnDeg: turn });
-  const read2 = await pageWords(recs, other, again.fullWidth ? 1 : undefined);
+  const read2 = await pageWords(recs, other, secondFullWidth(again, prep.quality) ? 1 : undefined);
   const second = await secondLooks(recs, other, read2.words, read2.evened);
   // A preparation of the same crop: its words stack like the first's once brought to the first's
   // scale (a small card's second preparation is larger, second-read.ts SMALL_CARD_HEIGHT_PX).
