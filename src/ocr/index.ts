@@ -151,6 +151,43 @@ export function secondFullWidth(again: SecondRead, quality: QualityMetrics): boo
 }
 
 /**
+ * Share of the ink-to-paper range a small card's second preparation keeps (preprocess.ts `clip`,
+ * PAPER_CLIP 0.95 otherwise): lighter levels turn white. The kiosk webcam's soft, noisy frames leave
+ * gray halos around and between blurred bold glyphs after the 0.95 stretch, and tesseract's sparse
+ * layout drops such a line whole (final6 #49: registration number, validity and first-licence date
+ * read as nothing; a strip of that line alone, read at 0.95, gives no word; with its levels over 200
+ * of 255 turned white it reads all three. That the halos join the glyphs into blobs too long for a
+ * line is our reading of it, not looked at inside tesseract). Only a small card's second reading (a
+ * page read poorly first): the first stays as it was.
+ */
+export const SMALL_CARD_CLIP = 0.8;
+
+/**
+ * A second reading's words mended where they are a first reading's word with its first letter or two
+ * lost: the same line, the same right end (within a quarter of the line's height), the first word's
+ * box starting at least a third of the height further left, and its text ending with the second's
+ * (final6 #78: HORÁCIO read whole at 0.64 first, "ORÁCIO" at 0.92 in the second reading, its box
+ * starting at the O; a name so cut passed every check and replaced the right one). The mended word
+ * takes the first word's text and box and the lower of the two confidences.
+ */
+export function mendCutWords(second: OcrWord[], first: OcrWord[]): OcrWord[] {
+  return second.map((b) => {
+    const h = b.y1 - b.y0;
+    if (h <= 0 || b.text.length < 2) return b;
+    const a = first.find((w) => {
+      const overlap = Math.min(w.y1, b.y1) - Math.max(w.y0, b.y0);
+      const lost = w.text.length - b.text.length;
+      return overlap > 0.5 * Math.min(h, w.y1 - w.y0) && Math.abs(w.x1 - b.x1) <= 0.25 * h && w.x0 < b.x0 - h / 3 && lost >= 1 && lost <= 2 && w.text.endsWith(b.text) && /\p{L}/u.test(w.text.slice(0, lost));
+    });
+    if (!a) return b;
+    // Another word of the line's height where the lost letters stand: they were read, apart. (A box
+    // much taller than the line, #78's "Ju" over the label and the H, is not one of its words.)
+    if (second.some((w) => w !== b && w.x1 > a.x0 && w.x0 < b.x0 && Math.min(w.y1, b.y1) - Math.max(w.y0, b.y0) > 0.5 * h && w.y1 - w.y0 <= 1.5 * h)) return b;
+    return { ...b, text: a.text, x0: a.x0, conf: Math.min(a.conf, b.conf) };
+  });
+}
+
+/**
  * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
  * recognise (retrying turned 180 degrees when fewer than MIN_LABELS labels are read), then the second
  * looks. A hard photograph read poorly (second-read.ts secondRead: a dark or blurred page missing core
@@ -179,13 +216,13 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   const first = documentFields(words);
   const again = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) || smallCardShown(prep, first.campos) ? secondRead(prep.quality, readingMisses(first.campos), first.labelsFound) : null;
   if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
-  const other = await prepareImage(bytes, { ...again.prepare, extraTurnDeg: turn });
+  const other = await prepareImage(bytes, { ...again.prepare, ...(prep.quality.resolutionPx < SMALL_CARD_PX ? { clip: SMALL_CARD_CLIP } : {}), extraTurnDeg: turn });
   const read2 = await pageWords(recs, other, secondFullWidth(again, prep.quality) ? 1 : undefined);
   const second = await secondLooks(recs, other, read2.words, read2.evened);
   // A preparation of the same crop: its words stack like the first's once brought to the first's
   // scale (a small card's second preparation is larger, second-read.ts SMALL_CARD_HEIGHT_PX).
   const sameCrop = other.height === prep.height || Math.abs(other.width / other.height - prep.width / prep.height) < 0.01;
-  return { words, grade: prep.quality.grade, heightPx: prep.height, ...(sameCrop ? { second: rescaled(second, prep.width / other.width, prep.height / other.height) } : {}) };
+  return { words, grade: prep.quality.grade, heightPx: prep.height, ...(sameCrop ? { second: mendCutWords(rescaled(second, prep.width / other.width, prep.height / other.height), words) } : {}) };
 }
 
 /** Pages stacked top to bottom into one word list (front and back on one page or on two). */

@@ -6,7 +6,7 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { recognizeImage, secondFullWidth } from '../../src/ocr/index.js';
+import { recognizeImage, secondFullWidth, SMALL_CARD_CLIP } from '../../src/ocr/index.js';
 import type { Recognizer } from '../../src/ocr/pool.js';
 import { CARD_HEIGHT_PX, type PrepareOptions, type PreparedImage } from '../../src/ocr/preprocess.js';
 import type { QualityMetrics } from '../../src/ocr/quality.js';
@@ -59,7 +59,7 @@ describe('recognizeImage on a dark card (index.ts)', () => {
     const rec = valuesOnly();
     const p = preparer(SMALL_CARD_PX - 200);
     const out = await recognizeImage([rec], new Uint8Array(8), p.prepare);
-    expect(p.calls.some((o) => o.denoise)).toBe(true);
+    expect(p.calls.some((o) => o.denoise && o.clip === SMALL_CARD_CLIP)).toBe(true);
     expect(out.second).toBeDefined();
     // First pass (and its 180 degree retry) squeezed, the second reading at full width.
     expect(rec.widths[0]).toBe(Math.round(W * 0.7));
@@ -71,6 +71,8 @@ describe('recognizeImage on a dark card (index.ts)', () => {
     const p = preparer(SMALL_CARD_PX + 200);
     const out = await recognizeImage([rec], new Uint8Array(8), p.prepare);
     expect(p.calls.some((o) => o.denoise)).toBe(true);
+    // The usual stretch (preprocess.ts PAPER_CLIP) on every preparation.
+    expect(p.calls.every((o) => o.clip === undefined)).toBe(true);
     expect(out.second).toBeDefined();
     expect(rec.widths.every((w) => w === Math.round(W * 0.7))).toBe(true);
   });
