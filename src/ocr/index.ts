@@ -9,7 +9,7 @@ import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './
 import { DecodePool, type DecodeSession } from './decode-pool.js';
 import { sniffMime, type DocumentMime } from './input.js';
 import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Recognizer } from './pool.js';
-import { mergeReadings, readingMisses, secondRead, SMALL_CARD_PX, type SecondRead } from './second-read.js';
+import { BLURRED, mergeReadings, readingMisses, secondRead, SMALL_CARD_PX, type SecondRead } from './second-read.js';
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
 import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
 import { evenPaper } from './light.js';
@@ -163,6 +163,17 @@ export function secondFullWidth(again: SecondRead, quality: QualityMetrics): boo
 export const SMALL_CARD_CLIP = 0.8;
 
 /**
+ * A small card (resolutionPx under SMALL_CARD_PX) whose frame is soft (quality.ts sharpness under
+ * second-read.ts BLURRED): the one whose second preparation keeps SMALL_CARD_CLIP. Halos come from
+ * blur; final5's fax-like 1-bit scans are small and sharp (sharpness 93-169, final6's webcam frames
+ * 7-32), and the clip thinned their broken type further (five documents: 3 fields lost, 2 values
+ * changed to other wrong ones) where a full-width reading alone changed none of their values.
+ */
+export function softSmallCard(quality: QualityMetrics): boolean {
+  return quality.resolutionPx < SMALL_CARD_PX && quality.sharpness < BLURRED;
+}
+
+/**
  * A second reading's words mended where they are a first reading's word with its first letter or two
  * lost: the same line, the same right end (within a quarter of the line's height), the first word's
  * box starting at least a third of the height further left, and its text ending with the second's
@@ -216,7 +227,7 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   const first = documentFields(words);
   const again = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) || smallCardShown(prep, first.campos) ? secondRead(prep.quality, readingMisses(first.campos), first.labelsFound) : null;
   if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
-  const other = await prepareImage(bytes, { ...again.prepare, ...(prep.quality.resolutionPx < SMALL_CARD_PX ? { clip: SMALL_CARD_CLIP } : {}), extraTurnDeg: turn });
+  const other = await prepareImage(bytes, { ...again.prepare, ...(softSmallCard(prep.quality) ? { clip: SMALL_CARD_CLIP } : {}), extraTurnDeg: turn });
   const read2 = await pageWords(recs, other, secondFullWidth(again, prep.quality) ? 1 : undefined);
   const second = await secondLooks(recs, other, read2.words, read2.evened);
   // A preparation of the same crop: its words stack like the first's once brought to the first's

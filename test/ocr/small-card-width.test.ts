@@ -6,14 +6,14 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { recognizeImage, secondFullWidth, SMALL_CARD_CLIP } from '../../src/ocr/index.js';
+import { recognizeImage, secondFullWidth, SMALL_CARD_CLIP, softSmallCard } from '../../src/ocr/index.js';
 import type { Recognizer } from '../../src/ocr/pool.js';
 import { CARD_HEIGHT_PX, type PrepareOptions, type PreparedImage } from '../../src/ocr/preprocess.js';
 import type { QualityMetrics } from '../../src/ocr/quality.js';
-import { DARK_CONTRAST, POOR_READING, secondRead, SMALL_CARD_PX } from '../../src/ocr/second-read.js';
+import { BLURRED, DARK_CONTRAST, POOR_READING, secondRead, SMALL_CARD_PX } from '../../src/ocr/second-read.js';
 import type { OcrWord } from '../../src/ocr/words.js';
 
-const quality = (resolutionPx: number, contrast: number, sharpness = 60): QualityMetrics => ({ grade: 'ruim', resolutionPx, sharpness, contrast });
+const quality = (resolutionPx: number, contrast: number, sharpness = 20): QualityMetrics => ({ grade: 'ruim', resolutionPx, sharpness, contrast });
 
 describe('secondFullWidth (index.ts)', () => {
   it('reads a small card\'s second reading at full width, a usual card\'s as its preparation asks', () => {
@@ -24,6 +24,14 @@ describe('secondFullWidth (index.ts)', () => {
     // A glare page's local contrast on a card of the usual size stays squeezed; asked for, full width.
     expect(secondFullWidth({ prepare: { localContrast: true }, fullWidth: false }, quality(SMALL_CARD_PX + 100, 150))).toBe(false);
     expect(secondFullWidth({ prepare: { sharpenSigma: 2 }, fullWidth: true }, quality(SMALL_CARD_PX + 100, 150))).toBe(true);
+  });
+});
+
+describe('softSmallCard (index.ts)', () => {
+  it('is a small card in a soft frame: not a sharp small scan, not a soft card of the usual size', () => {
+    expect(softSmallCard(quality(SMALL_CARD_PX - 200, 60, BLURRED - 30))).toBe(true);
+    expect(softSmallCard(quality(SMALL_CARD_PX - 200, 250, BLURRED + 50))).toBe(false);
+    expect(softSmallCard(quality(SMALL_CARD_PX + 100, 60, BLURRED - 30))).toBe(false);
   });
 });
 
