@@ -50,7 +50,7 @@ const MIN_LABELS = 4;
 const GRADES: QualityGrade[] = ['excelente', 'boa', 'regular', 'ruim'];
 
 /** A page's words; `second`: the words of a second reading with another preparation (second-read.ts), when one was due. */
-interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number; second?: OcrWord[] }
+interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number; second?: OcrWord[]; third?: OcrWord[] }
 
 /**
  * Words of a prepared page (boxes in the prepared image's px), read narrowed to the model's
@@ -227,13 +227,19 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   const first = documentFields(words);
   const again = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) || smallCardShown(prep, first.campos) ? secondRead(prep.quality, readingMisses(first.campos), first.labelsFound) : null;
   if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
-  const other = await prepareImage(bytes, { ...again.prepare, ...(softSmallCard(prep.quality) ? { clip: SMALL_CARD_CLIP } : {}), extraTurnDeg: turn });
-  const read2 = await pageWords(recs, other, secondFullWidth(again, prep.quality) ? 1 : undefined);
-  const second = await secondLooks(recs, other, read2.words, read2.evened);
-  // A preparation of the same crop: its words stack like the first's once brought to the first's
-  // scale (a small card's second preparation is larger, second-read.ts SMALL_CARD_HEIGHT_PX).
-  const sameCrop = other.height === prep.height || Math.abs(other.width / other.height - prep.width / prep.height) < 0.01;
-  return { words, grade: prep.quality.grade, heightPx: prep.height, ...(sameCrop ? { second: mendCutWords(rescaled(second, prep.width / other.width, prep.height / other.height), words) } : {}) };
+  const again2 = async (options: PrepareOptions): Promise<OcrWord[] | undefined> => {
+    const other = await prepareImage(bytes, { ...again.prepare, ...options, extraTurnDeg: turn });
+    const read2 = await pageWords(recs, other, secondFullWidth(again, prep.quality) ? 1 : undefined);
+    const second = await secondLooks(recs, other, read2.words, read2.evened);
+    // A preparation of the same crop: its words stack like the first's once brought to the first's
+    // scale (a small card's second preparation is larger, second-read.ts SMALL_CARD_HEIGHT_PX).
+    const sameCrop = other.height === prep.height || Math.abs(other.width / other.height - prep.width / prep.height) < 0.01;
+    return sameCrop ? mendCutWords(rescaled(second, prep.width / other.width, prep.height / other.height), words) : undefined;
+  };
+  const second = await again2({});
+  // A small card in a soft frame is read a third time with the clipped stretch (SMALL_CARD_CLIP).
+  const third = softSmallCard(prep.quality) ? await again2({ clip: SMALL_CARD_CLIP }) : undefined;
+  return { words, grade: prep.quality.grade, heightPx: prep.height, ...(second ? { second } : {}), ...(third ? { third } : {}) };
 }
 
 /** Pages stacked top to bottom into one word list (front and back on one page or on two). */
@@ -270,6 +276,12 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
     // Pages read twice (second-read.ts): the other reading's fields, taken field by field where surer.
     const words2 = stack(pages.map((p) => (p.second ? { ...p, words: p.second } : p)));
     const other = documentFields(words2);
+    campos = mergeReadings(campos, other.campos);
+    labelsFound = Math.max(labelsFound, other.labelsFound);
+  }
+  if (pages.some((p) => p.third)) {
+    // A small soft card's third reading (SMALL_CARD_CLIP), merged after the second in the same way.
+    const other = documentFields(stack(pages.map((p) => (p.third ? { ...p, words: p.third } : p))));
     campos = mergeReadings(campos, other.campos);
     labelsFound = Math.max(labelsFound, other.labelsFound);
   }
