@@ -157,14 +157,16 @@ export function secondFullWidth(again: SecondRead, quality: QualityMetrics): boo
  * layout drops such a line whole (final6 #49: registration number, validity and first-licence date
  * read as nothing; a strip of that line alone, read at 0.95, gives no word; with its levels over 200
  * of 255 turned white it reads all three. That the halos join the glyphs into blobs too long for a
- * line is our reading of it, not looked at inside tesseract). Only a small card's second reading (a
- * page read poorly first): the first stays as it was.
+ * line is our reading of it, not looked at inside tesseract). Only in a third reading of a small card
+ * in a soft frame (softSmallCard; a page read poorly first), after the second reading with the usual
+ * stretch: the clip alone in the second reading lost fields that one gave (final6 #7's dates and parents,
+ * #47's category, #56's birthplace and #57's), merged after it they stay.
  */
 export const SMALL_CARD_CLIP = 0.8;
 
 /**
  * A small card (resolutionPx under SMALL_CARD_PX) whose frame is soft (quality.ts sharpness under
- * second-read.ts BLURRED): the one whose second preparation keeps SMALL_CARD_CLIP. Halos come from
+ * second-read.ts BLURRED): the one read a third time with SMALL_CARD_CLIP. Halos come from
  * blur; final5's fax-like 1-bit scans are small and sharp (sharpness 93-169, final6's webcam frames
  * 7-32), and the clip thinned their broken type further (five documents: 3 fields lost, 2 values
  * changed to other wrong ones) where a full-width reading alone changed none of their values.

@@ -2,7 +2,8 @@
  * Issue #17, ninth round: a card small in the frame (the kiosk's webcam: both sides in a 1280 px
  * frame, ~345 px of card height) has its second reading read at full width whatever that reading's
  * preparation (index.ts secondFullWidth): a dark one's denoised second reading was read squeezed to
- * the model's 0.7, with the page an upscale of ~2.4 and no pixels to spare.
+ * the model's 0.7, with the page an upscale of ~2.4 and no pixels to spare. A small card in a soft
+ * frame is read a third time with the clipped stretch (SMALL_CARD_CLIP).
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -67,8 +68,11 @@ describe('recognizeImage on a dark card (index.ts)', () => {
     const rec = valuesOnly();
     const p = preparer(SMALL_CARD_PX - 200);
     const out = await recognizeImage([rec], new Uint8Array(8), p.prepare);
+    // The second reading with the usual stretch, a third with the clip (a small card in a soft frame).
+    expect(p.calls.some((o) => o.denoise && o.clip === undefined)).toBe(true);
     expect(p.calls.some((o) => o.denoise && o.clip === SMALL_CARD_CLIP)).toBe(true);
     expect(out.second).toBeDefined();
+    expect(out.third).toBeDefined();
     // First pass (and its 180 degree retry) squeezed, the second reading at full width.
     expect(rec.widths[0]).toBe(Math.round(W * 0.7));
     expect(rec.widths[rec.widths.length - 1]).toBe(W);
@@ -82,6 +86,7 @@ describe('recognizeImage on a dark card (index.ts)', () => {
     // The usual stretch (preprocess.ts PAPER_CLIP) on every preparation.
     expect(p.calls.every((o) => o.clip === undefined)).toBe(true);
     expect(out.second).toBeDefined();
+    expect(out.third).toBeUndefined();
     expect(rec.widths.every((w) => w === Math.round(W * 0.7))).toBe(true);
   });
 });
