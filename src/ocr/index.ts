@@ -141,8 +141,9 @@ function smallCardShown(prep: PreparedImage, campos: ReturnType<typeof extractFi
  * resolutionPx under SMALL_CARD_PX: the kiosk's webcam, 1280 px frames holding both sides, ~345 px of
  * card height; a photograph from afar) whatever the second preparation is. Such a card's prepared page
  * is an upscale of ~2.4 with no pixels to spare for the 0.7 squeeze; a dark one's second reading
- * (the median, for its noise) was read squeezed (final6's webcam frames, 13 documents: 137 -> 145
- * fields of 195 with the first commit of this change, the second readings of dark small cards).
+ * (the median, for its noise) was read squeezed (final6's webcam frames, 13 documents: 137 -> 144
+ * fields of 195 with this alone, the second readings of dark small cards; it also put #78's name cut
+ * to "ORÁCIO" at 0.935 over the right one: mendCutWords).
  * Only pages already read twice pay, and only the width of their second reading (a clean page is
  * read once, a card of ordinary size as before).
  */
