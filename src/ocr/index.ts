@@ -9,14 +9,14 @@ import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './
 import { DecodePool, type DecodeSession } from './decode-pool.js';
 import { sniffMime, type DocumentMime } from './input.js';
 import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Recognizer } from './pool.js';
-import { mergeReadings, readingMisses, secondRead, SMALL_CARD_PX } from './second-read.js';
+import { BLURRED, mergeReadings, readingMisses, secondRead, SMALL_CARD_PX, type SecondRead } from './second-read.js';
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
 import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
 import { evenPaper } from './light.js';
 import { whitenPrintedLines } from './printed-lines.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
-import { CORE_FIELDS, looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
+import { CORE_FIELDS, looksLikeCnh, readingGrade, worseGrade, type QualityGrade, type QualityMetrics } from './quality.js';
 import { fold, groupPhrases, readingText, type OcrWord } from './words.js';
 
 /** The validity flag each field carries even when empty (spec: cpf `valido`, dates `valida`). */
@@ -50,7 +50,7 @@ const MIN_LABELS = 4;
 const GRADES: QualityGrade[] = ['excelente', 'boa', 'regular', 'ruim'];
 
 /** A page's words; `second`: the words of a second reading with another preparation (second-read.ts), when one was due. */
-interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number; second?: OcrWord[] }
+interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number; second?: OcrWord[]; third?: OcrWord[] }
 
 /**
  * Words of a prepared page (boxes in the prepared image's px), read narrowed to the model's
@@ -136,6 +136,72 @@ function smallCardShown(prep: PreparedImage, campos: ReturnType<typeof extractFi
 }
 
 /**
+ * Whether a page's second reading (second-read.ts secondRead) is read at full width instead of the
+ * model's squeeze: when its preparation asks for it, and on a card small in the frame (quality.ts
+ * resolutionPx under SMALL_CARD_PX: the kiosk's webcam, 1280 px frames holding both sides, ~345 px of
+ * card height; a photograph from afar) whatever the second preparation is. Such a card's prepared page
+ * is an upscale of ~2.4 with no pixels to spare for the 0.7 squeeze; a dark one's second reading
+ * (the median, for its noise) was read squeezed (final6's webcam frames, 13 documents: 137 -> 144
+ * fields of 195 with this alone, the second readings of dark small cards; it also put #78's name cut
+ * to "ORÁCIO" at 0.935 over the right one: mendCutWords).
+ * Only pages already read twice pay, and only the width of their second reading (a clean page is
+ * read once, a card of ordinary size as before).
+ */
+export function secondFullWidth(again: SecondRead, quality: QualityMetrics): boolean {
+  return again.fullWidth || quality.resolutionPx < SMALL_CARD_PX;
+}
+
+/**
+ * Share of the ink-to-paper range a small card's second preparation keeps (preprocess.ts `clip`,
+ * PAPER_CLIP 0.95 otherwise): lighter levels turn white. The kiosk webcam's soft, noisy frames leave
+ * gray halos around and between blurred bold glyphs after the 0.95 stretch, and tesseract's sparse
+ * layout drops such a line whole (final6 #49: registration number, validity and first-licence date
+ * read as nothing; a strip of that line alone, read at 0.95, gives no word; with its levels over 200
+ * of 255 turned white it reads all three. That the halos join the glyphs into blobs too long for a
+ * line is our reading of it, not looked at inside tesseract). Only in a third reading of a small card
+ * in a soft frame (softSmallCard; a page read poorly first), after the second reading with the usual
+ * stretch: the clip alone in the second reading lost fields that one gave (final6 #7's dates and parents,
+ * #47's category, #56's birthplace and #57's), merged after it they stay.
+ */
+export const SMALL_CARD_CLIP = 0.8;
+
+/**
+ * A small card (resolutionPx under SMALL_CARD_PX) whose frame is soft (quality.ts sharpness under
+ * second-read.ts BLURRED): the one read a third time with SMALL_CARD_CLIP. Halos come from
+ * blur; final5's fax-like 1-bit scans are small and sharp (sharpness 93-169, final6's webcam frames
+ * 7-32), and the clip thinned their broken type further (five documents: 3 fields lost, 2 values
+ * changed to other wrong ones) where a full-width reading alone changed none of their values.
+ */
+export function softSmallCard(quality: QualityMetrics): boolean {
+  return quality.resolutionPx < SMALL_CARD_PX && quality.sharpness < BLURRED;
+}
+
+/**
+ * A second reading's words mended where they are a first reading's word with its first letter or two
+ * lost: the same line, the same right end (within a quarter of the line's height), the first word's
+ * box starting at least a third of the height further left, and its text ending with the second's
+ * (final6 #78: HORÁCIO read whole at 0.64 first, "ORÁCIO" at 0.92 in the second reading, its box
+ * starting at the O; a name so cut passed every check and replaced the right one). The mended word
+ * takes the first word's text and box and the lower of the two confidences.
+ */
+export function mendCutWords(second: OcrWord[], first: OcrWord[]): OcrWord[] {
+  return second.map((b) => {
+    const h = b.y1 - b.y0;
+    if (h <= 0 || b.text.length < 2) return b;
+    const a = first.find((w) => {
+      const overlap = Math.min(w.y1, b.y1) - Math.max(w.y0, b.y0);
+      const lost = w.text.length - b.text.length;
+      return overlap > 0.5 * Math.min(h, w.y1 - w.y0) && Math.abs(w.x1 - b.x1) <= 0.25 * h && w.x0 < b.x0 - h / 3 && lost >= 1 && lost <= 2 && w.text.endsWith(b.text) && /\p{L}/u.test(w.text.slice(0, lost));
+    });
+    if (!a) return b;
+    // Another word of the line's height where the lost letters stand: they were read, apart. (A box
+    // much taller than the line, #78's "Ju" over the label and the H, is not one of its words.)
+    if (second.some((w) => w !== b && w.x1 > a.x0 && w.x0 < b.x0 && Math.min(w.y1, b.y1) - Math.max(w.y0, b.y0) > 0.5 * h && w.y1 - w.y0 <= 1.5 * h)) return b;
+    return { ...b, text: a.text, x0: a.x0, conf: Math.min(a.conf, b.conf) };
+  });
+}
+
+/**
  * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
  * recognise (retrying turned 180 degrees when fewer than MIN_LABELS labels are read), then the second
  * looks. A hard photograph read poorly (second-read.ts secondRead: a dark or blurred page missing core
@@ -164,13 +230,19 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   const first = documentFields(words);
   const again = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) || smallCardShown(prep, first.campos) ? secondRead(prep.quality, readingMisses(first.campos), first.labelsFound) : null;
   if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
-  const other = await prepareImage(bytes, { ...again.prepare, extraTurnDeg: turn });
-  const read2 = await pageWords(recs, other, again.fullWidth ? 1 : undefined);
-  const second = await secondLooks(recs, other, read2.words, read2.evened);
-  // A preparation of the same crop: its words stack like the first's once brought to the first's
-  // scale (a small card's second preparation is larger, second-read.ts SMALL_CARD_HEIGHT_PX).
-  const sameCrop = other.height === prep.height || Math.abs(other.width / other.height - prep.width / prep.height) < 0.01;
-  return { words, grade: prep.quality.grade, heightPx: prep.height, ...(sameCrop ? { second: rescaled(second, prep.width / other.width, prep.height / other.height) } : {}) };
+  const again2 = async (options: PrepareOptions): Promise<OcrWord[] | undefined> => {
+    const other = await prepareImage(bytes, { ...again.prepare, ...options, extraTurnDeg: turn });
+    const read2 = await pageWords(recs, other, secondFullWidth(again, prep.quality) ? 1 : undefined);
+    const second = await secondLooks(recs, other, read2.words, read2.evened);
+    // A preparation of the same crop: its words stack like the first's once brought to the first's
+    // scale (a small card's second preparation is larger, second-read.ts SMALL_CARD_HEIGHT_PX).
+    const sameCrop = other.height === prep.height || Math.abs(other.width / other.height - prep.width / prep.height) < 0.01;
+    return sameCrop ? mendCutWords(rescaled(second, prep.width / other.width, prep.height / other.height), words) : undefined;
+  };
+  const second = await again2({});
+  // A small card in a soft frame is read a third time with the clipped stretch (SMALL_CARD_CLIP).
+  const third = softSmallCard(prep.quality) ? await again2({ clip: SMALL_CARD_CLIP }) : undefined;
+  return { words, grade: prep.quality.grade, heightPx: prep.height, ...(second ? { second } : {}), ...(third ? { third } : {}) };
 }
 
 /** Pages stacked top to bottom into one word list (front and back on one page or on two). */
@@ -207,6 +279,12 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
     // Pages read twice (second-read.ts): the other reading's fields, taken field by field where surer.
     const words2 = stack(pages.map((p) => (p.second ? { ...p, words: p.second } : p)));
     const other = documentFields(words2);
+    campos = mergeReadings(campos, other.campos);
+    labelsFound = Math.max(labelsFound, other.labelsFound);
+  }
+  if (pages.some((p) => p.third)) {
+    // A small soft card's third reading (SMALL_CARD_CLIP), merged after the second in the same way.
+    const other = documentFields(stack(pages.map((p) => (p.third ? { ...p, words: p.third } : p))));
     campos = mergeReadings(campos, other.campos);
     labelsFound = Math.max(labelsFound, other.labelsFound);
   }
