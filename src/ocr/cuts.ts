@@ -35,8 +35,11 @@ export const enlarged = async (cut: Buffer, scale: number): Promise<Buffer> => {
   return sharp(cut).resize({ width: Math.round(width * scale), kernel: 'cubic' }).png().toBuffer();
 };
 
-/** The prepared page's first channel as a gray image (glyph-i.ts Gray). */
-export async function grayOf(prep: PreparedImage): Promise<Gray> {
-  const { data, info } = await sharp(prep.png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+/** The first channel of an image as 8-bit grayscale (glyph-i.ts Gray). */
+export async function grayPage(img: sharp.Sharp): Promise<Gray> {
+  const { data, info } = await img.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
+
+/** The prepared page's first channel as a gray image. */
+export const grayOf = (prep: PreparedImage): Promise<Gray> => grayPage(sharp(prep.png));

@@ -12,6 +12,7 @@ import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Reco
 import { BLURRED, mergeReadings, readingMisses, secondRead, SMALL_CARD_PX, type SecondRead } from './second-read.js';
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
 import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
+import { grayPage } from './cuts.js';
 import { evenPaper } from './light.js';
 import { whitenPrintedLines } from './printed-lines.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
@@ -82,12 +83,6 @@ async function pageWords(recs: Recognizer[], prep: PreparedImage, s = recs[0].mo
     ? await Promise.all([read(recs[0], left), read(recs[1], right)])
     : [await read(recs[0], left), await read(recs[0], right)];
   return { words: [...a.map((w) => back(w, 0)), ...b.map((w) => back(w, x))], evened };
-}
-
-/** The first channel of an image as 8-bit grayscale. */
-async function grayPage(img: sharp.Sharp): Promise<GrayImage> {
-  const { data, info } = await img.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
 
 /** The prepared page with its paper evened out (light.ts evenPaper), for the second looks' cuts. */
