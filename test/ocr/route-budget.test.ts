@@ -65,15 +65,39 @@ describe('OCR route: hostile documents', () => {
     expect(q(1)).toBeLessThan(2_000);
   });
 
+  it('answers 400 INVALID_DOCUMENT (not 500) for a file with a PNG signature that does not decode', async () => {
+    const res = await upload(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]), 'x.png');
+    expect(res, JSON.stringify(res.body)).toMatchObject({ status: 400, body: { statusCode: 400, code: 'INVALID_DOCUMENT', message: 'Arquivo corrompido ou ilegível' } });
+  });
+});
+
+// The blank page under the reader's default budget. Under the 2 s budget above it was answered 400
+// DOCUMENT_TOO_COMPLEX twice on a machine loaded by other work (a clean-clone CI run beside benchmarks, and an
+// engineer's loaded run), and passed alone: by our reading, its two preparations (the page and the page turned
+// 180 degrees) in decode workers below the main thread's priority ran past 2 s. That is an answer about the
+// machine's load, not about the page.
+describe('OCR route: a blank page', () => {
+  let t: TestStation;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestStation({ cnhReader: () => createCnhReader({ poolSize: 1 }) });
+    token = (await t.application('ocr-blank')).token;
+    await t.station.services.engines.ocr.get();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const upload = (bytes: Buffer, name: string) => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)]), name);
+    return t.request('POST', '/api/v1/services/ocr/process-cnh', { token, body: form });
+  };
+
   it('answers a blank image with 200, success false, documento_tipo DESCONHECIDO and motivo (not 15 empty CNH fields)', async () => {
     const blank = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#ffffff' } }).png().toBuffer();
     const res = await upload(blank, 'blank.png');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: false, documento_tipo: 'DESCONHECIDO', motivo: 'DOCUMENTO_NAO_RECONHECIDO', metadados: { total_campos_extraidos: 0, qualidade_imagem: 'ruim' } });
-  });
-
-  it('answers 400 INVALID_DOCUMENT (not 500) for a file with a PNG signature that does not decode', async () => {
-    const res = await upload(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]), 'x.png');
-    expect(res, JSON.stringify(res.body)).toMatchObject({ status: 400, body: { statusCode: 400, code: 'INVALID_DOCUMENT', message: 'Arquivo corrompido ou ilegível' } });
   });
 });
