@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -172,11 +172,39 @@ describe('widened set, final part', () => {
     expect(suffixed).toBeGreaterThan(20);
   });
 
+  it('final8 reserves its own names and towns, disjoint from every other part\'s lists, word by word (accents ignored); women\'s names carry Marian names with their particles', () => {
+    const all = (p: typeof COMMON_NAMES): string[] => [...p.male, ...p.female, ...p.surnames, ...cities(p)];
+    const others = new Set([...all(COMMON_NAMES), ...all(RESERVED_NAMES), ...all(FINAL2_NAMES), ...all(FINAL3_NAMES), ...all(FINAL4_NAMES), ...all(FINAL5_NAMES),
+      ...all(FINAL6_NAMES), ...all(FINAL7_NAMES), ...FINAL7_SUFFIXES, 'JUNQUEIRA', 'ARCOVERDE', 'MEIRELES', 'BITTENCOURT', 'VARGAS', 'FONTENELE', 'PEDROSO', 'TABOSA'].map(fold));
+    expect(all(FINAL8_NAMES).filter((w) => others.has(fold(w)))).toEqual([]);
+    const otherWords = new Set([...others].flatMap((w) => w.split(/[ -]/)));
+    const marianWords = FINAL8_MARIAN.flatMap((m) => m.split(' ')).filter((w) => !['DA', 'DAS', 'DO'].includes(w));
+    expect([...FINAL8_NAMES.male, ...FINAL8_NAMES.female, ...FINAL8_NAMES.surnames, 'SERQUEIRA', ...marianWords].filter((w) => otherWords.has(fold(w)))).toEqual([]);
+    expect(FINAL8_NAMES.male.length + FINAL8_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL8_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    const words = (p: ReturnType<typeof fakePerson>): string[] => `${p.nome_completo} ${p.nome_pai} ${p.nome_mae}`.split(' ').filter((w) => w && !['DE', 'DA', 'DOS', 'DAS', 'DO'].includes(w));
+    const own = new Set([...FINAL8_NAMES.male, ...FINAL8_NAMES.female, ...FINAL8_NAMES.surnames, 'SERQUEIRA', ...marianWords]);
+    let marian = 0;
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final8 + i, false, FINAL8_NAMES);
+      expect(words(f).every((w) => own.has(w))).toBe(true);
+      expect(FINAL8_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
+      for (const name of [f.nome_completo, f.nome_pai, f.nome_mae].filter(Boolean)) {
+        expect(name.length).toBeLessThanOrEqual(46);
+        if (FINAL8_MARIAN.some((m) => name.includes(` ${m} `))) marian++;
+      }
+      // A father's name never carries one.
+      expect(FINAL8_MARIAN.some((m) => f.nome_pai.includes(` ${m} `))).toBe(false);
+    }
+    expect(marian).toBeGreaterThan(15);
+  });
+
   it('no two parts\' seed ranges overlap (10 000 documents each at most)', () => {
     const starts = Object.values(PART_SEED).sort((a, b) => a - b);
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(10_000);
     expect(PART_SEED.final5).toBe(600_000);
     expect(PART_SEED.final6).toBe(800_000);
     expect(PART_SEED.final7).toBe(1_000_000);
+    expect(PART_SEED.final8).toBe(1_100_000);
   });
 });
