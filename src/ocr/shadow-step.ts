@@ -103,6 +103,9 @@ function searchVertical(L: Float64Array, w: number, h: number): ShadowStep | nul
   let agree = 0;
   for (const d of sorted) if (Math.abs(d - med) <= AGREE_WITHIN) agree++;
   if (med < MIN_LIFT || med > MAX_LIFT || agree < MIN_AGREE * rows) return null;
+  // Exactly parallel to the frame's side: a screenshot's bar or a scanner's edge, not a cast shadow
+  // (whose edge is at an angle; a phone screenshot's status bar read as one lost a field on tuning #17).
+  if (b.u === b.v) return null;
   // The lit side must cross both card and table (a shadow darkens both); a card's own edge has card
   // only on its bright side.
   if (litRange(L, w, h, b.u, b.v, rowStep, b.sign) < MIN_LIT_RANGE) return null;
