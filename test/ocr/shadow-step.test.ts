@@ -46,9 +46,3 @@ describe('findShadowStep', () => {
   });
 });
 
-describe('findShadowStep and straight bars', () => {
-  it('leaves a step exactly parallel to the frame (a screenshot bar) alone', () => {
-    const d = frame({ from: 'top', a: 0.5, b: 0.5, depth: 0.5 });
-    expect(findShadowStep(d, 400, 260)).toBeNull();
-  });
-});
