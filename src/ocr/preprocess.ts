@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspective, type Quad } from './perspective.js';
 import { measureQuality, type QualityMetrics } from './quality.js';
 import { normaliseLocalContrast } from './veil.js';
+import { findShadowStep, liftShadowStep } from './shadow-step.js';
 import { UNEVEN_FRAME, dividePlane, flattenLight, framePlane, otsu } from './light.js';
 
 export { otsu };
@@ -250,7 +251,15 @@ function rectify(rgb: Raw, quad: Quad): Raw {
  * next steps reuse it instead of making it again).
  */
 async function evenFrame(rgb: Raw): Promise<{ rgb: Raw; analysis?: Analysis }> {
-  const analysis = await toAnalysis(rgb);
+  let analysis = await toAnalysis(rgb);
+  // A hard-edged shadow (a straight step across the whole frame) is lifted first (shadow-step.ts).
+  const step = findShadowStep(analysis.g.data, analysis.g.w, analysis.g.h);
+  if (step) {
+    const lifted = Buffer.from(rgb.data);
+    liftShadowStep(lifted, rgb.width, rgb.height, rgb.channels, step, analysis.scale);
+    rgb = { ...rgb, data: lifted };
+    analysis = await toAnalysis(rgb);
+  }
   const { g } = analysis;
   const plane = framePlane(g.data, g.w, g.h);
   if (plane.spread <= UNEVEN_FRAME) return { rgb, analysis };
