@@ -26,8 +26,8 @@
  * scanned, its own fonts and names) was made at the start of the ninth round, before its tuning: it is run
  * once by the lead at the end of the ninth round (`--part final7 --n 88`, 95.5 %): a validation part now.
  * `final8` (seeds 1100000+, also stains, a photographed screen, values condensed or expanded, its own
- * names) was made at the end of the ninth round, before the tenth round's tuning: it is run once by the lead
- * at the end of the tenth round (`--part final8 --n 88`); never while tuning.
+ * names) was made during the ninth round, before its last change was merged, and run once by the lead at the
+ * ninth round's end (`--part final8 --n 88`): a validation part after that; never while tuning.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final8: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
