@@ -1,7 +1,7 @@
 /**
  * CNH OCR benchmark on the widened synthetic set (test/fixtures/cnh/widened.ts, issue #17):
  *
- *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|final5|final6|final7|final8|both] [--n 44] [--only 3,17] [--pool 1] [--model fast|npm] [--verbose]
+ *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|final5|final6|final7|final8|final9|both] [--n 44] [--only 3,17] [--pool 1] [--model fast|npm] [--verbose]
  *
  * `tuning` (seeds 100000+) may be tuned on; `heldout` (seeds 900000+) was run several times and its
  * errors seen once: a validation part now; `untouched` (seeds 700000+, with fonts and uneven light the
@@ -27,8 +27,11 @@
  * once by the lead at the end of the ninth round (`--part final7 --n 88`, 95.5 %): a validation part now.
  * `final8` (seeds 1100000+, also stains, a photographed screen, values condensed or expanded, its own
  * names) was made during the ninth round, before its last change was merged, and run once by the lead at the
- * ninth round's end (`--part final8 --n 88`): a validation part after that; never while tuning.
- * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final8: 88);
+ * ninth round's end (`--part final8 --n 88`, 98.9 %): a validation part now.
+ * `final9` (seeds 1200000+, also a wide-angle phone's lens, photocopies, yellowed laminates, values in
+ * italic, its own names) was made at the start of the tenth round, before its tuning: it is run once by the
+ * lead at the end of the tenth round (`--part final9 --n 88`); never while tuning.
+ * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final9: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
  * median CPU s), documents fully right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
@@ -56,8 +59,8 @@ const arg = (name: string): string | undefined => {
 };
 const partArg = arg('--part') ?? 'both';
 const parts: Part[] = partArg === 'both' ? ['tuning', 'heldout'] : [partArg as Part];
-if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final, final2, final3, final4, final5, final6, final7, final8 or both, not ${partArg}`);
-const n = Number(arg('--n') ?? (partArg === 'final5' || partArg === 'final6' || partArg === 'final7' || partArg === 'final8' ? 88 : 44));
+if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final, final2, final3, final4, final5, final6, final7, final8, final9 or both, not ${partArg}`);
+const n = Number(arg('--n') ?? (partArg === 'final5' || partArg === 'final6' || partArg === 'final7' || partArg === 'final8' || partArg === 'final9' ? 88 : 44));
 const poolSize = Number(arg('--pool') ?? 1);
 const only = arg('--only')?.split(',').map(Number);
 if (only?.some((i) => !Number.isInteger(i) || i < 0)) throw new Error(`--only: comma-separated document indices, not ${arg('--only')}`);
@@ -120,7 +123,7 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
     const os = outs.filter((o) => o.doc.font === f && o.doc.condition !== 'pdf-text');
     return [f, String(os.length), pct(exactAll(os)), pct(fullyRight(os)), median(os.map((o) => o.cpu)).toFixed(2)];
   })));
-  if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3' || part === 'final4' || part === 'final5' || part === 'final6' || part === 'final7' || part === 'final8') {
+  if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3' || part === 'final4' || part === 'final5' || part === 'final6' || part === 'final7' || part === 'final8' || part === 'final9') {
     console.log('\n## Variants only this part has\n');
     const reserved = (o: Outcome): boolean => (UNTOUCHED_FONTS as readonly string[]).includes(o.doc.font);
     const bold = (o: Outcome): boolean => (FINAL2_FONTS as readonly string[]).includes(o.doc.font);
@@ -152,6 +155,8 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
         ['shear', outs.filter((o) => o.doc.shear)], ['printed at home and scanned', outs.filter((o) => o.doc.banding)]] as Array<[string, Outcome[]]> : []),
       ...(part === 'final8' ? [['stains', outs.filter((o) => o.doc.stained)], ['photographed screen', outs.filter((o) => o.doc.screenPhoto)],
         ['values condensed', outs.filter((o) => (o.doc.valueScaleX ?? 1) < 1)], ['values expanded', outs.filter((o) => (o.doc.valueScaleX ?? 1) > 1)]] as Array<[string, Outcome[]]> : []),
+      ...(part === 'final9' ? [['wide-angle lens', outs.filter((o) => o.doc.lens)], ['photocopy', outs.filter((o) => o.doc.photocopy)],
+        ['yellowed laminate', outs.filter((o) => o.doc.aged)], ['values in italic', outs.filter((o) => o.doc.italicValues)]] as Array<[string, Outcome[]]> : []),
     ];
     console.log(table(['variant', 'n', 'exact over fields', 'documents fully right'], groups.map(([name, os]) => [name, String(os.length), pct(exactAll(os)), os.length ? pct(fullyRight(os)) : '-'])));
   }
