@@ -136,9 +136,11 @@ function searchVertical(L: Float64Array, w: number, h: number): Candidate | null
  * by the frame itself, a phone screenshot's status or navigation bar (pixel-aligned with the screen),
  * not cast by a hand or a phone held over the card, which no one lines up with the camera's frame.
  * Measured (findShadowStep without this rule, on every image of tuning, final5, final6, final7 and
- * final8): the screenshot bars found (tuning #17 and #38, final6 #83, final7 #17, final8 #16 and #61) slant by 0 px; final7's
- * hard shadows found (9 of its 10 on a plain analysis copy) by 4 to 43 px (#31: 4 px, 0.65 degrees). There is no margin for a wider rule:
- * a level line agrees on #31's rows as well as its own does. (Lifting #17's bar lost its uf.)
+ * final8): the steps found along the frame (screenshot bars: tuning #17 and #38, final5 #38, final6
+ * #83, final7 #17, final8 #16 and #61; a band along a blurred frame's top edge: final5 #31) slant by
+ * 0 px; final7's hard shadows found (9 of its 10 on a plain analysis copy) by 4 to 43 px (final7 #31:
+ * 4 px, 0.65 degrees). There is no margin for a wider rule: a level line agrees on final7 #31's rows
+ * as well as its own line does. (Lifting tuning #17's bar lost its uf.)
  */
 export const MIN_SLANT_PX = 1;
 
