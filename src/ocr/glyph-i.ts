@@ -6,6 +6,7 @@
  * short serif), while an I is as wide at its foot as at its top (a sans I is a bare stem; a serifed or
  * monospaced I has a serif or slab of the same width at both ends). Pure functions on a gray page.
  */
+import { inkComponents } from './ink-lines.js';
 import { otsuOfHistogram } from './light.js';
 import type { GrayImage } from './regions.js';
 import type { OcrWord } from './words.js';
@@ -26,41 +27,12 @@ export function otsu(g: Gray, x0: number, y0: number, x1: number, y1: number): n
   return otsuOfHistogram(hist);
 }
 
-/** 8-connected blobs of ink (<= `t`) inside a box (inclusive px). */
+/**
+ * 8-connected blobs of ink (<= `t`) inside a box (inclusive px), with their pixels: ink-lines.ts
+ * inkComponents on that box (ink under floor(t) + 1: the page's levels are whole numbers).
+ */
 export function blobs(g: Gray, x0: number, y0: number, x1: number, y1: number, t: number): Blob[] {
-  const w = x1 - x0 + 1, h = y1 - y0 + 1;
-  const seen = new Uint8Array(w * h);
-  const out: Blob[] = [];
-  for (let y = y0; y <= y1; y++) {
-    for (let x = x0; x <= x1; x++) {
-      const k = (y - y0) * w + (x - x0);
-      if (seen[k] || g.data[y * g.width + x] > t) continue;
-      const b: Blob = { x0: x, y0: y, x1: x, y1: y, px: [] };
-      const stack = [k];
-      seen[k] = 1;
-      while (stack.length) {
-        const q = stack.pop()!;
-        const qx = (q % w) + x0, qy = Math.floor(q / w) + y0;
-        b.px.push(qy * g.width + qx);
-        if (qx < b.x0) b.x0 = qx;
-        if (qx > b.x1) b.x1 = qx;
-        if (qy < b.y0) b.y0 = qy;
-        if (qy > b.y1) b.y1 = qy;
-        for (let dy = -1; dy <= 1; dy++) {
-          for (let dx = -1; dx <= 1; dx++) {
-            const nx = qx + dx, ny = qy + dy;
-            if (nx < x0 || nx > x1 || ny < y0 || ny > y1) continue;
-            const nk = (ny - y0) * w + (nx - x0);
-            if (seen[nk] || g.data[ny * g.width + nx] > t) continue;
-            seen[nk] = 1;
-            stack.push(nk);
-          }
-        }
-      }
-      out.push(b);
-    }
-  }
-  return out;
+  return inkComponents(g, Math.floor(t) + 1, { x0, y0, x1, y1 }, true) as Blob[];
 }
 
 /**
