@@ -121,7 +121,6 @@ export function lostMarkWords(phrases: Phrase[]): OcrWord[] {
   return out;
 }
 
-
 /** Particles a name is printed with (any case): short words whose case and width say little. */
 const NAME_PARTICLE = /^(DA|DE|DO|DAS|DOS|E)$/i;
 /**
