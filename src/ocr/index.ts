@@ -11,6 +11,7 @@ import { sniffMime, type DocumentMime } from './input.js';
 import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Recognizer } from './pool.js';
 import { mendCutWords, mergeReadings, readingMisses, secondFullWidth, secondRead, SMALL_CARD_CLIP, SMALL_CARD_PX, softSmallCard } from './second-read.js';
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
+import { rereadValueRows } from './value-rows.js';
 import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
 import { grayPage } from './cuts.js';
 import { evenPaper } from './light.js';
@@ -104,6 +105,7 @@ async function secondLooks(recs: Recognizer[], prep: PreparedImage, words: OcrWo
   words = await rereadMergedLines(recs[0], prep, words);
   words = await rereadEmptyValues(recs[0], prep.png, words, prep.width, prep.height, prep.splitX);
   words = await rereadSuspects(recs[0], prep, words);
+  words = await rereadValueRows(recs[0], prep, words);
   return rereadLoneLetters(recs[0], prep, words);
 }
 
