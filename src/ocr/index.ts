@@ -97,8 +97,9 @@ async function evenedPage(prep: PreparedImage): Promise<PreparedImage> {
 
 /**
  * Second looks (second-looks.ts) on a page read by the page pass: boxes that swallowed two lines,
- * values missed under found labels, values that failed their format, unsure lone letters; cut from the
- * page as the recogniser read it (evened where the page pass evened it).
+ * values missed under found labels, values that failed their format, name and birth lines that lost
+ * words (value-rows.ts), unsure lone letters; cut from the page as the recogniser read it (evened where
+ * the page pass evened it).
  */
 async function secondLooks(recs: Recognizer[], prep: PreparedImage, words: OcrWord[], evened: boolean): Promise<OcrWord[]> {
   if (evened) prep = await evenedPage(prep);

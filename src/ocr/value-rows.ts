@@ -228,13 +228,18 @@ function rowsOf(words: OcrWord[], sideOf: (x: number) => [number, number]): Row[
 export async function rereadValueRows(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
   const split = prep.splitX;
   const sideOf = (x: number): [number, number] => (split === undefined ? [0, prep.width] : x < split ? [0, split] : [split, prep.width]);
-  // A name's first letter that is a rule beside it (the photo's frame read as an I): only where one may be.
-  const initials = rowsOf(words, sideOf).filter((r) => r.kind === 'name').map((r) => r.words.find((w) => HAS_TEXT.test(w.text))).filter((w): w is OcrWord => !!w && RULE_INITIAL.test(w.text));
-  if (initials.length) {
-    const g = await grayOf(prep);
+  // A name's first letter that is a rule beside it (the photo's frame read as an I), in the page
+  // pass's words and in a line read again (whose cut may reach the frame: tuning #11's "ISANDRA").
+  let gray: Gray | undefined;
+  const mendRules = async (ws: OcrWord[]): Promise<OcrWord[]> => {
+    const initials = rowsOf(ws, sideOf).filter((r) => r.kind === 'name').map((r) => r.words.find((w) => HAS_TEXT.test(w.text))).filter((w): w is OcrWord => !!w && RULE_INITIAL.test(w.text));
+    if (!initials.length) return ws;
+    gray ??= await grayOf(prep);
+    const g = gray;
     const mended = new Map(initials.filter((w) => ruleAt(g, w)).map((w) => [w, { ...w, text: w.text.slice(1) }]));
-    if (mended.size) words = words.map((w) => mended.get(w) ?? w);
-  }
+    return mended.size ? ws.map((w) => mended.get(w) ?? w) : ws;
+  };
+  words = await mendRules(words);
   const rows = rowsOf(words, sideOf).filter(loss).slice(0, MAX_ROW_REREADS);
   let out = words;
   for (const row of rows) {
@@ -255,5 +260,5 @@ export async function rereadValueRows(rec: Recognizer, prep: PreparedImage, word
     if (!takesRow(row.kind, ws, found, h)) continue;
     out = [...out.filter((w) => !row.words.includes(w)), ...found.map((w) => ({ ...w, reread: true }))];
   }
-  return out;
+  return out === words ? out : mendRules(out);
 }
