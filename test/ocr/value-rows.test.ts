@@ -101,6 +101,18 @@ describe('name and birth lines read again whole (value-rows.ts)', () => {
     expect(f.local_nascimento.valor).toBe('PIRENÓPOLIS, GO');
   });
 
+  it('drops the I a line read again took from the photo\'s frame at its start', async () => {
+    // A frame line at x 80 from y 60 to 260 (the name's line is at y 120-142, its label at x 100).
+    const raw = new Uint8Array(900 * 400).fill(255);
+    for (let y = 60; y <= 260; y++) raw[y * 900 + 80] = 30;
+    const png = await sharp(raw, { raw: { width: 900, height: 400, channels: 1 } }).png().toBuffer();
+    const prep = { ...(await whitePage()), png };
+    const words = front([w('SANDRA', 100, 120, 22, 0.35), ...line('DA MENDES AZEVEDO', 190, 120, 22)], line('14/06/2001, LIMOEIRO, PE', 100, 180, 22));
+    // The cut starts at x 78: the frame line at 80 is read as the I of "ISANDRA", at 2 x from the cut's padding.
+    const rec = lineReader(() => cutWords([['ISANDRA', 0.91], ['DA', 0.96], ['MENDES', 0.96], ['AZEVEDO', 0.96]]).map((o, i) => (i === 0 ? { ...o, x0: 28 } : o)));
+    expect(extract(await rereadValueRows(rec, prep, words)).campos.nome_completo.valor).toBe('SANDRA DA MENDES AZEVEDO');
+  });
+
   it('reads a birth line without its state again, taking a state read with a mark after it', async () => {
     const words = front(line('DIONÍSIO CLEMENTE PERES', 100, 120, 22), line('21/04/1968, CORNÉLIO PROCÓPIO,', 100, 180, 22));
     const rec = lineReader(() => cutWords([['21/04/1968,', 0.93], ['CORNÉLIO', 0.92], ['PROCÓPIO,', 0.95], ['PR.', 0.56]]));
