@@ -260,7 +260,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     const backSeen = labels.has('local') || labels.has('emissao') || /ASSINATURA|PORTADOR|TERRITORIO NACIONAL/.test(fold(fullText));
     d.uf = { valor: rgUf, conf: d.rg.conf * 0.9 * (backSeen ? 0.6 : 1) };
   } else {
-    d.uf = none;
+    d.uf = loneHeaderUf(phrases, labels) ?? none;
   }
 
   // Cross-check: the place of issue is in the issuing state; a UF that disagrees with it is kept
@@ -300,6 +300,22 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   restoreNames(d);
   particleHyphens(d);
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
+}
+
+/** Confidence cap of a state read alone where the DETRAN line stands (loneHeaderUf): its DETRAN was not read. */
+const LONE_UF_CAP = 0.7;
+
+/**
+ * The issuing state read alone above every label found, where the front prints "DETRAN - UF" beside
+ * the header (final8 #48: a stain over DETRAN, "PR" read at 0.96 on its own, uf left empty): exactly one
+ * such phrase, one word that is one of the 27 states, read at 0.9 or over; kept under the low-confidence
+ * line (LONE_UF_CAP), as its DETRAN was not read. Undefined otherwise.
+ */
+export function loneHeaderUf(phrases: Phrase[], labels: Map<LabelId, FoundLabel>): Draft | undefined {
+  if (!labels.size) return undefined;
+  const top = Math.min(...[...labels.values()].map((l) => l.phrase.y0));
+  const lone = phrases.filter((p) => p.words.length === 1 && p.y1 < top && UFS.has(p.text) && p.words[0].conf >= 0.9);
+  return lone.length === 1 ? { valor: lone[0].text, conf: lone[0].words[0].conf, cap: LONE_UF_CAP } : undefined;
 }
 
 /** A word of a code's line this many times as tall as its shortest word or more is no code letter (withoutTallCodes). */

@@ -12,7 +12,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { CODE_GROW, CODE_WIDEN, widenedCode } from '../../src/ocr/codes.js';
 import { misreadNameWords } from '../../src/ocr/doubts.js';
-import { extractFields, withoutTallCodes } from '../../src/ocr/fields.js';
+import { extractFields, loneHeaderUf, withoutTallCodes } from '../../src/ocr/fields.js';
+import { findLabels } from '../../src/ocr/layout.js';
 import type { Gray } from '../../src/ocr/glyph-i.js';
 import { SEGMENTATION, type Recognizer } from '../../src/ocr/pool.js';
 import type { PreparedImage } from '../../src/ocr/preprocess.js';
@@ -178,5 +179,23 @@ describe('category codes (fields.ts withoutTallCodes, codes.ts widenedCode)', ()
     expect(tall.y1).toBeCloseTo(114 + CODE_GROW * 14);
     expect(wide.y0).toBe(100);
     expect(wide.x0).toBeCloseTo(100 - CODE_WIDEN * 14);
+  });
+});
+
+describe('a state read alone where the DETRAN line stands (fields.ts loneHeaderUf)', () => {
+  const labels = (ws: OcrWord[]) => findLabels(groupPhrases(ws));
+  it('is the issuing state, under the low-confidence line, when DETRAN was not read', () => {
+    const words = [...front(line('GERUSA DAS GRAÇAS', 100, 120, 22), line('29/04/1955, TELÊMACO BORBA, PR', 100, 180, 22)), w('PR', 700, 30, 20, 0.96)];
+    expect(loneHeaderUf(groupPhrases(words), labels(words))).toMatchObject({ valor: 'PR', cap: 0.7 });
+    const f = extract(words).campos.uf;
+    expect(f.valor).toBe('PR');
+    expect(f.confianca).toBeLessThan(0.8);
+  });
+  it('takes nothing from a state under a label, one read unsure, or two', () => {
+    const base = front(line('GERUSA DAS GRAÇAS', 100, 120, 22), line('29/04/1955, TELÊMACO BORBA, PR', 100, 180, 22));
+    for (const extra of [[w('PR', 700, 130, 20, 0.96)], [w('PR', 700, 30, 20, 0.7)], [w('PR', 700, 30, 20, 0.96), w('SP', 800, 30, 20, 0.96)]]) {
+      const words = [...base, ...extra];
+      expect(loneHeaderUf(groupPhrases(words), labels(words))).toBeUndefined();
+    }
   });
 });
