@@ -327,9 +327,11 @@ const TALL_CODE = 2;
  * A became the category at 0.933 for a B: final8 #23, a second reading). Codes on one line are one size.
  */
 export function withoutTallCodes(p: Phrase): Phrase {
-  if (p.words.length < 2) return p;
-  const low = Math.min(...p.words.map((w) => w.y1 - w.y0));
-  const keep = p.words.filter((w) => w.y1 - w.y0 < TALL_CODE * low);
+  const letters = p.words.filter((w) => /[A-Za-z]/.test(w.text));
+  if (letters.length < 2) return p;
+  // Measured among words with letters (a speck read "." is no measure of the type).
+  const low = Math.min(...letters.map((w) => w.y1 - w.y0));
+  const keep = p.words.filter((w) => !letters.includes(w) || w.y1 - w.y0 < TALL_CODE * low);
   return keep.length === p.words.length || !keep.length ? p : toPhrase(keep);
 }
 

@@ -171,6 +171,9 @@ describe('category codes (fields.ts withoutTallCodes, codes.ts widenedCode)', ()
     expect(withoutTallCodes(p).text).toBe('R');
     const ab = toPhrase([{ text: 'A', conf: 0.9, x0: 0, y0: 0, x1: 14, y1: 20 }, { text: 'B', conf: 0.9, x0: 20, y0: 0, x1: 34, y1: 21 }]);
     expect(withoutTallCodes(ab)).toBe(ab);
+    // A speck is no measure of the type: "A ." keeps its A.
+    const speck = toPhrase([{ text: 'A', conf: 0.9, x0: 0, y0: 0, x1: 14, y1: 20 }, { text: '.', conf: 0.5, x0: 18, y0: 17, x1: 20, y1: 20 }]);
+    expect(withoutTallCodes(speck)).toBe(speck);
   });
   it('grows a category\'s box above and below for its held re-read, a remark\'s only sideways', () => {
     const p = toPhrase([{ text: 'R', conf: 0.9, x0: 100, y0: 100, x1: 113, y1: 114 }]);
