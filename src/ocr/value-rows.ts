@@ -102,6 +102,23 @@ function lineConf(ws: OcrWord[]): number {
   return (use.reduce((s, w) => s + w.conf, 0) / use.length + Math.min(...use.map((w) => w.conf))) / 2;
 }
 
+/**
+ * A name line read again, each new word that reads otherwise a word of the old line under it (three
+ * letters or more, no mark, not the same letters nor the same with letters lost at either end) at the
+ * lower of the two confidences: two readings disagree, and the ink did not tell which is right (final6
+ * #47: UCHIDA read 0.52, then "UCMIDA" 0.83 in the line read again; the father would have been returned
+ * at 0.87).
+ */
+export function disputed(old: OcrWord[], found: OcrWord[]): OcrWord[] {
+  const letters = (t: string): string => t.replace(/[^A-Za-zÀ-ÿ]/g, '');
+  return found.map((w) => {
+    const o = old.find((x) => letters(x.text).length >= 3 && !MARKED_WORD(x.text) && Math.min(x.x1, w.x1) - Math.max(x.x0, w.x0) > 0.5 * Math.min(x.x1 - x.x0, w.x1 - w.x0));
+    if (!o) return w;
+    const a = letters(o.text), b = letters(w.text);
+    return a === b || b.startsWith(a) || b.endsWith(a) ? w : { ...w, conf: Math.min(w.conf, o.conf) };
+  });
+}
+
 /** Whether `subset`'s texts appear in `all`'s in order (a trailing comma aside). */
 function inOrder(subset: string[], all: string[]): boolean {
   let i = 0;
@@ -258,7 +275,7 @@ export async function rereadValueRows(rec: Recognizer, prep: PreparedImage, word
     const x0 = ws[0].x0 - h, x1 = ws[ws.length - 1].x1 + h;
     const found = placed.filter((w) => w.conf >= ROW_MIN_CONF || (w.x1 > x0 && w.x0 < x1));
     if (!takesRow(row.kind, ws, found, h)) continue;
-    out = [...out.filter((w) => !row.words.includes(w)), ...found.map((w) => ({ ...w, reread: true }))];
+    out = [...out.filter((w) => !row.words.includes(w)), ...(row.kind === 'name' ? disputed(ws, found) : found).map((w) => ({ ...w, reread: true }))];
   }
   return out === words ? out : mendRules(out);
 }

@@ -17,7 +17,7 @@ import { findLabels } from '../../src/ocr/layout.js';
 import type { Gray } from '../../src/ocr/glyph-i.js';
 import { SEGMENTATION, type Recognizer } from '../../src/ocr/pool.js';
 import type { PreparedImage } from '../../src/ocr/preprocess.js';
-import { isBirthRow, MARKED_WORD, rereadValueRows, ruleAt, takesRow } from '../../src/ocr/value-rows.js';
+import { disputed, isBirthRow, MARKED_WORD, rereadValueRows, ruleAt, takesRow } from '../../src/ocr/value-rows.js';
 import { groupPhrases, toPhrase, type OcrWord } from '../../src/ocr/words.js';
 
 const w = (text: string, x0: number, y0: number, h: number, conf = 0.95): OcrWord => ({ text, conf, x0, y0, x1: x0 + text.length * h * 0.6, y1: y0 + h });
@@ -126,6 +126,14 @@ describe('name and birth lines read again whole (value-rows.ts)', () => {
     expect(takesRow('name', old, found, 22)).toBe(true);
     // An unsure word that completes nothing is not taken.
     expect(takesRow('name', old, [...found.slice(0, 3), w('MASSAR', 420, 120, 22, 0.47)], 22)).toBe(false);
+  });
+
+  it('leaves a word two readings read otherwise at the lower confidence', () => {
+    const old = [w('DOS', 100, 120, 22, 0.93), w('UCHIDA', 160, 120, 22, 0.52), w('RICCI', 260, 120, 22, 0.96)];
+    const found = [w('SALUSTIANO', 0, 120, 22, 0.91), w('DOS', 100, 120, 22, 0.93), w('UCMIDA', 160, 120, 22, 0.83), w('RICCI', 260, 120, 22, 0.96)];
+    expect(disputed(old, found).map((x) => x.conf)).toEqual([0.91, 0.93, 0.52, 0.96]);
+    // The same letters, or letters lost at an end of the old word, are no dispute.
+    expect(disputed([w('SANDRA', 100, 120, 22, 0.35)], [w('ISANDRA', 95, 120, 22, 0.91)])[0].conf).toBe(0.91);
   });
 
   it('knows a whole birth line and a marked name word', () => {
