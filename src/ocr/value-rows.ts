@@ -16,6 +16,7 @@ import type { Gray } from './glyph-i.js';
 import { detectModel, findLabels, labelCapHeight, labelHeight, valueBelow, type FoundLabel } from './layout.js';
 import { evenPaper } from './light.js';
 import { single, UFS } from './normalize.js';
+import { mendReadT } from './second-looks.js';
 import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
 import { groupPhrases, median, type OcrWord, type Phrase } from './words.js';
@@ -273,7 +274,11 @@ export async function rereadValueRows(rec: Recognizer, prep: PreparedImage, word
     const placed = read.map(tidy).map((w) => ({ ...w, ...placed1(w, left, y0) }));
     // Specks read unsure past either end of the old line are not the line's words.
     const x0 = ws[0].x0 - h, x1 = ws[ws.length - 1].x1 + h;
-    const found = placed.filter((w) => w.conf >= ROW_MIN_CONF || (w.x1 > x0 && w.x0 < x1));
+    // A capital I the line's new reading took for a T is mended as in the page pass's words
+    // (second-looks.ts mendReadT: final5 #3's OTONIEL, mended there, read "OTONTEL" again here).
+    const kept = placed.filter((w) => w.conf >= ROW_MIN_CONF || (w.x1 > x0 && w.x0 < x1));
+    gray ??= await grayOf(prep);
+    const found = kept.length ? mendReadT(gray, [...out.filter((w) => !row.words.includes(w)), ...kept]).slice(-kept.length) : kept;
     if (!takesRow(row.kind, ws, found, h)) continue;
     out = [...out.filter((w) => !row.words.includes(w)), ...(row.kind === 'name' ? disputed(ws, found) : found).map((w) => ({ ...w, reread: true }))];
   }
