@@ -43,8 +43,19 @@ export const isCategoryReading = (text: string): boolean => CATEGORY_SET.has(tex
 /** Whether a reading is made of remark codes (REMARK_CODES, after normalizeRemarks). */
 export const isRemarkReading = (text: string): boolean => REMARK_CODES.test(normalizeRemarks(text));
 
-/** A code's phrase widened by CODE_WIDEN of its heights on each side, for its second look. */
-export function widenedCode(p: Phrase): Phrase {
-  const m = CODE_WIDEN * p.h;
-  return { ...p, x0: Math.max(0, p.x0 - m), x1: p.x1 + m };
+/**
+ * How far (in the code's heights) a category's box is also grown above and below for its second look:
+ * the page pass's box of a category it misread may be shorter than the letter ("R" boxed 14 px tall
+ * for a B of 17, final8 #23); cut 22 px tall with the 30 % margin the held reading gave nothing, cut
+ * 40 px tall "B" at 0.93. A category stands alone on its row, its label 1.5 label heights above.
+ */
+export const CODE_GROW = 0.4;
+
+/**
+ * A code's phrase widened by CODE_WIDEN of its heights on each side, for its second look; `taller`:
+ * also grown CODE_GROW of its height above and below (a category).
+ */
+export function widenedCode(p: Phrase, taller = false): Phrase {
+  const m = CODE_WIDEN * p.h, v = taller ? CODE_GROW * p.h : 0;
+  return { ...p, x0: Math.max(0, p.x0 - m), x1: p.x1 + m, y0: Math.max(0, p.y0 - v), y1: p.y1 + v };
 }

@@ -121,7 +121,6 @@ export function lostMarkWords(phrases: Phrase[]): OcrWord[] {
   return out;
 }
 
-
 /** Particles a name is printed with (any case): short words whose case and width say little. */
 const NAME_PARTICLE = /^(DA|DE|DO|DAS|DOS|E)$/i;
 /**
@@ -131,6 +130,12 @@ const NAME_PARTICLE = /^(DA|DE|DO|DAS|DOS|E)$/i;
  * one type differ by far less on a word's average (I and M are the extremes).
  */
 export const WIDE_WORD = 1.5;
+/**
+ * A character no printed name holds, in a word of letters (a trailing comma aside): capitals, accents,
+ * apostrophes, hyphens and the "!" normalizeName reads as I are a name's; a colon, bracket, digit-like
+ * mark or symbol is ink read as something else.
+ */
+const MARKED_NAME_WORD = /[^A-Za-zÀ-ÖØ-öø-ÿ'\-!]/;
 
 /**
  * Words of a name's line (`phrases`) that say the name was misread though read sure: a word of three
@@ -145,6 +150,9 @@ export function misreadNameWords(phrases: Phrase[]): OcrWord[] {
     const letters = (w: OcrWord): number => w.text.replace(/[^A-Za-zÀ-ÿ!|]/g, '').length;
     for (const w of ws) {
       if (letters(w) >= 3 && /[a-zß-ÿ]/.test(w.text)) { out.push(w); continue; }
+      // A mark no name is printed with, inside or after its letters ("NAS:" for NASSAR at a stain's
+      // edge, 0.96: final8 #76; "PANTO]," for PANTOJA RIOS): ink the word did not read as letters.
+      if (MARKED_NAME_WORD.test(w.text.replace(/,$/, ''))) { out.push(w); continue; }
       const others = ws.filter((o) => o !== w && letters(o) >= 3);
       if (others.length < 2 || letters(w) < 3) continue;
       const per = median(others.map((o) => (o.x1 - o.x0) / letters(o)));

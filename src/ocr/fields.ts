@@ -39,6 +39,13 @@ const CLOSE_CODE_CAP = 0.7;
  */
 const BIRTH_LINE = /^\d{2}\/\d{2}\/\d{4} ?, ?[^,\d]+, ?[A-Z]{2}$/;
 const BIRTH_LINE_FALLBACK = 0.85;
+/** A phrase that starts the 2022 birth line: a date and a comma. */
+const BIRTH_START = /^\d{2}\/\d{2}\/\d{4},/;
+/**
+ * How far above the birth line (label heights) the name's line may end when both their labels were
+ * unread: field 3's label line stands between them (~3 label heights from the name's foot to the date's top).
+ */
+const BIRTH_LINE_REACH = 5;
 /** Confidence cap of a name with a word that says it was misread (doubts.ts misreadNameWords). */
 const NAME_DOUBT_CAP = 0.7;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
@@ -120,16 +127,20 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   if (!d.nome_completo.valor) {
     // Label unread: the name is the value right above the next label (identity line / field 3).
     const anchor = labels.get(model === '2022' ? 'nascimento3' : 'identidade');
-    const ps = anchor ? valueAbove(anchor, phrases, labelPhrases, labelH) : [];
+    // Field 3's label unread too (2022): the birth line itself, a date and a comma, with the label's
+    // line between it and the name (final8 #28, a glare over both labels).
+    const birth = !anchor && model === '2022' ? phrases.find((p) => !labelPhrases.has(p) && BIRTH_START.test(p.words[0].text)) : undefined;
+    const ps = anchor ? valueAbove(anchor, phrases, labelPhrases, labelH) : birth ? valueAbove({ id: 'nascimento3', phrase: birth }, phrases, labelPhrases, labelH, 1, BIRTH_LINE_REACH) : [];
     const valor = normalizeName(ps.map((p) => p.text).join(' '));
     if (valor) d.nome_completo = { valor, conf: valueConfidence(ps, isNameWord) * 0.9 };
   }
   d.cpf = read('cpf', normalizeCpf, true, hasDigit);
   d.numero_cnh = read('registro', normalizeCnhNumber, true, hasDigit);
-  d.categoria = read('categoria', normalizeCategory);
-  const catLabel = labels.get('categoria'), catPs = below('categoria');
+  const catLabel = labels.get('categoria'), catPs = below('categoria').map(withoutTallCodes);
+  const catText = normalizeCategory(catPs.map((p) => p.text).join(' '));
+  d.categoria = catText ? { valor: catText, conf: valueConfidence(catPs) } : none;
   // Read, but no category in it ("R" for B): read again with the recogniser held to the categories' letters.
-  if (!d.categoria.valor && catPs.length === 1) suspects.push({ phrase: widenedCode(catPs[0]), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET });
+  if (!d.categoria.valor && catPs.length === 1) suspects.push({ phrase: widenedCode(catPs[0], true), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET });
   if (d.categoria.valor && catLabel && catPs.length === 1) {
     // A code starting a glyph or more right of where this card's values start lost its first letter
     // ("AE" read "E" at 0.97: final2 part): read again from where it should begin, and capped under the
@@ -249,7 +260,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     const backSeen = labels.has('local') || labels.has('emissao') || /ASSINATURA|PORTADOR|TERRITORIO NACIONAL/.test(fold(fullText));
     d.uf = { valor: rgUf, conf: d.rg.conf * 0.9 * (backSeen ? 0.6 : 1) };
   } else {
-    d.uf = none;
+    d.uf = loneHeaderUf(phrases, labels) ?? none;
   }
 
   // Cross-check: the place of issue is in the issuing state; a UF that disagrees with it is kept
@@ -289,6 +300,39 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   restoreNames(d);
   particleHyphens(d);
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
+}
+
+/** Confidence cap of a state read alone where the DETRAN line stands (loneHeaderUf): its DETRAN was not read. */
+const LONE_UF_CAP = 0.7;
+
+/**
+ * The issuing state read alone above every label found, where the front prints "DETRAN - UF" beside
+ * the header (final8 #48: a stain over DETRAN, "PR" read at 0.96 on its own, uf left empty): exactly one
+ * such phrase, one word that is one of the 27 states, read at 0.9 or over; kept under the low-confidence
+ * line (LONE_UF_CAP), as its DETRAN was not read. Undefined otherwise.
+ */
+export function loneHeaderUf(phrases: Phrase[], labels: Map<LabelId, FoundLabel>): Draft | undefined {
+  if (!labels.size) return undefined;
+  const top = Math.min(...[...labels.values()].map((l) => l.phrase.y0));
+  const lone = phrases.filter((p) => p.words.length === 1 && p.y1 < top && UFS.has(p.text) && p.words[0].conf >= 0.9);
+  return lone.length === 1 ? { valor: lone[0].text, conf: lone[0].words[0].conf, cap: LONE_UF_CAP } : undefined;
+}
+
+/** A word of a code's line this many times as tall as its shortest word or more is no code letter (withoutTallCodes). */
+const TALL_CODE = 2;
+
+/**
+ * A category's line without the words TALL_CODE x as tall as its shortest word or more: the security
+ * print's wave beside a category read as a capital boxed 61 px tall beside an "R" of 14 ("R A", whose
+ * A became the category at 0.933 for a B: final8 #23, a second reading). Codes on one line are one size.
+ */
+export function withoutTallCodes(p: Phrase): Phrase {
+  const letters = p.words.filter((w) => /[A-Za-z]/.test(w.text));
+  if (letters.length < 2) return p;
+  // Measured among words with letters (a speck read "." is no measure of the type).
+  const low = Math.min(...letters.map((w) => w.y1 - w.y0));
+  const keep = p.words.filter((w) => !letters.includes(w) || w.y1 - w.y0 < TALL_CODE * low);
+  return keep.length === p.words.length || !keep.length ? p : toPhrase(keep);
 }
 
 /** Most edits FILIAÇÃO may be read off by and still stand for the label (nearFiliacao). */

@@ -9,15 +9,16 @@ import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './
 import { DecodePool, type DecodeSession } from './decode-pool.js';
 import { sniffMime, type DocumentMime } from './input.js';
 import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Recognizer } from './pool.js';
-import { BLURRED, mergeReadings, readingMisses, secondRead, SMALL_CARD_PX, type SecondRead } from './second-read.js';
+import { mendCutWords, mergeReadings, readingMisses, secondFullWidth, secondRead, SMALL_CARD_CLIP, SMALL_CARD_PX, softSmallCard } from './second-read.js';
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
+import { rereadValueRows } from './value-rows.js';
 import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
 import { grayPage } from './cuts.js';
 import { evenPaper } from './light.js';
 import { whitenPrintedLines } from './printed-lines.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
-import { CORE_FIELDS, looksLikeCnh, readingGrade, worseGrade, type QualityGrade, type QualityMetrics } from './quality.js';
+import { CORE_FIELDS, looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
 import { fold, groupPhrases, readingText, type OcrWord } from './words.js';
 
 /** The validity flag each field carries even when empty (spec: cpf `valido`, dates `valida`). */
@@ -31,6 +32,7 @@ export { CNH_FIELD_NAMES, NOT_A_CNH } from './engine.js';
 export { LOW_CONFIDENCE } from './fields.js';
 export { createCnhReader } from './reader-thread.js';
 export { MAX_LONE_LETTER_REREADS, rereadLoneLetters } from './second-looks.js';
+export { mendCutWords, secondFullWidth, SMALL_CARD_CLIP, softSmallCard } from './second-read.js';
 
 export interface CnhReaderOptions {
   /** Recogniser workers; default: number of cores. */
@@ -95,14 +97,16 @@ async function evenedPage(prep: PreparedImage): Promise<PreparedImage> {
 
 /**
  * Second looks (second-looks.ts) on a page read by the page pass: boxes that swallowed two lines,
- * values missed under found labels, values that failed their format, unsure lone letters; cut from the
- * page as the recogniser read it (evened where the page pass evened it).
+ * values missed under found labels, values that failed their format, name and birth lines that lost
+ * words (value-rows.ts), unsure lone letters; cut from the page as the recogniser read it (evened where
+ * the page pass evened it).
  */
 async function secondLooks(recs: Recognizer[], prep: PreparedImage, words: OcrWord[], evened: boolean): Promise<OcrWord[]> {
   if (evened) prep = await evenedPage(prep);
   words = await rereadMergedLines(recs[0], prep, words);
   words = await rereadEmptyValues(recs[0], prep.png, words, prep.width, prep.height, prep.splitX);
   words = await rereadSuspects(recs[0], prep, words);
+  words = await rereadValueRows(recs[0], prep, words);
   return rereadLoneLetters(recs[0], prep, words);
 }
 
@@ -128,72 +132,6 @@ const rescaled = (words: OcrWord[], kx: number, ky: number): OcrWord[] =>
 const SMALL_CARD_CORE = 2;
 function smallCardShown(prep: PreparedImage, campos: ReturnType<typeof extractFields>['campos']): boolean {
   return prep.quality.resolutionPx < SMALL_CARD_PX && CORE_FIELDS.filter((k) => campos[k].valor).length >= SMALL_CARD_CORE;
-}
-
-/**
- * Whether a page's second reading (second-read.ts secondRead) is read at full width instead of the
- * model's squeeze: when its preparation asks for it, and on a card small in the frame (quality.ts
- * resolutionPx under SMALL_CARD_PX: the kiosk's webcam, 1280 px frames holding both sides, ~345 px of
- * card height; a photograph from afar) whatever the second preparation is. Such a card's prepared page
- * is an upscale of ~2.4 with no pixels to spare for the 0.7 squeeze; a dark one's second reading
- * (the median, for its noise) was read squeezed (final6's webcam frames, 13 documents: 137 -> 144
- * fields of 195 with this alone, the second readings of dark small cards; it also put #78's name cut
- * to "ORÁCIO" at 0.935 over the right one: mendCutWords).
- * Only pages already read twice pay, and only the width of their second reading (a clean page is
- * read once, a card of ordinary size as before).
- */
-export function secondFullWidth(again: SecondRead, quality: QualityMetrics): boolean {
-  return again.fullWidth || quality.resolutionPx < SMALL_CARD_PX;
-}
-
-/**
- * Share of the ink-to-paper range a small card's second preparation keeps (preprocess.ts `clip`,
- * PAPER_CLIP 0.95 otherwise): lighter levels turn white. The kiosk webcam's soft, noisy frames leave
- * gray halos around and between blurred bold glyphs after the 0.95 stretch, and tesseract's sparse
- * layout drops such a line whole (final6 #49: registration number, validity and first-licence date
- * read as nothing; a strip of that line alone, read at 0.95, gives no word; with its levels over 200
- * of 255 turned white it reads all three. That the halos join the glyphs into blobs too long for a
- * line is our reading of it, not looked at inside tesseract). Only in a third reading of a small card
- * in a soft frame (softSmallCard; a page read poorly first), after the second reading with the usual
- * stretch: the clip alone in the second reading lost fields that one gave (final6 #7's dates and parents,
- * #47's category, #56's birthplace and #57's), merged after it they stay.
- */
-export const SMALL_CARD_CLIP = 0.8;
-
-/**
- * A small card (resolutionPx under SMALL_CARD_PX) whose frame is soft (quality.ts sharpness under
- * second-read.ts BLURRED): the one read a third time with SMALL_CARD_CLIP. Halos come from
- * blur; final5's fax-like 1-bit scans are small and sharp (sharpness 93-169, final6's webcam frames
- * 7-32), and the clip thinned their broken type further (five documents: 3 fields lost, 2 values
- * changed to other wrong ones) where a full-width reading alone changed none of their values.
- */
-export function softSmallCard(quality: QualityMetrics): boolean {
-  return quality.resolutionPx < SMALL_CARD_PX && quality.sharpness < BLURRED;
-}
-
-/**
- * A second reading's words mended where they are a first reading's word with its first letter or two
- * lost: the same line, the same right end (within a quarter of the line's height), the first word's
- * box starting at least a third of the height further left, and its text ending with the second's
- * (final6 #78: HORÁCIO read whole at 0.64 first, "ORÁCIO" at 0.92 in the second reading, its box
- * starting at the O; a name so cut passed every check and replaced the right one). The mended word
- * takes the first word's text and box and the lower of the two confidences.
- */
-export function mendCutWords(second: OcrWord[], first: OcrWord[]): OcrWord[] {
-  return second.map((b) => {
-    const h = b.y1 - b.y0;
-    if (h <= 0 || b.text.length < 2) return b;
-    const a = first.find((w) => {
-      const overlap = Math.min(w.y1, b.y1) - Math.max(w.y0, b.y0);
-      const lost = w.text.length - b.text.length;
-      return overlap > 0.5 * Math.min(h, w.y1 - w.y0) && Math.abs(w.x1 - b.x1) <= 0.25 * h && w.x0 < b.x0 - h / 3 && lost >= 1 && lost <= 2 && w.text.endsWith(b.text) && /\p{L}/u.test(w.text.slice(0, lost));
-    });
-    if (!a) return b;
-    // Another word of the line's height where the lost letters stand: they were read, apart. (A box
-    // much taller than the line, #78's "Ju" over the label and the H, is not one of its words.)
-    if (second.some((w) => w !== b && w.x1 > a.x0 && w.x0 < b.x0 && Math.min(w.y1, b.y1) - Math.max(w.y0, b.y0) > 0.5 * h && w.y1 - w.y0 <= 1.5 * h)) return b;
-    return { ...b, text: a.text, x0: a.x0, conf: Math.min(a.conf, b.conf) };
-  });
 }
 
 /**

@@ -237,7 +237,7 @@ const VALUE_TYPE_SHARE = 0.75;
  * keeps its confidence (its other letters were read as before). Nothing is read again: only the
  * page's pixels are looked at, for words with a T.
  */
-function mendReadT(g: Gray, words: OcrWord[]): OcrWord[] {
+export function mendReadT(g: Gray, words: OcrWord[]): OcrWord[] {
   const typeH = valueHeight(words);
   const cands = words.filter((w) => typeH > 0 && CAPITAL_T_WORD.test(w.text) && w.y1 - w.y0 >= VALUE_TYPE_SHARE * typeH);
   if (!cands.length) return words;

@@ -17,6 +17,7 @@ import type { CnhField, CnhFieldName } from './engine.js';
 import { CNH_FIELD_NAMES, NAME_FIELDS } from './engine.js';
 import { CARD_HEIGHT_PX, type PrepareOptions } from './preprocess.js';
 import { CORE_FIELDS, type QualityMetrics } from './quality.js';
+import type { OcrWord } from './words.js';
 
 /**
  * Pages whose contrast (quality.ts: paper level minus the 0.5th percentile) is under this are dark:
@@ -133,4 +134,70 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
     out[k] = disagree ? { ...chosen, confianca: Math.min(chosen.confianca, DISAGREE_CAP) } : chosen;
   }
   return out;
+}
+
+/**
+ * Whether a page's second reading (secondRead) is read at full width instead of the
+ * model's squeeze: when its preparation asks for it, and on a card small in the frame (quality.ts
+ * resolutionPx under SMALL_CARD_PX: the kiosk's webcam, 1280 px frames holding both sides, ~345 px of
+ * card height; a photograph from afar) whatever the second preparation is. Such a card's prepared page
+ * is an upscale of ~2.4 with no pixels to spare for the 0.7 squeeze; a dark one's second reading
+ * (the median, for its noise) was read squeezed (final6's webcam frames, 13 documents: 137 -> 144
+ * fields of 195 with this alone, the second readings of dark small cards; it also put #78's name cut
+ * to "ORÁCIO" at 0.935 over the right one: mendCutWords).
+ * Only pages already read twice pay, and only the width of their second reading (a clean page is
+ * read once, a card of ordinary size as before).
+ */
+export function secondFullWidth(again: SecondRead, quality: QualityMetrics): boolean {
+  return again.fullWidth || quality.resolutionPx < SMALL_CARD_PX;
+}
+
+/**
+ * Share of the ink-to-paper range a small card's second preparation keeps (preprocess.ts `clip`,
+ * PAPER_CLIP 0.95 otherwise): lighter levels turn white. The kiosk webcam's soft, noisy frames leave
+ * gray halos around and between blurred bold glyphs after the 0.95 stretch, and tesseract's sparse
+ * layout drops such a line whole (final6 #49: registration number, validity and first-licence date
+ * read as nothing; a strip of that line alone, read at 0.95, gives no word; with its levels over 200
+ * of 255 turned white it reads all three. That the halos join the glyphs into blobs too long for a
+ * line is our reading of it, not looked at inside tesseract). Only in a third reading of a small card
+ * in a soft frame (softSmallCard; a page read poorly first), after the second reading with the usual
+ * stretch: the clip alone in the second reading lost fields that one gave (final6 #7's dates and parents,
+ * #47's category, #56's birthplace and #57's), merged after it they stay.
+ */
+export const SMALL_CARD_CLIP = 0.8;
+
+/**
+ * A small card (resolutionPx under SMALL_CARD_PX) whose frame is soft (quality.ts sharpness under
+ * BLURRED): the one read a third time with SMALL_CARD_CLIP. Halos come from
+ * blur; final5's fax-like 1-bit scans are small and sharp (sharpness 93-169, final6's webcam frames
+ * 7-32), and the clip thinned their broken type further (five documents: 3 fields lost, 2 values
+ * changed to other wrong ones) where a full-width reading alone changed none of their values.
+ */
+export function softSmallCard(quality: QualityMetrics): boolean {
+  return quality.resolutionPx < SMALL_CARD_PX && quality.sharpness < BLURRED;
+}
+
+/**
+ * A second reading's words mended where they are a first reading's word with its first letter or two
+ * lost: the same line, the same right end (within a quarter of the line's height), the first word's
+ * box starting at least a third of the height further left, and its text ending with the second's
+ * (final6 #78: HORÁCIO read whole at 0.64 first, "ORÁCIO" at 0.92 in the second reading, its box
+ * starting at the O; a name so cut passed every check and replaced the right one). The mended word
+ * takes the first word's text and box and the lower of the two confidences.
+ */
+export function mendCutWords(second: OcrWord[], first: OcrWord[]): OcrWord[] {
+  return second.map((b) => {
+    const h = b.y1 - b.y0;
+    if (h <= 0 || b.text.length < 2) return b;
+    const a = first.find((w) => {
+      const overlap = Math.min(w.y1, b.y1) - Math.max(w.y0, b.y0);
+      const lost = w.text.length - b.text.length;
+      return overlap > 0.5 * Math.min(h, w.y1 - w.y0) && Math.abs(w.x1 - b.x1) <= 0.25 * h && w.x0 < b.x0 - h / 3 && lost >= 1 && lost <= 2 && w.text.endsWith(b.text) && /\p{L}/u.test(w.text.slice(0, lost));
+    });
+    if (!a) return b;
+    // Another word of the line's height where the lost letters stand: they were read, apart. (A box
+    // much taller than the line, #78's "Ju" over the label and the H, is not one of its words.)
+    if (second.some((w) => w !== b && w.x1 > a.x0 && w.x0 < b.x0 && Math.min(w.y1, b.y1) - Math.max(w.y0, b.y0) > 0.5 * h && w.y1 - w.y0 <= 1.5 * h)) return b;
+    return { ...b, text: a.text, x0: a.x0, conf: Math.min(a.conf, b.conf) };
+  });
 }
