@@ -17,6 +17,7 @@ import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
 import { editDistance, groupPhrases, type OcrWord } from './words.js';
 import { tGlyphs, type Gray } from './glyph-i.js';
+import { mendMarks } from './glyph-accent.js';
 import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, placed } from './cuts.js';
 import { doubtIdentityNumber, lostLineEnds } from './value-doubts.js';
 
@@ -161,7 +162,7 @@ async function cleanCut(cut: Buffer): Promise<Buffer | null> {
  */
 export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
   const page = await grayOf(prep);
-  words = lostLineEnds(page, mendReadT(page, words));
+  words = lostLineEnds(page, mendMarks(page, mendReadT(page, words)));
   const { suspects } = extractFields(groupPhrases(words), '');
   let out = words;
   for (const s of suspects) {
