@@ -19,8 +19,10 @@ export type Mark = 'acute' | 'tilde' | 'circumflex';
 export const MARK_MIN_FIT = 0.4;
 /** ...and at least this much above the next shape's that the mark's size allows. */
 export const MARK_MARGIN = 0.25;
-/** Marks narrower than this (px) have too few columns for a profile. */
+/** Marks narrower than this (px) have too few columns for a profile... */
 const MARK_MIN_WIDTH = 5;
+/** ...and marks shorter than this (px) too few rows (a 2-row tilde's profile is a step). */
+const MARK_MIN_HEIGHT = 3;
 /**
  * An acute is narrow: at most this share of its letter's height wide (measured: 0.12-0.37, tildes
  * 0.35-0.55, circumflexes 0.30-0.58 of capitals 18-21 px high; final6 and final8 parts)...
@@ -32,8 +34,20 @@ const ACUTE_MAX_ASPECT = 2;
 const WIDE_MIN_WIDTH = 0.3;
 /** ...and at least this many times as wide as tall. */
 const WIDE_MIN_ASPECT = 1.4;
-/** Under this letter height (px) a mark is a few pixels: its shape is not judged. */
-const MIN_LETTER_HEIGHT = 12;
+/**
+ * A mark is at most this share of its letter's height tall (measured: 0.1-0.28)... Ink above a word that
+ * is taller or wider is no mark: the security print's wave passing over the word, or a glare's edge,
+ * read as a tilde (APOLINÁRIO read APOLINÃRIO at 0.857 from a 20 x 8 px wave, final6 #51, before this).
+ */
+const MARK_MAX_HEIGHT = 0.32;
+/** ...and at most this share wide (measured: tildes up to 0.58). */
+const MARK_MAX_WIDTH = 0.65;
+/**
+ * Under this letter height (px) a mark is a few pixels: its shape is not judged (measured values: 18-27
+ * px; labels 12-15; the bold heading HABILITAÇÃO's 16-17 px capitals, whose 3-row tilde is all stroke and
+ * was named a circumflex or an acute).
+ */
+const MIN_LETTER_HEIGHT = 18;
 
 /** The three shapes' profiles at n columns (height of the ink centre, arbitrary units). */
 function templates(n: number): Record<Mark, number[]> {
@@ -92,13 +106,16 @@ export function markShape(px: number[], width: number, letterHeight: number): Ma
  * high (markShape's rules); undefined when it does not tell.
  */
 export function nameMark(fits: Record<Mark, number>, w: number, h: number, letterHeight: number): Mark | undefined {
-  if (letterHeight < MIN_LETTER_HEIGHT || h < 2) return undefined;
+  if (letterHeight < MIN_LETTER_HEIGHT || h < MARK_MIN_HEIGHT || h > MARK_MAX_HEIGHT * letterHeight || w > MARK_MAX_WIDTH * letterHeight) return undefined;
   const acuteSized = w <= ACUTE_MAX_WIDTH * letterHeight && w <= ACUTE_MAX_ASPECT * h;
   const wideSized = w >= WIDE_MIN_WIDTH * letterHeight && w >= WIDE_MIN_ASPECT * h;
   if (w < MARK_MIN_WIDTH) return undefined;
   const allowed = (Object.keys(fits) as Mark[]).filter((m) => (m === 'acute' ? acuteSized : wideSized)).sort((a, b) => fits[b] - fits[a]);
   const [best, next] = allowed;
-  return best !== undefined && fits[best] >= MARK_MIN_FIT && (next === undefined || fits[best] - fits[next] >= MARK_MARGIN) ? best : undefined;
+  // The shape the size allows must also be the best fit of the three: a 2-row tilde whose profile climbs
+  // like an acute's (0.61) and half fits a roof (0.51) is not named a circumflex (HABILITAÇÃO, tuning part).
+  const bestOfAll = best !== undefined && (Object.keys(fits) as Mark[]).every((m) => fits[m] <= fits[best]);
+  return bestOfAll && fits[best] >= MARK_MIN_FIT && (next === undefined || fits[best] - fits[next] >= MARK_MARGIN) ? best : undefined;
 }
 
 /** Capitals with a mark above, by base letter and mark. */
@@ -151,19 +168,20 @@ export function marksOf(g: Gray, w: OcrWord): Map<number, MarkFit> {
 
 /**
  * Words with each marked capital's mark set to the one its ink shows (KAUÃ for a "KAUÁ" whose mark is a
- * wave); a word keeps its confidence (its letters were read as before) and is unchanged where the ink
- * does not tell. Nothing is read again: only the page's pixels over words with a marked capital are
+ * wave) among the words `judged` accepts (the caller's: value-size words); a word keeps its confidence
+ * (its letters were read as before) and is unchanged where the ink does not tell. Nothing is read again: only the page's pixels over words with a marked capital are
  * looked at.
  */
-export function mendMarks(g: Gray, words: OcrWord[]): OcrWord[] {
+export function mendMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
   return words.map((w) => {
-    if (!/[ÁÃÂÉÊÓÕÔÍÚ]/.test(w.text)) return w;
+    if (!/[ÁÃÂÉÊÓÕÔÍÚ]/.test(w.text) || !judged(w)) return w;
     const chars = [...w.text];
     for (const [i, fit] of marksOf(g, w)) {
       const seen = fit.mark && MARKED[BASE_OF[chars[i]].base][fit.mark];
       if (seen) chars[i] = seen;
     }
     const text = chars.join('');
+    if (process.env.DEBUG_MARKS && text !== w.text) console.error('MEND', w.text, text, JSON.stringify([...marksOf(g, w)]), JSON.stringify(w));
     return text === w.text ? w : { ...w, text };
   });
 }

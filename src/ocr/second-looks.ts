@@ -162,7 +162,10 @@ async function cleanCut(cut: Buffer): Promise<Buffer | null> {
  */
 export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words: OcrWord[]): Promise<OcrWord[]> {
   const page = await grayOf(prep);
-  words = lostLineEnds(page, mendMarks(page, mendReadT(page, words)));
+  words = mendReadT(page, words);
+  // Marks are judged on value-size words only: a label's marks are a few pixels (EMISSÃO's tilde named a circumflex).
+  const typeH = valueHeight(words);
+  words = lostLineEnds(page, mendMarks(page, words, (w) => typeH > 0 && w.y1 - w.y0 >= VALUE_TYPE_SHARE * typeH));
   const { suspects } = extractFields(groupPhrases(words), '');
   let out = words;
   for (const s of suspects) {
