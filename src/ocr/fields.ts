@@ -3,20 +3,23 @@
  * full text; validation (CPF and CNH check digits, calendar and order of dates) folded into each field's
  * confidence (checks.ts); the values that failed a check are handed on as suspects for a second look.
  */
-import { NAME_FIELDS, type CnhField, type CnhFieldName } from './engine.js';
+import { type CnhField, type CnhFieldName } from './engine.js';
 import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, valueAbove, valueBelow, withContinuations, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
   allDates, confusedUf, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { isValidCnhNumber, isValidCpf } from './validators.js';
-import { restoreDiacritics } from './orthography.js';
+import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
+import { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
 import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
 import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, misreadNameWords, rgWidthFits, valueConfidence } from './doubts.js';
-import { editDistance, fold, toPhrase, type OcrWord, type Phrase } from './words.js';
+import { fold, toPhrase, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
+export { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
+export { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
 
 const none: Draft = { valor: '', conf: 0 };
 
@@ -302,59 +305,6 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
 }
 
-/** Confidence cap of a state read alone where the DETRAN line stands (loneHeaderUf): its DETRAN was not read. */
-const LONE_UF_CAP = 0.7;
-
-/**
- * The issuing state read alone above every label found, where the front prints "DETRAN - UF" beside
- * the header (final8 #48: a stain over DETRAN, "PR" read at 0.96 on its own, uf left empty): exactly one
- * such phrase, one word that is one of the 27 states, read at 0.9 or over; kept under the low-confidence
- * line (LONE_UF_CAP), as its DETRAN was not read. Undefined otherwise.
- */
-export function loneHeaderUf(phrases: Phrase[], labels: Map<LabelId, FoundLabel>): Draft | undefined {
-  if (!labels.size) return undefined;
-  const top = Math.min(...[...labels.values()].map((l) => l.phrase.y0));
-  const lone = phrases.filter((p) => p.words.length === 1 && p.y1 < top && UFS.has(p.text) && p.words[0].conf >= 0.9);
-  return lone.length === 1 ? { valor: lone[0].text, conf: lone[0].words[0].conf, cap: LONE_UF_CAP } : undefined;
-}
-
-/** A word of a code's line this many times as tall as its shortest word or more is no code letter (withoutTallCodes). */
-const TALL_CODE = 2;
-
-/**
- * A category's line without the words TALL_CODE x as tall as its shortest word or more: the security
- * print's wave beside a category read as a capital boxed 61 px tall beside an "R" of 14 ("R A", whose
- * A became the category at 0.933 for a B: final8 #23, a second reading). Codes on one line are one size.
- */
-export function withoutTallCodes(p: Phrase): Phrase {
-  const letters = p.words.filter((w) => /[A-Za-z]/.test(w.text));
-  if (letters.length < 2) return p;
-  // Measured among words with letters (a speck read "." is no measure of the type).
-  const low = Math.min(...letters.map((w) => w.y1 - w.y0));
-  const keep = p.words.filter((w) => !letters.includes(w) || w.y1 - w.y0 < TALL_CODE * low);
-  return keep.length === p.words.length || !keep.length ? p : toPhrase(keep);
-}
-
-/** Most edits FILIAÇÃO may be read off by and still stand for the label (nearFiliacao). */
-const FILIACAO_EDITS = 3;
-
-/**
- * A phrase that is the FILIAÇÃO label read a few letters off (at most FILIACAO_EDITS, accents and
- * marks aside: "FUAÇÃO" for FILIAÇÃO on a blurred card, the blurred LI read as U), one word of six
- * letters or more alone on its line, no label already: as a FoundLabel, or undefined. A parent's line
- * is two words or more (a lone word fails the name check); a surname the recogniser broke off its line
- * (FALCÃO, 3 edits away) has the rest of the line beside it.
- */
-export function nearFiliacao(phrases: Phrase[], labelPhrases: Set<Phrase>): FoundLabel | undefined {
-  const alone = (q: Phrase): boolean => !phrases.some((o) => o !== q && Math.min(o.y1, q.y1) - Math.max(o.y0, q.y0) > 0.5 * Math.min(o.y1 - o.y0, q.y1 - q.y0));
-  const p = phrases.find((q) => {
-    if (labelPhrases.has(q) || q.words.length !== 1) return false;
-    const t = fold(q.text).replace(/[^A-Z]/g, '');
-    return t.length >= 6 && editDistance(t, 'FILIACAO') <= FILIACAO_EDITS && alone(q);
-  });
-  return p ? { id: 'filiacao', phrase: p } : undefined;
-}
-
 /**
  * Field 3 of the 2022 model, "DD/MM/AAAA, CIDADE, UF": the date (normalizeDate, or ''), the town
  * (normalizeName of what lies between the first comma and the state) and the state ('' when the last
@@ -446,69 +396,5 @@ function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText: strin
       if (missing.includes('data_nascimento')) d.data_nascimento = { valor: rest.shift() ?? '', conf: 0.6 * f };
       if (missing.includes('data_validade') && rest.length) d.data_validade = { valor: rest.pop() ?? '', conf: 0.6 * f };
     }
-  }
-}
-
-/**
- * Confidence cap of a name in which the recogniser lost a diacritic that spelling requires (a word
- * put back by orthography.ts): the rules cover only some words (a lost acute or circumflex cannot be
- * told from a word written without one), so the rest of the value may have lost accents too.
- */
-export const LOST_DIACRITIC_CAP = 0.7;
-
-/**
- * Names and the birthplace's town with the diacritics Portuguese spelling requires put back
- * (orthography.ts restoreDiacritics); a value with a word put back ends with at most LOST_DIACRITIC_CAP
- * (applied after the checks, so a passed format check cannot lift it back over the line).
- */
-export function restoreNames(d: Partial<Record<CnhFieldName, Draft>>): void {
-  for (const k of ['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento'] as const) {
-    const v = d[k];
-    if (!v?.valor) continue;
-    // The birthplace is "CITY, UF" (or a city alone): only the city's words are names.
-    const [city, ...rest] = v.valor.split(',');
-    const { name, restored } = restoreDiacritics(city);
-    if (restored.length) d[k] = { valor: [name, ...rest].join(','), conf: v.conf, cap: LOST_DIACRITIC_CAP };
-  }
-  sameSpelling(d);
-}
-
-/**
- * A surname printed twice on one card (the holder's and a parent's) has one spelling: a word read
- * without diacritics in one name and with them in another lost them where it has none (the recogniser
- * drops accents far more often than it invents them). It takes the accented spelling and its name is
- * capped at LOST_DIACRITIC_CAP (the same line may have lost other accents; registries also spell a
- * surname differently now and then).
- */
-function sameSpelling(d: Partial<Record<CnhFieldName, Draft>>): void {
-  const keys = NAME_FIELDS;
-  const accented = new Map<string, string>();
-  for (const k of keys) for (const w of (d[k]?.valor ?? '').split(' ')) if (w.length > 2 && fold(w) !== w) accented.set(fold(w), w);
-  for (const k of keys) {
-    const v = d[k];
-    if (!v?.valor) continue;
-    const words = v.valor.split(' ');
-    const fixed = words.map((w) => (w.length > 2 && fold(w) === w ? accented.get(w) ?? w : w));
-    if (fixed.some((w, i) => w !== words[i])) d[k] = { ...v, valor: fixed.join(' '), cap: LOST_DIACRITIC_CAP };
-  }
-}
-
-/** Particles joining a given name to a surname: never part of a hyphenated compound. */
-const PARTICLE = '(?:DA|DE|DO|DAS|DOS|E)';
-/** A hyphen touching a particle ("MAFALDA-DA", "DA-FROTA"). */
-const PARTICLE_HYPHEN = new RegExp(`(?<=(?:^|[ -])${PARTICLE})-|-(?=${PARTICLE}(?:$|[ -]))`, 'g');
-
-/**
- * Hyphens the recogniser made of marks between a name's words ("AMÉLIA MAFALDA-DA FROTA-LEAL" for
- * AMÉLIA MAFALDA DA FROTA LEAL, final4 part): one touching a particle (DA, DE, DO, DAS, DOS, E) is no
- * compound's and is read as the space it stands in. Other hyphens of such a name may be marks too, and
- * cannot be told from a double surname's: the name is then capped at LOST_DIACRITIC_CAP.
- */
-export function particleHyphens(d: Partial<Record<CnhFieldName, Draft>>): void {
-  for (const k of NAME_FIELDS) {
-    const v = d[k];
-    if (!v?.valor || !v.valor.match(PARTICLE_HYPHEN)) continue;
-    const valor = v.valor.replace(PARTICLE_HYPHEN, ' ');
-    d[k] = { ...v, valor, ...(valor.includes('-') ? { cap: Math.min(v.cap ?? 1, LOST_DIACRITIC_CAP) } : {}) };
   }
 }

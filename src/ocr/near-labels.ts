@@ -1,0 +1,62 @@
+/**
+ * Anchors found when a card's usual ones are lost (fields.ts extractFields): the issuing state read alone
+ * where the DETRAN line stands, a category's line without the security print's tall blobs, the FILIAÇÃO
+ * label read a few letters off.
+ */
+import type { Draft } from './checks.js';
+import type { FoundLabel, LabelId } from './layout.js';
+import { UFS } from './normalize.js';
+import { editDistance, fold, toPhrase, type Phrase } from './words.js';
+
+/** Confidence cap of a state read alone where the DETRAN line stands (loneHeaderUf): its DETRAN was not read. */
+const LONE_UF_CAP = 0.7;
+
+/**
+ * The issuing state read alone above every label found, where the front prints "DETRAN - UF" beside
+ * the header (final8 #48: a stain over DETRAN, "PR" read at 0.96 on its own, uf left empty): exactly one
+ * such phrase, one word that is one of the 27 states, read at 0.9 or over; kept under the low-confidence
+ * line (LONE_UF_CAP), as its DETRAN was not read. Undefined otherwise.
+ */
+export function loneHeaderUf(phrases: Phrase[], labels: Map<LabelId, FoundLabel>): Draft | undefined {
+  if (!labels.size) return undefined;
+  const top = Math.min(...[...labels.values()].map((l) => l.phrase.y0));
+  const lone = phrases.filter((p) => p.words.length === 1 && p.y1 < top && UFS.has(p.text) && p.words[0].conf >= 0.9);
+  return lone.length === 1 ? { valor: lone[0].text, conf: lone[0].words[0].conf, cap: LONE_UF_CAP } : undefined;
+}
+
+/** A word of a code's line this many times as tall as its shortest word or more is no code letter (withoutTallCodes). */
+const TALL_CODE = 2;
+
+/**
+ * A category's line without the words TALL_CODE x as tall as its shortest word or more: the security
+ * print's wave beside a category read as a capital boxed 61 px tall beside an "R" of 14 ("R A", whose
+ * A became the category at 0.933 for a B: final8 #23, a second reading). Codes on one line are one size.
+ */
+export function withoutTallCodes(p: Phrase): Phrase {
+  const letters = p.words.filter((w) => /[A-Za-z]/.test(w.text));
+  if (letters.length < 2) return p;
+  // Measured among words with letters (a speck read "." is no measure of the type).
+  const low = Math.min(...letters.map((w) => w.y1 - w.y0));
+  const keep = p.words.filter((w) => !letters.includes(w) || w.y1 - w.y0 < TALL_CODE * low);
+  return keep.length === p.words.length || !keep.length ? p : toPhrase(keep);
+}
+
+/** Most edits FILIAÇÃO may be read off by and still stand for the label (nearFiliacao). */
+const FILIACAO_EDITS = 3;
+
+/**
+ * A phrase that is the FILIAÇÃO label read a few letters off (at most FILIACAO_EDITS, accents and
+ * marks aside: "FUAÇÃO" for FILIAÇÃO on a blurred card, the blurred LI read as U), one word of six
+ * letters or more alone on its line, no label already: as a FoundLabel, or undefined. A parent's line
+ * is two words or more (a lone word fails the name check); a surname the recogniser broke off its line
+ * (FALCÃO, 3 edits away) has the rest of the line beside it.
+ */
+export function nearFiliacao(phrases: Phrase[], labelPhrases: Set<Phrase>): FoundLabel | undefined {
+  const alone = (q: Phrase): boolean => !phrases.some((o) => o !== q && Math.min(o.y1, q.y1) - Math.max(o.y0, q.y0) > 0.5 * Math.min(o.y1 - o.y0, q.y1 - q.y0));
+  const p = phrases.find((q) => {
+    if (labelPhrases.has(q) || q.words.length !== 1) return false;
+    const t = fold(q.text).replace(/[^A-Z]/g, '');
+    return t.length >= 6 && editDistance(t, 'FILIACAO') <= FILIACAO_EDITS && alone(q);
+  });
+  return p ? { id: 'filiacao', phrase: p } : undefined;
+}
