@@ -181,7 +181,6 @@ export function mendMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boo
       if (seen) chars[i] = seen;
     }
     const text = chars.join('');
-    if (process.env.DEBUG_MARKS && text !== w.text) console.error('MEND', w.text, text, JSON.stringify([...marksOf(g, w)]), JSON.stringify(w));
     return text === w.text ? w : { ...w, text };
   });
 }
