@@ -30,7 +30,7 @@
  * ninth round's end (`--part final8 --n 88`, 98.9 %): a validation part now.
  * `final9` (seeds 1200000+, also a wide-angle phone's lens, photocopies, yellowed laminates, values in
  * italic, its own names) was made at the start of the tenth round, before its tuning: it is run once by the
- * lead at the end of the tenth round (`--part final9 --n 88`); never while tuning.
+ * lead at the end of the tenth round (`--part final9 --n 88`, 96.4 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final9: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
