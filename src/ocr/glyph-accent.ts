@@ -6,9 +6,10 @@
  * - an acute (´) is one stroke that rises to the right: its ink's height climbs steadily across it;
  * - a tilde (~) is a wave: up over its left half, down over its right, wider than it is tall;
  * - a circumflex (^) is a roof: up to its middle, then down.
- * Each column's ink centre gives the mark's profile (its height per column); the profile is compared
- * with the three shapes' profiles (Pearson correlation) and a shape is named only when it fits well and
- * clearly better than the other two. Pure functions on a gray page.
+ * The mark's size says which shapes it can be (an acute is narrow; ink taller or wider than any mark is
+ * none). Each column's ink centre gives its profile (its height per column), compared with the three
+ * shapes' (Pearson correlation): a shape the size allows is named only when it is the best fit of the
+ * three, fits well, and clearly better than the next allowed one. Pure functions on a gray page.
  */
 import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import type { OcrWord } from './words.js';
@@ -169,8 +170,8 @@ export function marksOf(g: Gray, w: OcrWord): Map<number, MarkFit> {
 /**
  * Words with each marked capital's mark set to the one its ink shows (KAUÃ for a "KAUÁ" whose mark is a
  * wave) among the words `judged` accepts (the caller's: value-size words); a word keeps its confidence
- * (its letters were read as before) and is unchanged where the ink does not tell. Nothing is read again: only the page's pixels over words with a marked capital are
- * looked at.
+ * (its letters were read as before) and is unchanged where the ink does not tell. Nothing is read
+ * again: only the page's pixels over words with a marked capital are looked at.
  */
 export function mendMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
   return words.map((w) => {
