@@ -6,7 +6,7 @@
 import { type CnhField, type CnhFieldName } from './engine.js';
 import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, valueAbove, valueBelow, withContinuations, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
-  allDates, confusedUf, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
+  allDates, confusedUf, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { isValidCnhNumber, isValidCpf } from './validators.js';
@@ -40,10 +40,7 @@ const CLOSE_CODE_CAP = 0.7;
  * A 2022 card's birth line as printed (field 3: date, town, state), found without its label; and the
  * factor of its birthplace's confidence then (the pattern fall-backs' 0.85: applyFallbacks).
  */
-const BIRTH_LINE = /^\d{2}\/\d{2}\/\d{4} ?, ?[^,\d]+, ?[A-Z]{2}$/;
 const BIRTH_LINE_FALLBACK = 0.85;
-/** A phrase that starts the 2022 birth line: a date and a comma. */
-const BIRTH_START = /^\d{2}\/\d{2}\/\d{4},/;
 /**
  * How far above the birth line (label heights) the name's line may end when both their labels were
  * unread: field 3's label line stands between them (~3 label heights from the name's foot to the date's top).
