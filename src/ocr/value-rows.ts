@@ -17,6 +17,7 @@ import { detectModel, findLabels, labelCapHeight, labelHeight, valueBelow, type 
 import { evenPaper } from './light.js';
 import { BIRTH_LINE, BIRTH_START, single, UFS } from './normalize.js';
 import { markedNameWord } from './doubts.js';
+import { parentLines } from './parents.js';
 import { mendReadT } from './second-looks.js';
 import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
@@ -226,7 +227,8 @@ function rowsOf(words: OcrWord[], sideOf: (x: number) => [number, number]): Row[
     }
   }
   const fil = labels.get('filiacao');
-  for (const p of below(fil, 2)) add(p, fil!.phrase.x0, 'name');
+  // The parents' lines as fields.ts finds them (parents.ts: the block under a label box grown by blur).
+  if (fil) for (const p of parentLines(fil, below(fil, 2), phrases, labelPhrases, lh).lines) add(p, fil.phrase.x0, 'name');
   if (birthSeed) add(birthSeed, birthLabel?.phrase.x0 ?? birthSeed.x0, 'birth');
   return rows;
 }
