@@ -15,7 +15,7 @@ import { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
 import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, misreadNameWords, rgWidthFits, valueConfidence } from './doubts.js';
-import { fold, toPhrase, type OcrWord, type Phrase } from './words.js';
+import { fold, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
@@ -31,6 +31,8 @@ const none: Draft = { valor: '', conf: 0 };
 const PARENTS_ABOVE_PERMIT = 6;
 /** Confidence cap of a category code that starts a glyph right of where it should (a letter lost). */
 const LOST_GLYPH_CAP = 0.7;
+/** A category boxed more than this many value type heights tall (code-ink.ts's tallest glyph) was not read from its letter alone. */
+const TALL_CODE = 1.6;
 /**
  * Confidence cap of a remark that is no code read again held to capitals as codes one letter away
  * ("FARA" 0.89 read "EARA" at 0.00: EAR A; final4 #11): under the low-confidence line, over the 0.5 a
@@ -159,6 +161,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
       d.categoria = { ...d.categoria, cap: LOST_GLYPH_CAP };
     }
   }
+  // A code boxed far taller than the page's value type (words.ts valueHeight): the recogniser read a
+  // blurred letter together with what lies over or under it (final9 #8: B boxed with a wave of the
+  // security print, 59 px for a 28 px type, read "E" at 0.82 and again alone at 0.892).
+  const typeH = valueHeight(phrases.flatMap((p) => p.words));
+  if (d.categoria.valor && catPs.length === 1 && typeH > 0 && catPs[0].h > TALL_CODE * typeH) d.categoria = { ...d.categoria, cap: Math.min(d.categoria.cap ?? 1, LOST_GLYPH_CAP) };
   d.data_validade = read('validade', normalizeDate, true, hasDigit);
   d.data_emissao = read('emissao', normalizeDate, true, hasDigit);
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true, hasDigit);
