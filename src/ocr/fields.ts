@@ -50,6 +50,8 @@ const BIRTH_LINE_FALLBACK = 0.85;
  * a label's words did not.
  */
 const LOOSER_LINE = 0.9;
+/** Cap of a parent's line that starts far right of the label (parents.ts startLost): a name known to lack its first word(s). */
+const LOST_START_CAP = 0.5;
 /**
  * How far above the birth line (label heights) the name's line may end when both their labels were
  * unread: field 3's label line stands between them (~3 label heights from the name's foot to the date's top).
@@ -246,6 +248,9 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   // The block under the label, looked for again when the value-size test lost a line (parents.ts: label
   // boxes grown by blur or a scanner's halo as tall as the parents' lines, a line that lost its first word).
   const filLabel = labels.get('filiacao') ?? nearFil;
+  // A line with no name in it is no parent's: the card's border read "|" beside the label took the
+  // father's place and the father the mother's (final9 #35).
+  if (filLabel) filLines = filLines.filter((p) => normalizeName(p.text) !== '');
   let looser = new Set<Phrase>();
   if (filLabel && filLines.length < 2) ({ lines: filLines, extra: looser } = parentLines(filLabel, filLines, phrases, labelPhrases, labelH));
   const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: valueConfidence([p], isNameWord) * (filLabel ? 1 : 0.9) * (looser.has(p) ? LOOSER_LINE : 1) }));
@@ -258,10 +263,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const maeLine = fil.length === 2 ? filLines[1] : lone === 'mother' ? filLines[0] : undefined;
   d.nome_pai = fil.length === 2 ? fil[0] : lone === 'father' ? { ...fil[0], conf: fil[0].conf * 0.75 } : none;
   d.nome_mae = fil.length === 2 ? fil[1] : lone === 'mother' ? { ...fil[0], conf: fil[0].conf * 0.75 } : none;
-  // A parent's line that starts far right of the label lost its first word(s): under the low line.
+  // A parent's line that starts far right of the label lost its first word(s): LOST_START_CAP, under a
+  // second reading's whole line (final9 #35: "JANDIR NASSIF HELOU" against ELIÉZER JANDIR NASSIF HELOU at 0.63).
   for (const [k, line] of [['nome_pai', paiLine], ['nome_mae', maeLine]] as const) {
     const v = d[k];
-    if (filLabel && line && v?.valor && startLost(filLabel, line, labelH)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (filLabel && line && v?.valor && startLost(filLabel, line, labelH)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, LOST_START_CAP) };
   }
 
   // Issuing state: "DETRAN - UF"; the older model's front alone only shows the identity's state.
