@@ -45,3 +45,26 @@ export function codeInk(g: Gray, cx: number, cy: number, typeH: number): CodeInk
   const letters = chain.reduce((n, x) => n + Math.max(1, Math.round((x.x1 - x.x0 + 1) / (LETTER_WIDTH * hOf(x)))), 0);
   return { letters, x0: chain[0].x0, y0: Math.min(...chain.map((x) => x.y0)), x1: chain[chain.length - 1].x1, y1: Math.max(...chain.map((x) => x.y1)) };
 }
+
+/**
+ * How far after a remark's last glyph (type heights) the next code's first glyph may start: codes are
+ * printed one space apart (a space is 0.3-0.9 of the type's height in the value fonts, monospaced the widest).
+ */
+export const NEXT_CODE_REACH = 1.5;
+
+/**
+ * Glyphs of value type (CODE_MIN_HEIGHT to CODE_MAX_HEIGHT x `typeH`, crossing the row `cy`) that start
+ * after `x` (a value's last glyph's right edge) and at most NEXT_CODE_REACH type heights after it: ink of
+ * a code the page pass did not read (final9 #0: remarks EAR A read "EAR" at 0.93, the lone A dropped).
+ * The threshold is the split of the box from the value's last letters to the reach's end.
+ */
+export function glyphsAfter(g: Gray, x: number, cy: number, typeH: number): number {
+  const x0 = Math.max(0, Math.floor(x - 1.5 * typeH)), x1 = Math.min(g.width - 1, Math.ceil(x + (NEXT_CODE_REACH + 1.2) * typeH));
+  const y0 = Math.max(0, Math.floor(cy - CODE_MAX_HEIGHT * typeH)), y1 = Math.min(g.height - 1, Math.ceil(cy + CODE_MAX_HEIGHT * typeH));
+  if (x1 - x0 < 4 || y1 - y0 < 4 || x >= g.width - 2) return 0;
+  const t = otsu(g, x0, y0, x1, y1);
+  const hOf = (b: Blob): number => b.y1 - b.y0 + 1;
+  return blobs(g, x0, y0, x1, y1, t)
+    .filter((b) => b.x0 > x + 1 && b.x0 <= x + NEXT_CODE_REACH * typeH && b.y0 <= cy && b.y1 >= cy && hOf(b) >= CODE_MIN_HEIGHT * typeH && hOf(b) <= CODE_MAX_HEIGHT * typeH)
+    .length;
+}

@@ -131,11 +131,11 @@ const NAME_PARTICLE = /^(DA|DE|DO|DAS|DOS|E)$/i;
  */
 export const WIDE_WORD = 1.5;
 /**
- * A character no printed name holds, in a word of letters (a trailing comma aside): capitals, accents,
- * apostrophes, hyphens and the "!" normalizeName reads as I are a name's; a colon, bracket, digit-like
- * mark or symbol is ink read as something else.
+ * A word with letters and a character no printed name holds (a trailing comma aside): capitals, accents,
+ * apostrophes, hyphens and the "!" normalizeName reads as I are a name's; a colon, bracket, comma inside,
+ * digit-like mark or symbol is ink read as something else (a stain read into it: "PANTO],", "NAS:", "JA€").
  */
-const MARKED_NAME_WORD = /[^A-Za-zÀ-ÖØ-öø-ÿ'\-!]/;
+export const markedNameWord = (t: string): boolean => /[A-Za-zÀ-ÿ]/.test(t) && /[^A-Za-zÀ-ÖØ-öø-ÿ'\-!]/.test(t.replace(/,$/, ''));
 
 /**
  * Words of a name's line (`phrases`) that say the name was misread though read sure: a word of three
@@ -152,7 +152,7 @@ export function misreadNameWords(phrases: Phrase[]): OcrWord[] {
       if (letters(w) >= 3 && /[a-zß-ÿ]/.test(w.text)) { out.push(w); continue; }
       // A mark no name is printed with, inside or after its letters ("NAS:" for NASSAR at a stain's
       // edge, 0.96: final8 #76; "PANTO]," for PANTOJA RIOS): ink the word did not read as letters.
-      if (MARKED_NAME_WORD.test(w.text.replace(/,$/, ''))) { out.push(w); continue; }
+      if (markedNameWord(w.text)) { out.push(w); continue; }
       const others = ws.filter((o) => o !== w && letters(o) >= 3);
       if (others.length < 2 || letters(w) < 3) continue;
       const per = median(others.map((o) => (o.x1 - o.x0) / letters(o)));

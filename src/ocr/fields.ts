@@ -6,15 +6,16 @@
 import { type CnhField, type CnhFieldName } from './engine.js';
 import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, valueAbove, valueBelow, withContinuations, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
-  allDates, confusedUf, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS,
+  allDates, confusedUf, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { isValidCnhNumber, isValidCpf } from './validators.js';
 import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
 import { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
+import { loneParent, parentLines, startLost } from './parents.js';
 import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
 import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, misreadNameWords, rgWidthFits, valueConfidence } from './doubts.js';
-import { fold, toPhrase, type OcrWord, type Phrase } from './words.js';
+import { fold, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
@@ -30,6 +31,8 @@ const none: Draft = { valor: '', conf: 0 };
 const PARENTS_ABOVE_PERMIT = 6;
 /** Confidence cap of a category code that starts a glyph right of where it should (a letter lost). */
 const LOST_GLYPH_CAP = 0.7;
+/** A category boxed more than this many value type heights tall (code-ink.ts's tallest glyph) was not read from its letter alone. */
+const TALL_CODE = 1.6;
 /**
  * Confidence cap of a remark that is no code read again held to capitals as codes one letter away
  * ("FARA" 0.89 read "EARA" at 0.00: EAR A; final4 #11): under the low-confidence line, over the 0.5 a
@@ -40,10 +43,15 @@ const CLOSE_CODE_CAP = 0.7;
  * A 2022 card's birth line as printed (field 3: date, town, state), found without its label; and the
  * factor of its birthplace's confidence then (the pattern fall-backs' 0.85: applyFallbacks).
  */
-const BIRTH_LINE = /^\d{2}\/\d{2}\/\d{4} ?, ?[^,\d]+, ?[A-Z]{2}$/;
 const BIRTH_LINE_FALLBACK = 0.85;
-/** A phrase that starts the 2022 birth line: a date and a comma. */
-const BIRTH_START = /^\d{2}\/\d{2}\/\d{4},/;
+/**
+ * Factor of a parent's line found only by parents.ts's looser search (type at 0.9 x the label's, not
+ * valueBelow's 1.2 x): it is under FILIAÇÃO and reads as a name, but the size that tells a value from
+ * a label's words did not.
+ */
+const LOOSER_LINE = 0.9;
+/** Cap of a parent's line that starts far right of the label (parents.ts startLost): a name known to lack its first word(s). */
+const LOST_START_CAP = 0.5;
 /**
  * How far above the birth line (label heights) the name's line may end when both their labels were
  * unread: field 3's label line stands between them (~3 label heights from the name's foot to the date's top).
@@ -155,6 +163,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
       d.categoria = { ...d.categoria, cap: LOST_GLYPH_CAP };
     }
   }
+  // A code boxed far taller than the page's value type (words.ts valueHeight): the recogniser read a
+  // blurred letter together with what lies over or under it (final9 #8: B boxed with a wave of the
+  // security print, 59 px for a 28 px type, read "E" at 0.82 and again alone at 0.892).
+  const typeH = valueHeight(phrases.flatMap((p) => p.words));
+  if (d.categoria.valor && catPs.length === 1 && typeH > 0 && catPs[0].h > TALL_CODE * typeH) d.categoria = { ...d.categoria, cap: Math.min(d.categoria.cap ?? 1, LOST_GLYPH_CAP) };
   d.data_validade = read('validade', normalizeDate, true, hasDigit);
   d.data_emissao = read('emissao', normalizeDate, true, hasDigit);
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true, hasDigit);
@@ -232,12 +245,30 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     // Label unread (2022 model): the parents are the last one or two value lines under the category row.
     filLines = linesUnderRow(cat, phrases, labelPhrases, labelH);
   }
-  const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: valueConfidence([p], isNameWord) * (labels.has('filiacao') || nearFil ? 1 : 0.9) }));
-  d.nome_pai = fil.length === 2 ? fil[0] : none;
-  // One line read: the mother alone, or the father with the mother's line unread (seen on the tuning
-  // part: the father's name returned as the mother's). Which one cannot be told, so the value is kept
-  // but under the low-confidence line (0.75 x).
-  d.nome_mae = fil.length === 2 ? fil[1] : fil.length === 1 ? { ...fil[0], conf: fil[0].conf * 0.75 } : none;
+  // The block under the label, looked for again when the value-size test lost a line (parents.ts: label
+  // boxes grown by blur or a scanner's halo as tall as the parents' lines, a line that lost its first word).
+  const filLabel = labels.get('filiacao') ?? nearFil;
+  // A line with no name in it is no parent's: the card's border read "|" beside the label took the
+  // father's place and the father the mother's (final9 #35).
+  if (filLabel) filLines = filLines.filter((p) => normalizeName(p.text) !== '');
+  let looser = new Set<Phrase>();
+  if (filLabel && filLines.length < 2) ({ lines: filLines, extra: looser } = parentLines(filLabel, filLines, phrases, labelPhrases, labelH));
+  const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: valueConfidence([p], isNameWord) * (filLabel ? 1 : 0.9) * (looser.has(p) ? LOOSER_LINE : 1) }));
+  // One line read: the mother alone (first line, nothing under it), or the father with the mother's line
+  // unread (seen on the tuning part). Under the label, parents.ts loneParent tells them by where the line
+  // stands and whether something was read under it; without the label, the mother as before. The
+  // value is kept under the low-confidence line (0.75 x) either way: which parent is not sure.
+  const lone = fil.length === 1 ? (filLabel ? loneParent(filLabel, filLines[0], phrases, labelPhrases) : 'mother') : undefined;
+  const paiLine = fil.length === 2 ? filLines[0] : lone === 'father' ? filLines[0] : undefined;
+  const maeLine = fil.length === 2 ? filLines[1] : lone === 'mother' ? filLines[0] : undefined;
+  d.nome_pai = fil.length === 2 ? fil[0] : lone === 'father' ? { ...fil[0], conf: fil[0].conf * 0.75 } : none;
+  d.nome_mae = fil.length === 2 ? fil[1] : lone === 'mother' ? { ...fil[0], conf: fil[0].conf * 0.75 } : none;
+  // A parent's line that starts far right of the label lost its first word(s): LOST_START_CAP, under a
+  // second reading's whole line (final9 #35: "JANDIR NASSIF HELOU" against ELIÉZER JANDIR NASSIF HELOU at 0.63).
+  for (const [k, line] of [['nome_pai', paiLine], ['nome_mae', maeLine]] as const) {
+    const v = d[k];
+    if (filLabel && line && v?.valor && startLost(filLabel, line, labelH)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, LOST_START_CAP) };
+  }
 
   // Issuing state: "DETRAN - UF"; the older model's front alone only shows the identity's state.
   // (The identity document itself may be issued by a DETRAN: its line is skipped.)
@@ -287,11 +318,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     if (v?.valor && misreadNameWords(ps).length) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   };
   misread('nome_completo', below('nome'));
-  if (filLines.length === 2) misread('nome_pai', [filLines[0]]);
-  if (filLines.length) misread('nome_mae', [filLines[filLines.length - 1]]);
+  if (paiLine) misread('nome_pai', [paiLine]);
+  if (maeLine) misread('nome_mae', [maeLine]);
   lostMark('nome_completo', below('nome'));
-  if (filLines.length === 2) lostMark('nome_pai', [filLines[0]]);
-  if (filLines.length) lostMark('nome_mae', [filLines[filLines.length - 1]]);
+  if (paiLine) lostMark('nome_pai', [paiLine]);
+  if (maeLine) lostMark('nome_mae', [maeLine]);
   if (n3.length) lostMark('local_nascimento', n3);
   for (const w of [...new Set(marked)].slice(0, MAX_LOST_MARK_REREADS)) {
     const plain = w.text.replace(/,$/, '');

@@ -32,7 +32,6 @@ export { CNH_FIELD_NAMES, NOT_A_CNH } from './engine.js';
 export { LOW_CONFIDENCE } from './fields.js';
 export { createCnhReader } from './reader-thread.js';
 export { MAX_LONE_LETTER_REREADS, rereadLoneLetters } from './second-looks.js';
-export { mendCutWords, secondFullWidth, SMALL_CARD_CLIP, softSmallCard } from './second-read.js';
 
 export interface CnhReaderOptions {
   /** Recogniser workers; default: number of cores. */

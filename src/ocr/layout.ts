@@ -70,6 +70,11 @@ function tokenMatches(word: string, token: string): boolean {
   return d <= tolerance && !LABEL_TOKENS.some((t) => t !== token && Math.abs(word.length - t.length) <= d && editDistance(word, t) <= d);
 }
 
+/** Edits between a label's tokens and the words of a phrase that matches it (each token's closest word). */
+function labelEdits(def: LabelDef, ts: string[]): number {
+  return def.all.reduce((sum, tok) => sum + Math.min(...ts.filter((w) => tokenMatches(w, tok)).map((w) => editDistance(w, tok))), 0);
+}
+
 /** Whether a phrase's tokens make label `def`: all its tokens, none of its excluded ones (the name label: at most 6 tokens). */
 function isLabel(def: LabelDef, ts: string[]): boolean {
   return def.all.every((tok) => ts.some((w) => tokenMatches(w, tok))) && !def.none?.some((tok) => ts.some((w) => tokenMatches(w, tok))) && !(def.id === 'nome' && ts.length > 6);
@@ -107,7 +112,15 @@ export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
   for (const p of phrases) {
     const ts = tokens(p);
     if (ts.length === 0 || ts.length > 9) continue;
-    for (const def of LABELS) if (!found.has(def.id) && isLabel(def, ts)) found.set(def.id, { id: def.id, phrase: p });
+    for (const def of LABELS) {
+      if (!isLabel(def, ts)) continue;
+      // The first reading top-down, unless a later one is read closer to the label: the heading's
+      // HABILITAÇÃO broken as "ILITAÇÃO" (2 edits from FILIAÇÃO) above the label itself read "FLIAÇÃO" (1
+      // edit: final9 #3, the parents then looked for under the heading).
+      // Compared under the same definition only (the name's two: "E SOBRENOME" is no closer reading of "261 NOME").
+      const had = found.get(def.id), hadTs = had && tokens(had.phrase);
+      if (!had || (hadTs && isLabel(def, hadTs) && labelEdits(def, ts) < labelEdits(def, hadTs))) found.set(def.id, { id: def.id, phrase: p });
+    }
   }
   // Labels still missing, read with a letter wrong or glued (LabelDef.glued), among the phrases no label took.
   const taken = (p: Phrase): boolean => [...found.values()].some((l) => l.phrase === p);

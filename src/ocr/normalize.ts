@@ -115,6 +115,10 @@ export function normalizeCategory(s: string): string {
 
 /** Brazilian state abbreviations. */
 export const UFS = new Set(['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO']);
+/** The 2022 card's birth line as printed (field 3): date, town, state (the state captured). */
+export const BIRTH_LINE = /^\d{2}\/\d{2}\/\d{4} ?, ?[^,\d]+, ?([A-Z]{2})$/;
+/** A phrase that starts the 2022 birth line: a date followed by a comma. */
+export const BIRTH_START = /^\d{2}\/\d{2}\/\d{4},/;
 
 /** Common issuing bodies of Brazilian identity documents (used only to split "IFPRS" -> IFP, RS). */
 const ISSUERS = new Set(['SSP', 'SESP', 'SDS', 'PC', 'DETRAN', 'IFP', 'SJS', 'SJTC', 'SEJUSP', 'SESDEC', 'SSPDS', 'PM', 'DPF', 'IGP', 'ITEP', 'POLITEC', 'SPTC', 'IIRGD', 'DIC', 'SEPC', 'SESEG', 'CBM', 'MAER', 'MEX']);

@@ -8,15 +8,15 @@
  */
 import sharp from 'sharp';
 import { passesOwnCheck } from './checks.js';
-import { CATEGORY_ALPHABET, isCategoryReading } from './codes.js';
-import { codeInk } from './code-ink.js';
+import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading } from './codes.js';
+import { codeInk, glyphsAfter } from './code-ink.js';
 import { normalizeCategory } from './normalize.js';
 import { extractFields } from './fields.js';
 import { emptyValueRegions, findLabels, labelCapHeight, labelHeight, valueBelow } from './layout.js';
 import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
-import { editDistance, groupPhrases, type OcrWord } from './words.js';
-import { tGlyphs, type Gray } from './glyph-i.js';
+import { editDistance, groupPhrases, valueHeight, type OcrWord } from './words.js';
+import { tGlyphs, wordGlyphs, type Gray } from './glyph-i.js';
 import { mendMarks } from './glyph-accent.js';
 import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, placed } from './cuts.js';
 import { doubtIdentityNumber, lostLineEnds } from './value-doubts.js';
@@ -191,7 +191,33 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
     const replaced = found.map((w) => ({ ...placed(w, left, 0, scale), conf: conf(w), reread: true, y0, y1 }));
     out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
   }
-  return doubtIdentityNumber(rec, prep, await lostCodeLetters(rec, prep, page, out));
+  return doubtIdentityNumber(rec, prep, lostRemarkCodes(page, await lostCodeLetters(rec, prep, page, out)));
+}
+
+/**
+ * Remarks (observacoes) whose ink holds more letters than were read: more glyphs (glyph-i.ts wordGlyphs)
+ * in the words' boxes than letters, or a glyph of value type starting within a space or so after the
+ * last word (code-ink.ts glyphsAfter). final9 #0's "EAR" for EAR A at 0.93, a clean card with italic
+ * values: the box took the A after a narrow space, the recogniser dropped it. The remark lost a code, so
+ * its words fall to LOST_LETTER_CONF. Nothing is read again (the lone-letter look had its chance): only pixels are looked at.
+ */
+export function lostRemarkCodes(page: Gray, words: OcrWord[]): OcrWord[] {
+  const phrases = groupPhrases(words);
+  const labels = findLabels(phrases);
+  const obs = labels.get('observacoes');
+  if (!obs) return words;
+  const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
+  const ps = valueBelow(obs, phrases, labelPhrases, 1, labelHeight(labels), labelCapHeight(labels));
+  if (ps.length !== 1 || !isRemarkReading(ps[0].text)) return words;
+  const p = ps[0];
+  const last = p.words.reduce((a, w) => (w.x1 > a.x1 ? w : a));
+  const typeH = valueHeight(words) || p.h;
+  // More glyphs in the words' boxes than letters read (final9 #0: "EAR" boxed over E, A, R and the A
+  // after the space, an italic space of 7 px), or a glyph after the last word.
+  const glyphs = p.words.reduce((n, w) => n + wordGlyphs(page, w).length, 0);
+  const read = p.text.replace(/[^A-Za-zÀ-ÿ]/g, '').length;
+  if (glyphs <= read && !glyphsAfter(page, last.x1, (last.y0 + last.y1) / 2, typeH)) return words;
+  return words.map((w) => (p.words.includes(w) ? { ...w, conf: Math.min(w.conf, LOST_LETTER_CONF) } : w));
 }
 
 /**
@@ -297,15 +323,6 @@ const MERGED_HEIGHT = 1.6;
 const MERGED_CONF = 0.6;
 /** At most this many merged phrases are re-read per page, the least confident first. */
 export const MAX_MERGED_REREADS = 4;
-
-/**
- * Value type height of a page (px): the upper quartile of the heights of confidently read words of two
- * characters or more (labels are the lower half, values the upper); 0 with fewer than 8 such words.
- */
-export function valueHeight(words: OcrWord[]): number {
-  const hs = words.filter((w) => w.conf >= 0.8 && w.text.length >= 2).map((w) => w.y1 - w.y0).sort((a, b) => a - b);
-  return hs.length >= 8 ? hs[Math.floor(0.75 * (hs.length - 1))] : 0;
-}
 
 /**
  * Boxes that swallowed two text lines: the sparse page pass sometimes takes a label and the value

@@ -15,7 +15,9 @@ import { CUT_PAD, grayOf, HAS_TEXT, paddedCut } from './cuts.js';
 import type { Gray } from './glyph-i.js';
 import { detectModel, findLabels, labelCapHeight, labelHeight, valueBelow, type FoundLabel } from './layout.js';
 import { evenPaper } from './light.js';
-import { single, UFS } from './normalize.js';
+import { BIRTH_LINE, BIRTH_START, single, UFS } from './normalize.js';
+import { markedNameWord } from './doubts.js';
+import { parentLines } from './parents.js';
 import { mendReadT } from './second-looks.js';
 import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
@@ -42,15 +44,9 @@ const SURE_WORD = 0.85;
 
 /** A name word as printed: capitals (accents kept), apostrophes and hyphens inside, a trailing comma. */
 const NAME_WORD = /^[A-ZÀ-ÖØ-Ý][A-ZÀ-ÖØ-Ý'-]*,?$/;
-/** A word with letters and a mark no name is printed with (a stain read into it: "PANTO],", "NAS:", "JA€"). */
-export const MARKED_WORD = (t: string): boolean => /[A-Za-zÀ-ÿ]/.test(t) && /[^A-Za-zÀ-ÖØ-öø-ÿ'\-,!]/.test(t.replace(/,$/, ''));
-/** The 2022 card's birth line (field 3): date, town, state. */
-const BIRTH_ROW = /^\d{2}\/\d{2}\/\d{4} ?, ?[^,\d]+, ?([A-Z]{2})$/;
-/** A phrase that starts the 2022 birth line: a date followed by a comma. */
-const BIRTH_START = /^\d{2}\/\d{2}\/\d{4},/;
 
 /** Whether `text` is a whole birth line with a state among the 27. */
-export const isBirthRow = (text: string): boolean => UFS.has(BIRTH_ROW.exec(single(text))?.[1] ?? '');
+export const isBirthRow = (text: string): boolean => UFS.has(BIRTH_LINE.exec(single(text))?.[1] ?? '');
 
 type Kind = 'name' | 'birth';
 
@@ -92,7 +88,7 @@ function loss(row: Row): boolean {
   if (row.kind === 'birth') return !isBirthRow(ws.map((w) => w.text).join(' '));
   const hole = ws.some((w, i) => i > 0 && w.x0 - ws[i - 1].x1 > ROW_HOLE * h);
   const startLost = ws[0].x0 > row.left + 3 * h;
-  return hole || startLost || ws.some((w) => MARKED_WORD(w.text) || w.conf < WEAK_WORD);
+  return hole || startLost || ws.some((w) => markedNameWord(w.text) || w.conf < WEAK_WORD);
 }
 
 /** (mean + weakest) / 2 of words of two characters or more (doubts.ts valueConfidence's rule). */
@@ -113,7 +109,7 @@ function lineConf(ws: OcrWord[]): number {
 export function disputed(old: OcrWord[], found: OcrWord[]): OcrWord[] {
   const letters = (t: string): string => t.replace(/[^A-Za-zÀ-ÿ]/g, '');
   return found.map((w) => {
-    const o = old.find((x) => letters(x.text).length >= 3 && !MARKED_WORD(x.text) && Math.min(x.x1, w.x1) - Math.max(x.x0, w.x0) > 0.5 * Math.min(x.x1 - x.x0, w.x1 - w.x0));
+    const o = old.find((x) => letters(x.text).length >= 3 && !markedNameWord(x.text) && Math.min(x.x1, w.x1) - Math.max(x.x0, w.x0) > 0.5 * Math.min(x.x1 - x.x0, w.x1 - w.x0));
     if (!o) return w;
     const a = letters(o.text), b = letters(w.text);
     return a === b || b.startsWith(a) || b.endsWith(a) ? w : { ...w, conf: Math.min(w.conf, o.conf) };
@@ -231,7 +227,8 @@ function rowsOf(words: OcrWord[], sideOf: (x: number) => [number, number]): Row[
     }
   }
   const fil = labels.get('filiacao');
-  for (const p of below(fil, 2)) add(p, fil!.phrase.x0, 'name');
+  // The parents' lines as fields.ts finds them (parents.ts: the block under a label box grown by blur).
+  if (fil) for (const p of parentLines(fil, below(fil, 2), phrases, labelPhrases, lh).lines) add(p, fil.phrase.x0, 'name');
   if (birthSeed) add(birthSeed, birthLabel?.phrase.x0 ?? birthSeed.x0, 'birth');
   return rows;
 }

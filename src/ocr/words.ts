@@ -128,3 +128,12 @@ export function editDistance(a: string, b: string): number {
   }
   return dp[b.length];
 }
+
+/**
+ * Value type height of a page (px): the upper quartile of the heights of confidently read words of two
+ * characters or more (labels are the lower half, values the upper); 0 with fewer than 8 such words.
+ */
+export function valueHeight(words: OcrWord[]): number {
+  const hs = words.filter((w) => w.conf >= 0.8 && w.text.length >= 2).map((w) => w.y1 - w.y0).sort((a, b) => a - b);
+  return hs.length >= 8 ? hs[Math.floor(0.75 * (hs.length - 1))] : 0;
+}

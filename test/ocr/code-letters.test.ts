@@ -13,7 +13,8 @@ import { REMARK_ALPHABET } from '../../src/ocr/codes.js';
 import { extractFields } from '../../src/ocr/fields.js';
 import { SEGMENTATION, type Recognizer } from '../../src/ocr/pool.js';
 import type { PreparedImage } from '../../src/ocr/preprocess.js';
-import { rereadEmptyValues, rereadSuspects, valueHeight } from '../../src/ocr/second-looks.js';
+import { rereadEmptyValues, rereadSuspects } from '../../src/ocr/second-looks.js';
+import { valueHeight } from '../../src/ocr/words.js';
 import { groupPhrases, type OcrWord } from '../../src/ocr/words.js';
 
 const w = (text: string, x0: number, y0: number, h: number, conf = 0.95): OcrWord => ({ text, conf, x0, y0, x1: x0 + text.length * h * 0.6, y1: y0 + h });

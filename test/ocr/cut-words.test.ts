@@ -4,7 +4,7 @@
  * first reading (index.ts mendCutWords), at the lower of the two confidences.
  */
 import { describe, expect, it } from 'vitest';
-import { mendCutWords } from '../../src/ocr/index.js';
+import { mendCutWords } from '../../src/ocr/second-read.js';
 import type { OcrWord } from '../../src/ocr/words.js';
 
 const w = (text: string, conf: number, x0: number, x1: number, y0 = 160, y1 = 187): OcrWord => ({ text, conf, x0, y0, x1, y1 });

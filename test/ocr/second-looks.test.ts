@@ -13,7 +13,8 @@ import type { Recognizer } from '../../src/ocr/pool.js';
 import type { PreparedImage } from '../../src/ocr/preprocess.js';
 import { evenPaper } from '../../src/ocr/light.js';
 import { normalizeCnhNumber, normalizeCpf } from '../../src/ocr/normalize.js';
-import { MAX_MERGED_REREADS, rereadEmptyValues, rereadMergedLines, rereadSuspects, valueHeight } from '../../src/ocr/second-looks.js';
+import { MAX_MERGED_REREADS, rereadEmptyValues, rereadMergedLines, rereadSuspects } from '../../src/ocr/second-looks.js';
+import { valueHeight } from '../../src/ocr/words.js';
 import { isValidCnhNumber } from '../../src/ocr/validators.js';
 import { groupPhrases, type OcrWord } from '../../src/ocr/words.js';
 

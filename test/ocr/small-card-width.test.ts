@@ -7,11 +7,11 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { recognizeImage, secondFullWidth, SMALL_CARD_CLIP, softSmallCard } from '../../src/ocr/index.js';
+import { recognizeImage } from '../../src/ocr/index.js';
 import type { Recognizer } from '../../src/ocr/pool.js';
 import { CARD_HEIGHT_PX, type PrepareOptions, type PreparedImage } from '../../src/ocr/preprocess.js';
 import type { QualityMetrics } from '../../src/ocr/quality.js';
-import { BLURRED, DARK_CONTRAST, POOR_READING, secondRead, SMALL_CARD_PX } from '../../src/ocr/second-read.js';
+import { BLURRED, DARK_CONTRAST, POOR_READING, secondFullWidth, secondRead, SMALL_CARD_CLIP, SMALL_CARD_PX, softSmallCard } from '../../src/ocr/second-read.js';
 import type { OcrWord } from '../../src/ocr/words.js';
 
 const quality = (resolutionPx: number, contrast: number, sharpness = 20): QualityMetrics => ({ grade: 'ruim', resolutionPx, sharpness, contrast });

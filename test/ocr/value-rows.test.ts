@@ -17,7 +17,8 @@ import { findLabels } from '../../src/ocr/layout.js';
 import type { Gray } from '../../src/ocr/glyph-i.js';
 import { SEGMENTATION, type Recognizer } from '../../src/ocr/pool.js';
 import type { PreparedImage } from '../../src/ocr/preprocess.js';
-import { disputed, isBirthRow, MARKED_WORD, rereadValueRows, ruleAt, takesRow } from '../../src/ocr/value-rows.js';
+import { markedNameWord } from '../../src/ocr/doubts.js';
+import { disputed, isBirthRow, rereadValueRows, ruleAt, takesRow } from '../../src/ocr/value-rows.js';
 import { groupPhrases, toPhrase, type OcrWord } from '../../src/ocr/words.js';
 
 const w = (text: string, x0: number, y0: number, h: number, conf = 0.95): OcrWord => ({ text, conf, x0, y0, x1: x0 + text.length * h * 0.6, y1: y0 + h });
@@ -140,11 +141,11 @@ describe('name and birth lines read again whole (value-rows.ts)', () => {
     expect(isBirthRow('14/06/2001, LIMOEIRO, PE')).toBe(true);
     expect(isBirthRow('14/06/2001, LIMOEIRO,')).toBe(false);
     expect(isBirthRow('14/06/2001, LIMOEIRO, XY')).toBe(false);
-    expect(MARKED_WORD('NAS:')).toBe(true);
-    expect(MARKED_WORD('PANTO],')).toBe(true);
-    expect(MARKED_WORD('BORBA,')).toBe(false);
-    expect(MARKED_WORD("D'ÁVILA")).toBe(false);
-    expect(MARKED_WORD('10/01/2020')).toBe(false);
+    expect(markedNameWord('NAS:')).toBe(true);
+    expect(markedNameWord('PANTO],')).toBe(true);
+    expect(markedNameWord('BORBA,')).toBe(false);
+    expect(markedNameWord("D'ÁVILA")).toBe(false);
+    expect(markedNameWord('10/01/2020')).toBe(false);
   });
 });
 
