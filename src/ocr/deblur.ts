@@ -20,9 +20,11 @@ export function edgeWidth(q: Pick<QualityMetrics, 'sharpness' | 'contrast'>): nu
 }
 
 /**
- * Pages whose edge width index is at least this are blurred (measured on the seen parts' images: the
- * blurred photographs that lost fields 2.2-3.2; low-light photographs 1.1-1.3, scans 1.7, clean
- * photographs under 1.2).
+ * Pages whose edge width index is at least this are blurred. Measured on the seen parts' images whose
+ * sharpness is under 60 (the others are never sharpened): final9's blurred photographs that lost
+ * fields (#8, #30, #52, #74) 2.3-3.2, tuning's and final5's blurred ones 1.7-3.2 (those at 1.7-2.0
+ * read as before), low-light photographs 1.1-1.3, a scan 1.7; final6's small webcam cards 2.9-3.3
+ * before the upscale is taken out (sharpeningFor's `scale`).
  */
 export const BLURRED_EDGE_WIDTH = 2.2;
 
