@@ -11,6 +11,7 @@ import type { Quad } from './perspective.js';
 import { measureQuality, type QualityMetrics } from './quality.js';
 import { normaliseLocalContrast } from './veil.js';
 import { flattenLight, otsu } from './light.js';
+import { sharpeningFor } from './deblur.js';
 
 export { otsu };
 
@@ -62,14 +63,13 @@ function stretch(data: Uint8Array, clip: number): [number, number] {
   return [a, -a * lo];
 }
 
-/** Inputs whose measured sharpness (quality.ts) is below this get an unsharp mask (sigma 1 px). */
-const SHARPEN_BELOW = 50;
-/**
- * Below this sharpness the mask is wider (sigma 2 px): on the tuning part's two images under it (both
- * blurred, 19-20), 11 -> 12 and 14 -> 15 fields read; the five blurred ones between 34 and 57 read the
- * same with sigma 1, 1.5 or 2.
+/*
+ * Sharpening (deblur.ts sharpeningFor): inputs whose measured sharpness (quality.ts) is below 50 get an
+ * unsharp mask (sigma 1 px), below 25 a wider one (sigma 2 px: on the tuning part's two images under it
+ * (both blurred, 19-20), 11 -> 12 and 14 -> 15 fields read; the five blurred ones between 34 and 57 read
+ * the same with sigma 1, 1.5 or 2); a page whose edges are measured wide (deblur.ts edgeWidth) a
+ * stronger one.
  */
-const SHARPEN_MORE_BELOW = 25;
 /** Fraction of the ink-to-paper range kept; lighter levels become white. */
 const PAPER_CLIP = 0.95;
 
@@ -98,7 +98,7 @@ export interface PrepareOptions {
   extraTurnDeg?: number;
   /** Ink-to-paper fraction kept by the contrast stretch (see PAPER_CLIP). */
   clip?: number;
-  /** Unsharp-mask sigma applied before the stretch; 0: none; default 1 for blurred inputs (SHARPEN_BELOW), 2 for very blurred ones (SHARPEN_MORE_BELOW). */
+  /** Unsharp-mask sigma applied before the stretch; 0: none; default: deblur.ts sharpeningFor (by the measured sharpness and edge width). */
   sharpenSigma?: number;
   /**
    * A 3 x 3 median before the unsharp mask and the stretch: a dark photograph's sensor noise, which the
@@ -193,8 +193,8 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
     normaliseLocalContrast(base, info.width, info.height);
   }
   let img = sharp(base, { raw: { width: info.width, height: info.height, channels: 1 } });
-  const sigma = options.sharpenSigma ?? (quality.sharpness < SHARPEN_MORE_BELOW ? 2 : quality.sharpness < SHARPEN_BELOW ? 1 : 0);
-  if (sigma > 0) img = img.sharpen({ sigma });
+  const sharpening = sharpeningFor(quality, options.sharpenSigma, Math.max(1, factor));
+  if (sharpening) img = img.sharpen(sharpening);
   img = img.linear(...stretch(base, options.clip ?? PAPER_CLIP)).toColourspace('b-w');
   // Thin strokes are measured on the plain stretch of the scaled crop (no median, local contrast or
   // sharpening, which change the strokes' width themselves).
