@@ -46,6 +46,10 @@ function nameLike(p: Phrase): boolean {
     && !sure.some((w) => /\d/.test(w.text) || /[a-zß-ÿ]{2}/.test(w.text.slice(1)));
 }
 
+/** Whether two phrases are one line: a word in common, or more than half the smaller one's height shared. */
+const sameLine = (a: Phrase, b: Phrase): boolean =>
+  a.words.some((w) => b.words.includes(w)) || Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0.5 * Math.min(a.h, b.h);
+
 /**
  * The parents' lines under `label` (FILIAÇÃO, or the word standing for it) when `found` (valueBelow's)
  * has fewer than two: name lines whose words are at least MIN_SIZE x the label's type (the smaller of the
@@ -61,8 +65,7 @@ export function parentLines(label: FoundLabel, found: Phrase[], phrases: Phrase[
   const lh = Math.max(4, Math.min(L.h, labelH || L.h));
   const labelsUnder = [...labelPhrases].filter((q) => q !== L && q.y0 > L.y1 && q.x0 < L.x0 + MAX_INDENT * lh && q.x1 > L.x0 - 8 * lh);
   const floor = Math.min(L.y1 + BLOCK_REACH * lh, ...labelsUnder.map((q) => q.y0));
-  const taken = (p: Phrase): boolean => found.some((f) => f.words.some((w) => p.words.includes(w))
-    || Math.min(f.y1, p.y1) - Math.max(f.y0, p.y0) > 0.5 * Math.min(f.h, p.h));
+  const taken = (p: Phrase): boolean => found.some((f) => sameLine(f, p));
   const cands = phrases
     .filter((p) => !labelPhrases.has(p) && !taken(p) && p.y0 > (L.y0 + L.y1) / 2 && p.y0 < floor
       && p.x0 > L.x0 - 8 * lh && p.x0 < L.x0 + MAX_INDENT * lh && typeHeight(p) >= MIN_SIZE * lh && nameLike(p))
@@ -70,7 +73,7 @@ export function parentLines(label: FoundLabel, found: Phrase[], phrases: Phrase[
   const lines = [...found];
   for (const c of cands) {
     if (lines.length >= 2) break;
-    if (lines.some((l) => l.words.some((w) => c.words.includes(w)) || Math.min(l.y1, c.y1) - Math.max(l.y0, c.y0) > 0.5 * Math.min(l.h, c.h))) continue;
+    if (lines.some((l) => sameLine(l, c))) continue;
     const whole = withContinuations(c, phrases, labelPhrases, lh);
     extra.add(whole);
     lines.push(whole);

@@ -15,7 +15,7 @@ import { extractFields } from './fields.js';
 import { emptyValueRegions, findLabels, labelCapHeight, labelHeight, valueBelow } from './layout.js';
 import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
-import { editDistance, groupPhrases, valueHeight, type OcrWord } from './words.js';
+import { editDistance, groupPhrases, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { tGlyphs, wordGlyphs, type Gray } from './glyph-i.js';
 import { mendMarks } from './glyph-accent.js';
 import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, placed } from './cuts.js';
@@ -202,16 +202,10 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
  * its words fall to LOST_LETTER_CONF. Nothing is read again (the lone-letter look had its chance): only pixels are looked at.
  */
 export function lostRemarkCodes(page: Gray, words: OcrWord[]): OcrWord[] {
-  const phrases = groupPhrases(words);
-  const labels = findLabels(phrases);
-  const obs = labels.get('observacoes');
-  if (!obs) return words;
-  const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
-  const ps = valueBelow(obs, phrases, labelPhrases, 1, labelHeight(labels), labelCapHeight(labels));
-  if (ps.length !== 1 || !isRemarkReading(ps[0].text)) return words;
-  const p = ps[0];
+  const line = codeLineUnder('observacoes', words);
+  if (!line || !isRemarkReading(line.p.text)) return words;
+  const { p, typeH } = line;
   const last = p.words.reduce((a, w) => (w.x1 > a.x1 ? w : a));
-  const typeH = valueHeight(words) || p.h;
   // More glyphs in the words' boxes than letters read (final9 #0: "EAR" boxed over E, A, R and the A
   // after the space, an italic space of 7 px), or a glyph after the last word.
   const glyphs = p.words.reduce((n, w) => n + wordGlyphs(page, w).length, 0);
@@ -228,22 +222,31 @@ export function lostRemarkCodes(page: Gray, words: OcrWord[]): OcrWord[] {
 const LOST_LETTER_CONF = 0.5;
 
 /**
+ * The one value line under a code's label (`id`: the category or the remarks) among the page's `words`,
+ * and the page's value type height (words.ts valueHeight, the line's own height without enough words);
+ * undefined when the label is unread or not exactly one line stands under it.
+ */
+function codeLineUnder(id: 'categoria' | 'observacoes', words: OcrWord[]): { p: Phrase; typeH: number } | undefined {
+  const phrases = groupPhrases(words);
+  const labels = findLabels(phrases);
+  const label = labels.get(id);
+  if (!label) return undefined;
+  const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
+  const ps = valueBelow(label, phrases, labelPhrases, 1, labelHeight(labels), labelCapHeight(labels));
+  return ps.length === 1 ? { p: ps[0], typeH: valueHeight(words) || ps[0].h } : undefined;
+}
+
+/**
  * A category read with fewer letters than its ink holds (code-ink.ts codeInk: "A" or "E" for AE at
  * 0.97, final5 #31, #54): the chain of glyphs is read again as one line held to A-E; a category with as
  * many letters as the ink replaces the reading, otherwise the reading's words fall to LOST_LETTER_CONF.
  * One small recognition, only where letters were lost.
  */
 async function lostCodeLetters(rec: Recognizer, prep: PreparedImage, page: Gray, words: OcrWord[]): Promise<OcrWord[]> {
-  const phrases = groupPhrases(words);
-  const labels = findLabels(phrases);
-  const cat = labels.get('categoria');
-  if (!cat) return words;
-  const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
-  const ps = valueBelow(cat, phrases, labelPhrases, 1, labelHeight(labels), labelCapHeight(labels));
-  const code = ps.length === 1 ? normalizeCategory(ps[0].text) : '';
-  if (!code) return words;
-  const p = ps[0];
-  const typeH = valueHeight(words) || p.h;
+  const line = codeLineUnder('categoria', words);
+  const code = line ? normalizeCategory(line.p.text) : '';
+  if (!line || !code) return words;
+  const { p, typeH } = line;
   const ink = codeInk(page, (p.x0 + p.x1) / 2, (p.y0 + p.y1) / 2, typeH);
   if (!ink || ink.letters <= code.length) return words;
   const box = grownBox(ink, prep);
