@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, FINAL11_FALLBACK, FINAL11_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -253,6 +253,34 @@ describe('widened set, final part', () => {
     expect(threeSurnames).toBeGreaterThan(3);
   });
 
+  it('final11 reserves its own names and towns, disjoint from every other part\'s lists, word by word (accents ignored); particles take no connector; every name fits the card\'s line', () => {
+    const all = (p: typeof COMMON_NAMES): string[] => [...p.male, ...p.female, ...p.surnames, ...cities(p)];
+    const others = new Set([...all(COMMON_NAMES), ...all(RESERVED_NAMES), ...all(FINAL2_NAMES), ...all(FINAL3_NAMES), ...all(FINAL4_NAMES), ...all(FINAL5_NAMES),
+      ...all(FINAL6_NAMES), ...all(FINAL7_NAMES), ...all(FINAL8_NAMES), ...all(FINAL9_NAMES), ...all(FINAL10_NAMES), ...FINAL7_SUFFIXES, ...FINAL8_MARIAN,
+      FINAL9_FALLBACK, FINAL10_FALLBACK, 'JUNQUEIRA', 'ARCOVERDE', 'MEIRELES', 'BITTENCOURT', 'VARGAS', 'FONTENELE', 'PEDROSO', 'TABOSA', 'SERQUEIRA'].map(fold));
+    const otherWords = new Set([...others].flatMap((w) => w.split(/[ -]/)));
+    const own = [...all(FINAL11_NAMES), FINAL11_FALLBACK];
+    expect(own.flatMap((w) => w.split(/[ -]/)).filter((w) => !['DE', 'DO', 'DOS', 'DA', 'DAS'].includes(w) && otherWords.has(fold(w)))).toEqual([]);
+    expect(FINAL11_NAMES.male.length + FINAL11_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL11_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL11_NAMES.surnames).not.toContain(FINAL11_FALLBACK);
+    const words = (p: ReturnType<typeof fakePerson>): string[] => `${p.nome_completo} ${p.nome_pai} ${p.nome_mae}`.split(' ').filter((w) => w && !['DE', 'DA', 'DOS'].includes(w));
+    const ownWords = new Set([...FINAL11_NAMES.male, ...FINAL11_NAMES.female, ...FINAL11_NAMES.surnames, FINAL11_FALLBACK].flatMap((w) => w.split(' ')));
+    let particles = 0;
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final11 + i, false, FINAL11_NAMES);
+      expect(words(f).every((w) => ownWords.has(w))).toBe(true);
+      expect(FINAL11_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
+      for (const name of [f.nome_completo, f.nome_pai, f.nome_mae].filter(Boolean)) {
+        expect(name.length).toBeLessThanOrEqual(46);
+        // A Dutch particle is never preceded by a Portuguese one (no "DE VAN DER MEER").
+        expect(name).not.toMatch(/\b(DE|DA|DOS) (VAN|TEN) /);
+        if (/\b(VAN|TEN) /.test(name)) particles++;
+      }
+    }
+    expect(particles).toBeGreaterThan(20);
+  });
+
   it('no two parts\' seed ranges overlap (10 000 documents each at most)', () => {
     const starts = Object.values(PART_SEED).sort((a, b) => a - b);
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(10_000);
@@ -262,5 +290,6 @@ describe('widened set, final part', () => {
     expect(PART_SEED.final8).toBe(1_100_000);
     expect(PART_SEED.final9).toBe(1_200_000);
     expect(PART_SEED.final10).toBe(1_300_000);
+    expect(PART_SEED.final11).toBe(1_400_000);
   });
 });
