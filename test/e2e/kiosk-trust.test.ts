@@ -383,12 +383,19 @@ describe.skipIf(skip !== null)('a kiosk a clerk can trust (issue #16)', () => {
       // The search for similar enrollments has finished (the confirm button is enabled again).
       await expect.poll(() => page.getByTestId('enroll-confirm').isEnabled(), { timeout: 60_000 }).toBe(true);
       await page.evaluate(() => sessionStorage.setItem('biostation.token', 'expired.token.value'));
-      await page.getByTestId('enroll-confirm').click();
+      // The status bar's 5 s poll may meet the 401 before the click lands: the dialog then opens first and
+      // covers the button (a click that cannot land throws and clicks nothing). Either way the dialog comes,
+      // and the enrollment underneath must survive it.
+      const clicked = await page.getByTestId('enroll-confirm').click({ timeout: 10_000 }).then(() => true, () => false);
       await page.getByTestId('relogin').waitFor({ timeout: 30_000 });
       expect(await visibleText(page, '[data-testid="relogin"]')).toMatch(/Sessão expirada/);
       await shot(page, 'trust-10-session-expired');
       await page.getByTestId('relogin-secret').fill(station.demo.secret);
       await page.getByTestId('relogin-submit').click();
+      if (!clicked) {
+        await page.getByTestId('relogin').waitFor({ state: 'detached', timeout: 30_000 });
+        await page.getByTestId('enroll-confirm').click();
+      }
       await page.getByTestId('enroll-result').waitFor({ timeout: 120_000 });
       expect(await visibleText(page, '[data-testid="enroll-result"]')).toContain('Pessoa cadastrada');
       expect(await page.getByTestId('summary-extid').textContent()).toBe('cnh-person');
