@@ -262,7 +262,8 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
 
 /**
  * The frame decoded (EXIF orientation, the turn asked for): its green channel alone, or, when some of
- * its pixels are clearly blue or violet ink (stamp-ink.ts hasBlueInk: a notary's stamp, a pen), three
+ * its pixels are clearly blue or violet ink (stamp-ink.ts hasBlueInk, blocks within ~1/500 of the frame's
+ * shorter side of type not counted: a lens's fringes; a notary's stamp, a pen), three
  * bands green, red, blue, so that everything that finds the card still reads green (band 0) and the
  * card's grey page is made at the end with that ink read as paper. The colour pass waits for the card:
  * a blue desk or mat around it must stay dark for the card finder.
@@ -271,7 +272,7 @@ async function decodeFrame(bytes: Uint8Array, extraTurnDeg: number, limitInputPi
   const img = sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb');
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
   const n = info.width * info.height;
-  if (info.channels !== 3 || !hasBlueInk(data, 3, info.width)) {
+  if (info.channels !== 3 || !hasBlueInk(data, 3, info.width, Math.max(1, Math.round(Math.min(info.width, info.height) / 500)))) {
     const g = Buffer.allocUnsafe(n);
     for (let i = 0, j = info.channels === 1 ? 0 : 1; i < n; i++, j += info.channels) g[i] = data[j];
     return { data: g, width: info.width, height: info.height, channels: 1 };

@@ -99,9 +99,10 @@ export const BLUE_INK_SHARE = 0.001;
  * The ink's q (blue gained over green lost, module comment) when a frame (interleaved pixels, `ch`
  * bands, `width` px a row) carries blue or violet ink: the median q of about LEVEL_SAMPLES 2 x 2 blocks
  * evenly spread (their mean: a scanner's or a sensor's colour noise, pixel by pixel, averages out; ink
- * strokes do not) whose q is over INK_Q, when at least BLUE_INK_SHARE of them are; otherwise null.
+ * strokes do not) whose q is over INK_Q, clearly inked (GATE_G) and not within `fringe` px of type (a
+ * lens's colour fringes), when at least BLUE_INK_SHARE of them are; otherwise null.
  */
-export function blueInk(data: Uint8Array, ch: number, width: number, order: BandOrder = [0, 1, 2], lv: InkLevels = inkLevels(data, ch, order)): number | null {
+export function blueInk(data: Uint8Array, ch: number, width: number, fringe: number, order: BandOrder = [0, 1, 2], lv: InkLevels = inkLevels(data, ch, order)): number | null {
   if (flat(lv)) return null;
   const n = Math.floor(data.length / ch), h = Math.floor(n / width);
   if (width < 2 || h < 2) return null;
@@ -121,15 +122,28 @@ export function blueInk(data: Uint8Array, ch: number, width: number, order: Band
     if (b4 - g4 <= 4 * INK_RAW) continue;
     const r4 = data[j + ir] + data[j + ch + ir] + data[j2 + ir] + data[j2 + ch + ir];
     const k = inkOf(r4 / 4, g4 / 4, b4 / 4, lv);
-    if (k && k.q > INK_Q && k.gs < GATE_G) qs.push(k.q);
+    if (k && k.q > INK_Q && k.gs < GATE_G && !nearType(data, ch, width, h, x, y, fringe, order, lv)) qs.push(k.q);
   }
   if (m === 0 || qs.length < BLUE_INK_SHARE * m) return null;
   qs.sort((a, b) => a - b);
   return Math.min(INK_Q_MAX, qs[qs.length >> 1]);
 }
 
+/** Whether a pixel within `r` px of (x, y) is type: green under TYPE_G and no ink candidate (a lens's fringe lies along type). */
+function nearType(data: Uint8Array, ch: number, width: number, h: number, x: number, y: number, r: number, order: BandOrder, lv: InkLevels): boolean {
+  const [ir, ig, ib] = order;
+  const below = lv.black[1] + TYPE_G * (lv.paper[1] - lv.black[1]);
+  for (let yy = Math.max(0, y - r); yy <= Math.min(h - 1, y + r); yy++) {
+    for (let xx = Math.max(0, x - r); xx <= Math.min(width - 1, x + r); xx++) {
+      const j = (yy * width + xx) * ch;
+      if (data[j + ig] < below && !inkOf(data[j + ir], data[j + ig], data[j + ib], lv)) return true;
+    }
+  }
+  return false;
+}
+
 /** Whether a frame carries blue or violet ink (blueInk). */
-export const hasBlueInk = (data: Uint8Array, ch: number, width: number, order: BandOrder = [0, 1, 2]): boolean => blueInk(data, ch, width, order) !== null;
+export const hasBlueInk = (data: Uint8Array, ch: number, width: number, fringe: number, order: BandOrder = [0, 1, 2]): boolean => blueInk(data, ch, width, fringe, order) !== null;
 
 /** Green (levels' scale) under which a pixel that is no ink candidate is type (black or red). */
 export const TYPE_G = 0.35;
@@ -145,7 +159,7 @@ export function greenWithoutBlueInk(data: Uint8Array, ch: number, width: number,
   const n = Math.floor(data.length / ch);
   const out = Buffer.allocUnsafe(n);
   const [ir, ig, ib] = order;
-  const q = blueInk(data, ch, width, order, lv);
+  const q = blueInk(data, ch, width, fringe, order, lv);
   if (q === null) {
     for (let i = 0; i < n; i++) out[i] = data[i * ch + ig];
     return { gray: out, share: 0, q };

@@ -34,7 +34,7 @@ describe('stamp-ink: blue and violet ink read as paper', () => {
   it('lifts violet and blue stamp ink over paper to about the paper, leaves black and red type dark', () => {
     for (const ink of [[0x5b, 0x2a, 0x86], [0x1f, 0x3c, 0x88], [0x3a, 0x2f, 0x9e]]) {
       const px = card(ink);
-      expect(hasBlueInk(px, 3, W)).toBe(true);
+      expect(hasBlueInk(px, 3, W, 1)).toBe(true);
       const { gray, share } = greenWithoutBlueInk(px, 3, W, 1);
       expect(share).toBeGreaterThan(0.01);
       // The green channel has the stamp dark; the page has it near the paper.
@@ -51,13 +51,13 @@ describe('stamp-ink: blue and violet ink read as paper', () => {
 
   it('finds no ink on a card without it, under a cool or a warm cast, in grey, or with colour noise', () => {
     const plain = card();
-    expect(hasBlueInk(plain, 3, W)).toBe(false);
+    expect(hasBlueInk(plain, 3, W, 1)).toBe(false);
     const cast = (k: number[]): Buffer => { const b = Buffer.from(plain); for (let i = 0; i < b.length; i++) b[i] = Math.min(255, Math.round(b[i] * k[i % 3])); return b; };
-    expect(hasBlueInk(cast([0.8, 1.02, 1.12]), 3, W)).toBe(false);
-    expect(hasBlueInk(cast([1.15, 1, 0.7]), 3, W)).toBe(false);
+    expect(hasBlueInk(cast([0.8, 1.02, 1.12]), 3, W, 1)).toBe(false);
+    expect(hasBlueInk(cast([1.15, 1, 0.7]), 3, W, 1)).toBe(false);
     const grey = Buffer.from(plain);
     for (let i = 0; i < grey.length; i += 3) grey[i] = grey[i + 2] = grey[i + 1];
-    expect(hasBlueInk(grey, 3, W)).toBe(false);
+    expect(hasBlueInk(grey, 3, W, 1)).toBe(false);
     const { gray } = greenWithoutBlueInk(grey, 3, W, 1);
     for (let i = 0; i < W * H; i++) expect(gray[i]).toBe(grey[i * 3 + 1]);
     // Pixel-by-pixel colour noise (a scanner's, sd ~10 a channel) is no ink.
@@ -65,7 +65,7 @@ describe('stamp-ink: blue and violet ink read as paper', () => {
     const rand = (): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
     const noisy = Buffer.from(plain);
     for (let i = 0; i < noisy.length; i++) noisy[i] = Math.max(0, Math.min(255, Math.round(noisy[i] + 17 * (rand() + rand() - 1))));
-    expect(hasBlueInk(noisy, 3, W)).toBe(false);
+    expect(hasBlueInk(noisy, 3, W, 1)).toBe(false);
   });
 
   it('leaves a blue fringe along black type as it is (a lens), but lifts the stamp', () => {
@@ -78,8 +78,8 @@ describe('stamp-ink: blue and violet ink read as paper', () => {
   });
 
   it('gives the ink its own q (blue gained over green lost)', () => {
-    const pale = blueInk(card([0x5b, 0x2a, 0x86], 0.45), 3, W);
-    const dense = blueInk(card([0x1f, 0x3c, 0x88], 0.75), 3, W);
+    const pale = blueInk(card([0x5b, 0x2a, 0x86], 0.45), 3, W, 1);
+    const dense = blueInk(card([0x1f, 0x3c, 0x88], 0.75), 3, W, 1);
     expect(pale).not.toBeNull();
     expect(dense).not.toBeNull();
     expect(pale!).toBeGreaterThan(0.15);
