@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspective, type Quad } from './perspective.js';
 import { findShadowStep, liftShadowStep } from './shadow-step.js';
 import { UNEVEN_FRAME, dividePlane, framePlane, otsu } from './light.js';
+import { greenWithoutBlueInk, hasBlueInk } from './stamp-ink.js';
 
 /** Analysis copy's longest side (px) for card finding and skew estimation. */
 const ANALYSIS_PX = 700;
@@ -201,7 +202,7 @@ export interface FramedCard {
 
 /** The card found in the frame of `bytes` turned by `extraTurnDeg` (module comment). Errors: sharp's decode errors propagate. */
 export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPixels?: number): Promise<FramedCard> {
-  let rgb = await toRaw(sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb').extractChannel('green'));
+  let rgb = await decodeFrame(bytes, extraTurnDeg, limitInputPixels);
   // A shadow across the whole frame is divided out before anything looks for the card (light.ts).
   const even = await evenFrame(rgb);
   const framed = even.rgb;
@@ -227,7 +228,7 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
     ({ g, scale } = await toAnalysis(rgb));
   } else if (axis.share > 0.1 && axis.share < 0.85) {
     if (Math.abs(axis.angleDeg) > 0.3) {
-      rgb = await toRaw(fromRaw(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }).extractChannel(0));
+      rgb = await toRaw(firstBand(fromRaw(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }), rgb));
       turned -= axis.angleDeg;
       ({ g, scale } = await toAnalysis(rgb));
     }
@@ -250,12 +251,42 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
     skew.deg = again.deg;
   }
   if (Math.abs(skew.deg) >= 0.5) {
-    rgb = await toRaw(fromRaw(rgb).rotate(-skew.deg, { background: { r: 255, g: 255, b: 255 } }).extractChannel(0));
+    rgb = await toRaw(firstBand(fromRaw(rgb).rotate(-skew.deg, { background: { r: 255, g: 255, b: 255 } }), rgb));
     turned -= skew.deg;
     rgb = await trimLight(rgb);
   }
+  // A frame with blue or violet ink: the card's grey page with that ink read as paper (stamp-ink.ts).
+  if (rgb.channels === 3) rgb = { data: greenWithoutBlueInk(rgb.data, 3, rgb.width, fringeOf(rgb.width, rgb.height), [1, 0, 2]).gray, width: rgb.width, height: rgb.height, channels: 1 };
   return { rgb, turned, ...(rectified ? { rectified } : {}) };
 }
+
+/**
+ * The frame decoded (EXIF orientation, the turn asked for): its green channel alone, or, when some of
+ * its pixels are clearly blue or violet ink (stamp-ink.ts hasBlueInk, blocks within ~1/500 of the frame's
+ * shorter side of type not counted: a lens's fringes; a notary's stamp, a pen), three
+ * bands green, red, blue, so that everything that finds the card still reads green (band 0) and the
+ * card's grey page is made at the end with that ink read as paper. The colour pass waits for the card:
+ * a blue desk or mat around it must stay dark for the card finder.
+ */
+async function decodeFrame(bytes: Uint8Array, extraTurnDeg: number, limitInputPixels?: number): Promise<Raw> {
+  const img = sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb');
+  const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+  const n = info.width * info.height;
+  if (info.channels !== 3 || !hasBlueInk(data, 3, info.width, Math.max(1, Math.round(Math.min(info.width, info.height) / 500)))) {
+    const g = Buffer.allocUnsafe(n);
+    for (let i = 0, j = info.channels === 1 ? 0 : 1; i < n; i++, j += info.channels) g[i] = data[j];
+    return { data: g, width: info.width, height: info.height, channels: 1 };
+  }
+  // Green first (band 0 is what the card finder reads), then red and blue.
+  for (let j = 0; j < data.length; j += 3) { const r = data[j]; data[j] = data[j + 1]; data[j + 1] = r; }
+  return { data, width: info.width, height: info.height, channels: 3 };
+}
+
+/** How far (px) a lens's colour fringe may lie from type: about 1/400 of the card's shorter side. */
+const fringeOf = (w: number, h: number): number => Math.max(1, Math.round(Math.min(w, h) / 400));
+
+/** A rotated frame's bands: sharp hands back three equal bands for one, so the first is kept; three stay three. */
+const firstBand = (img: sharp.Sharp, from: Raw): sharp.Sharp => (from.channels === 3 ? img : img.extractChannel(0));
 
 /** How long a frame's card is kept after its last use, ms: a document's preparations follow each other within its reading. */
 export const FRAME_KEEP_MS = 10_000;
