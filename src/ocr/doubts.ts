@@ -5,7 +5,7 @@
  * Pure functions on positioned words (words.ts).
  */
 import { normalizeName } from './normalize.js';
-import { median, type OcrWord, type Phrase } from './words.js';
+import { fold, median, type OcrWord, type Phrase } from './words.js';
 
 /** The word holds a digit (dates, numbers: the words a numeric value is made of). */
 export const hasDigit = (w: OcrWord): boolean => /\d/.test(w.text);
@@ -160,4 +160,32 @@ export function misreadNameWords(phrases: Phrase[]): OcrWord[] {
     }
   }
   return out;
+}
+
+/**
+ * Words of a name value with no vowel (A E I O U Y, with or without a mark): no name part is spelt
+ * without one (particles included), so such a word is what is left of a word that lost letters under
+ * a fold or a speck, its rest read as another word ("KR PA" for KRUPA, the U under a crease: final10
+ * #73; "K LOWSKI" for KOSLOWSKI, #6).
+ */
+export function vowellessWords(valor: string): string[] {
+  return valor.split(/[\s,]+/).filter((t) => /[A-Z]/.test(fold(t)) && !/[AEIOUY]/.test(fold(t)));
+}
+
+/** How far (in the line's type heights) after a name's word a mark still touches its end (about one letter's advance and a space). */
+const END_MARK_REACH = 1.5;
+
+/**
+ * Whether an unsure word (under 0.5) taller than the type (1.2 x the line's) stands on a name's line
+ * (`line`) from its first word's end to END_MARK_REACH type heights after its last: a mark over the
+ * name (a stamp's border, a crease) that hid letters of it (final10 #25: "SZYMANS" for SZYMANSKI, the
+ * stamp's border read "!" at 0.14, 1.85 x the type, 27 px after it). Looked for among the line's own
+ * words and those of every phrase (`phrases`). The name is in doubt.
+ */
+export function markOverName(line: Phrase, phrases: Phrase[]): boolean {
+  const named = line.words.filter((w) => /[A-Za-zÀ-ÿ]{2}/.test(w.text));
+  if (!named.length) return false;
+  const h = line.h, cy = (line.y0 + line.y1) / 2;
+  const from = named[0].x1 - 0.2 * h, to = named[named.length - 1].x1 + END_MARK_REACH * h;
+  return [...line.words, ...phrases.flatMap((q) => q.words)].some((w) => w.conf < 0.5 && w.y1 - w.y0 > 1.2 * h && w.x0 > from && w.x0 < to && Math.abs((w.y0 + w.y1) / 2 - cy) < 0.5 * h);
 }
