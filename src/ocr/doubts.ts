@@ -5,7 +5,7 @@
  * Pure functions on positioned words (words.ts).
  */
 import { normalizeName } from './normalize.js';
-import { fold, median, type OcrWord, type Phrase } from './words.js';
+import { editDistance, fold, median, type OcrWord, type Phrase } from './words.js';
 
 /** The word holds a digit (dates, numbers: the words a numeric value is made of). */
 export const hasDigit = (w: OcrWord): boolean => /\d/.test(w.text);
@@ -188,4 +188,22 @@ export function markOverName(line: Phrase, phrases: Phrase[]): boolean {
   const h = line.h, cy = (line.y0 + line.y1) / 2;
   const from = named[0].x1 - 0.2 * h, to = named[named.length - 1].x1 + END_MARK_REACH * h;
   return [...line.words, ...phrases.flatMap((q) => q.words)].some((w) => w.conf < 0.5 && w.y1 - w.y0 > 1.2 * h && w.x0 > from && w.x0 < to && Math.abs((w.y0 + w.y1) / 2 - cy) < 0.5 * h);
+}
+
+/**
+ * Words of a notary's authentication stamp ("carimbo de autenticação": AUTENTICAÇÃO, CONFERE COM O
+ * ORIGINAL, TABELIÃO, CARTÓRIO DO 1º OFÍCIO DE NOTAS), folded. A notarised copy of a CNH is common; its
+ * stamp is printed over the card and its words read into values next to it (final10 #68: AUTENTICAÇÃO
+ * joined to the holder's name). None of them is a name or a town.
+ */
+const STAMP_WORDS = ['AUTENTICACAO', 'AUTENTICADO', 'CONFERE', 'ORIGINAL', 'TABELIAO', 'TABELIONATO', 'CARTORIO', 'OFICIO', 'NOTAS'];
+
+/** Whether a word (any case, marks, punctuation) is a stamp's word: exactly up to 6 letters, 1 edit up to 9, 2 from 10. */
+export function isStampWord(word: string): boolean {
+  const t = fold(word).replace(/[^A-Z]/g, '');
+  if (t.length < 5) return false;
+  return STAMP_WORDS.some((s) => {
+    const tol = s.length >= 10 ? 2 : s.length >= 7 ? 1 : 0;
+    return Math.abs(t.length - s.length) <= tol && (tol === 0 ? t === s : editDistance(t, s) <= tol);
+  });
 }

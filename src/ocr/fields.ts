@@ -14,7 +14,7 @@ import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelli
 import { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
-import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, markOverName, misreadNameWords, rgWidthFits, valueConfidence, vowellessWords } from './doubts.js';
+import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, isStampWord, markOverName, misreadNameWords, rgWidthFits, valueConfidence, vowellessWords } from './doubts.js';
 import { fold, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
@@ -357,6 +357,17 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels, phrases);
   restoreNames(d);
   particleHyphens(d);
+  // A notary's stamp read into a name or the birthplace's town (doubts.ts isStampWord): its words cut
+  // out, and what is left under the low-confidence line (the stamp may hide more of the value).
+  for (const k of ['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento'] as const) {
+    const v = d[k];
+    if (!v?.valor) continue;
+    const parts = v.valor.split(',');
+    const cut = parts.map((part) => part.split(' ').filter((t) => !isStampWord(t)).join(' ').trim());
+    if (cut.join(',') === parts.map((part) => part.trim()).join(',')) continue;
+    const valor = k === 'local_nascimento' ? cut.filter(Boolean).join(', ') : normalizeName(cut.join(' '));
+    d[k] = valor ? { ...v, valor, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) } : none;
+  }
   // A name word without a vowel lost letters (doubts.ts vowellessWords): under the low-confidence line.
   for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
     const v = d[k];

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/ocr/fields.js';
 import { withContinuations } from '../../src/ocr/layout.js';
 import { nearFiliacao } from '../../src/ocr/near-labels.js';
-import { markOverName, vowellessWords } from '../../src/ocr/doubts.js';
+import { isStampWord, markOverName, vowellessWords } from '../../src/ocr/doubts.js';
 import { groupPhrases, readingText, toPhrase, type OcrWord } from '../../src/ocr/words.js';
 
 type Row = [string, number, number, number, number, number];
@@ -184,5 +184,19 @@ describe('name doubts (doubts.ts)', () => {
     expect(nearFiliacao(at('MAÇÃO', 900), new Set([label]))).toBeUndefined();
     expect(nearFiliacao(at('ILITAÇÃO', 377), new Set([label]))?.phrase.text).toBe('ILITAÇÃO');
     expect(nearFiliacao(at('HABILITAÇÃO', 377), new Set([label]))).toBeUndefined();
+  });
+});
+
+describe('a notary\'s stamp (doubts.ts isStampWord)', () => {
+  it('tells its words, read with a letter off, from names', () => {
+    for (const w of ['AUTENTICAÇÃO)', 'CARTÓRIO', 'OFÍCIO', 'NOTAS', 'ORIGENAL', 'TABELIÃO', 'CONFERE']) expect(isStampWord(w)).toBe(true);
+    for (const w of ['MOTA', 'OTÁVIO', 'SOARES', 'ONOFRE', 'CORDEIRO', 'MOTAS', 'CONFERIR']) expect(isStampWord(w)).toBe(false);
+  });
+  it('cuts them from a name read with them and caps it', () => {
+    const ws = words([['NOME', 0.96, 419, 138, 463, 152], ['ESTANISLAU', 0.93, 361, 170, 489, 192], ['VENCESLAU', 0.93, 496, 171, 640, 192], ['AUTENTICAÇÃO', 0.9, 652, 170, 830, 192],
+      ['DOC.', 0.9, 371, 223, 409, 238], ['IDENTIDADE', 0.9, 420, 223, 540, 238], ['CPF', 0.9, 371, 300, 400, 314], ['FILIAÇÃO', 0.9, 371, 380, 450, 394]]);
+    const c = extract(ws).campos;
+    expect(c.nome_completo.valor).toBe('ESTANISLAU VENCESLAU');
+    expect(c.nome_completo.confianca).toBeLessThan(0.8);
   });
 });
