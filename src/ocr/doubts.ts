@@ -207,3 +207,20 @@ export function isStampWord(word: string): boolean {
     return Math.abs(t.length - s.length) <= tol && (tol === 0 ? t === s : editDistance(t, s) <= tol);
   });
 }
+
+/** A gap between a name's words this many times the median of its line's other gaps holds a lost letter (wideGap). */
+export const WIDE_GAP = 2;
+
+/**
+ * Whether a name's line (`line`: four words or more with letters, left to right) has a gap between
+ * two words over WIDE_GAP x the median of its gaps and over 0.6 of its type height: the card prints
+ * one space between a name's words, so a gap that wide held a letter the recogniser lost, its word
+ * read as two (final10 #6: "WOJ IK" for WOJCIK under a crease, 22 px against the line's 7-9).
+ */
+export function wideGap(line: Phrase): boolean {
+  const ws = line.words.filter((w) => /[A-Za-zÀ-ÿ]/.test(w.text)).sort((a, b) => a.x0 - b.x0);
+  if (ws.length < 4) return false;
+  const gaps = ws.slice(1).map((w, i) => w.x0 - ws[i].x1);
+  const m = median(gaps);
+  return m > 0 && gaps.some((g) => g > WIDE_GAP * m && g > 0.6 * line.h);
+}

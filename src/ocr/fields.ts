@@ -14,7 +14,7 @@ import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelli
 import { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
-import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, isStampWord, markOverName, misreadNameWords, rgWidthFits, valueConfidence, vowellessWords } from './doubts.js';
+import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, isStampWord, markOverName, misreadNameWords, rgWidthFits, valueConfidence, vowellessWords, wideGap } from './doubts.js';
 import { fold, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
@@ -333,10 +333,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     const v = d[k];
     if (v?.valor && misreadNameWords(ps).length) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   };
-  // A name with an unsure tall mark over or just after it (doubts.ts markOverName): letters may be under it.
+  // A name with an unsure tall mark over or just after it (doubts.ts markOverName), or a gap between its
+  // words as wide as a letter and a space (wideGap): letters may be lost.
   const endHidden = (k: CnhFieldName, line: Phrase | undefined): void => {
     const v = d[k];
-    if (v?.valor && line && markOverName(line, phrases)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && line && (markOverName(line, phrases) || wideGap(line))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   };
   endHidden('nome_completo', below('nome').at(-1));
   endHidden('nome_pai', paiLine);

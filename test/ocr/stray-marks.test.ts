@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/ocr/fields.js';
 import { withContinuations } from '../../src/ocr/layout.js';
 import { nearFiliacao } from '../../src/ocr/near-labels.js';
-import { isStampWord, markOverName, vowellessWords } from '../../src/ocr/doubts.js';
+import { isStampWord, markOverName, vowellessWords, wideGap } from '../../src/ocr/doubts.js';
 import { groupPhrases, readingText, toPhrase, type OcrWord } from '../../src/ocr/words.js';
 
 type Row = [string, number, number, number, number, number];
@@ -198,5 +198,13 @@ describe('a notary\'s stamp (doubts.ts isStampWord)', () => {
     const c = extract(ws).campos;
     expect(c.nome_completo.valor).toBe('ESTANISLAU VENCESLAU');
     expect(c.nome_completo.confianca).toBeLessThan(0.8);
+  });
+});
+
+describe('a letter lost between two words (doubts.ts wideGap)', () => {
+  it('a gap over twice the line\'s others (final10 #6: "WOJ IK", 22 px against 7-9); not an even line', () => {
+    const line = (ix: number) => toPhrase(words([['ZOFIA', 0.92, 350, 690, 429, 711], ['IRENA', 0.92, 437, 690, 520, 711], ['DA', 0.93, 529, 691, 564, 711], ['WOJ', 0.87, 571, 690, 624, 717], ['IK', 0.84, ix, 691, ix + 25, 712], ['LEWANDOWSKI', 0.78, ix + 34, 691, ix + 235, 712]]));
+    expect(wideGap(line(646))).toBe(true);
+    expect(wideGap(line(633))).toBe(false);
   });
 });
