@@ -94,10 +94,12 @@ const MARK_HEIGHT = 1.5;
  * line broken off after them is not joined to it (final10 #6: KOSLOWSKI PASTUCH starting under the
  * crease's "-") and the line no longer starts under its label (final10 #35: the mother's line boxed
  * from the card's left edge). Peeled from the ends only, while other words remain; the type is the
- * median height of the run's other words.
+ * median height of the run's other words. Only in runs with a word of two letters or more.
  */
 function peelMarks(run: OcrWord[]): OcrWord[][] {
-  if (run.length < 2) return [run];
+  // Lines of words only (names, towns, labels): a number's line keeps its marks (final9 #3: a "—" left of
+  // a misread registration number widened the box its second look read the whole number from).
+  if (run.length < 2 || !run.some((w) => /[A-Za-zÀ-ÿ]{2}/.test(w.text))) return [run];
   const ws = [...run].sort((a, b) => a.x0 - b.x0);
   const peeled: OcrWord[][] = [];
   for (;;) {
