@@ -61,9 +61,10 @@ export function nearFiliacao(phrases: Phrase[], labelPhrases: Set<Phrase>): Foun
     if (labelPhrases.has(q) || q.words.length !== 1) return false;
     const t = fold(q.text).replace(/[^A-Z]/g, '');
     if (t.length >= 6 && editDistance(t, 'FILIACAO') <= FILIACAO_EDITS && alone(q)) return true;
-    // A short word ending in -AÇÃO: of a CNH's labels only FILIAÇÃO and HABILITAÇÃO end so, and
+    // A short word ending in -AÇÃO (at most FILIAÇÃO's 8 letters: final6 #79's heading read "PLANTAÇÃO"
+    // is not it): of a CNH's labels only FILIAÇÃO and HABILITAÇÃO end so, and
     // HABILITAÇÃO is longer ("MAÇÃO" for FILIAÇÃO, final10 #35; "ALAÇÃO", #79).
-    return /ACAO$/.test(t) && t.length >= 5 && t.length <= 9 && editDistance(t, 'FILIACAO') < editDistance(t, 'HABILITACAO') && alone(q) && inColumn(q);
+    return /ACAO$/.test(t) && t.length >= 5 && t.length <= 8 && editDistance(t, 'FILIACAO') < editDistance(t, 'HABILITACAO') && alone(q) && inColumn(q);
   });
   return p ? { id: 'filiacao', phrase: p } : undefined;
 }

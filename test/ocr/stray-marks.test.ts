@@ -184,6 +184,8 @@ describe('name doubts (doubts.ts)', () => {
     expect(nearFiliacao(at('MAÇÃO', 900), new Set([label]))).toBeUndefined();
     expect(nearFiliacao(at('ILITAÇÃO', 377), new Set([label]))?.phrase.text).toBe('ILITAÇÃO');
     expect(nearFiliacao(at('HABILITAÇÃO', 377), new Set([label]))).toBeUndefined();
+    // Longer than FILIAÇÃO: the heading's HABILITAÇÃO misread (final6 #79).
+    expect(nearFiliacao(at('PLANTAÇÃO', 377), new Set([label]))).toBeUndefined();
   });
 });
 
