@@ -5,7 +5,7 @@
  * Pure functions on positioned words (words.ts).
  */
 import { normalizeName } from './normalize.js';
-import { median, type OcrWord, type Phrase } from './words.js';
+import { editDistance, fold, median, type OcrWord, type Phrase } from './words.js';
 
 /** The word holds a digit (dates, numbers: the words a numeric value is made of). */
 export const hasDigit = (w: OcrWord): boolean => /\d/.test(w.text);
@@ -160,4 +160,67 @@ export function misreadNameWords(phrases: Phrase[]): OcrWord[] {
     }
   }
   return out;
+}
+
+/**
+ * Words of a name value with no vowel (A E I O U Y, with or without a mark): no name part is spelt
+ * without one (particles included), so such a word is what is left of a word that lost letters under
+ * a fold or a speck, its rest read as another word ("KR PA" for KRUPA, the U under a crease: final10
+ * #73; "K LOWSKI" for KOSLOWSKI, #6).
+ */
+export function vowellessWords(valor: string): string[] {
+  return valor.split(/[\s,]+/).filter((t) => /[A-Z]/.test(fold(t)) && !/[AEIOUY]/.test(fold(t)));
+}
+
+/** How far (in the line's type heights) after a name's word a mark still touches its end (about one letter's advance and a space). */
+const END_MARK_REACH = 1.5;
+
+/**
+ * Whether an unsure word (under 0.5) taller than the type (1.2 x the line's) stands on a name's line
+ * (`line`) from its first word's end to END_MARK_REACH type heights after its last: a mark over the
+ * name (a stamp's border, a crease) that hid letters of it (final10 #25: "SZYMANS" for SZYMANSKI, the
+ * stamp's border read "!" at 0.14, 1.85 x the type, 27 px after it). Looked for among the line's own
+ * words and those of every phrase (`phrases`). The name is in doubt.
+ */
+export function markOverName(line: Phrase, phrases: Phrase[]): boolean {
+  const named = line.words.filter((w) => /[A-Za-zÀ-ÿ]{2}/.test(w.text));
+  if (!named.length) return false;
+  const h = line.h, cy = (line.y0 + line.y1) / 2;
+  const from = named[0].x1 - 0.2 * h, to = named[named.length - 1].x1 + END_MARK_REACH * h;
+  return [...line.words, ...phrases.flatMap((q) => q.words)].some((w) => w.conf < 0.5 && w.y1 - w.y0 > 1.2 * h && w.x0 > from && w.x0 < to && Math.abs((w.y0 + w.y1) / 2 - cy) < 0.5 * h);
+}
+
+/**
+ * Words of a notary's authentication stamp ("carimbo de autenticação": AUTENTICAÇÃO, CONFERE COM O
+ * ORIGINAL, TABELIÃO, CARTÓRIO DO 1º OFÍCIO DE NOTAS), folded. A notarised copy of a CNH is common; its
+ * stamp is printed over the card and its words read into values next to it (final10 #68: AUTENTICAÇÃO
+ * joined to the holder's name). None of them is a name or a town.
+ */
+const STAMP_WORDS = ['AUTENTICACAO', 'AUTENTICADO', 'CONFERE', 'ORIGINAL', 'TABELIAO', 'TABELIONATO', 'CARTORIO', 'OFICIO', 'NOTAS'];
+
+/** Whether a word (any case, marks, punctuation) is a stamp's word: exactly up to 6 letters, 1 edit up to 9, 2 from 10. */
+export function isStampWord(word: string): boolean {
+  const t = fold(word).replace(/[^A-Z]/g, '');
+  if (t.length < 5) return false;
+  return STAMP_WORDS.some((s) => {
+    const tol = s.length >= 10 ? 2 : s.length >= 7 ? 1 : 0;
+    return Math.abs(t.length - s.length) <= tol && (tol === 0 ? t === s : editDistance(t, s) <= tol);
+  });
+}
+
+/** A gap between a name's words this many times the median of its line's other gaps holds a lost letter (wideGap). */
+export const WIDE_GAP = 2;
+
+/**
+ * Whether a name's line (`line`: four words or more with letters, left to right) has a gap between
+ * two words over WIDE_GAP x the median of its gaps and over 0.6 of its type height: the card prints
+ * one space between a name's words, so a gap that wide held a letter the recogniser lost, its word
+ * read as two (final10 #6: "WOJ IK" for WOJCIK under a crease, 22 px against the line's 7-9).
+ */
+export function wideGap(line: Phrase): boolean {
+  const ws = line.words.filter((w) => /[A-Za-zÀ-ÿ]/.test(w.text)).sort((a, b) => a.x0 - b.x0);
+  if (ws.length < 4) return false;
+  const gaps = ws.slice(1).map((w, i) => w.x0 - ws[i].x1);
+  const m = median(gaps);
+  return m > 0 && gaps.some((g) => g > WIDE_GAP * m && g > 0.6 * line.h);
 }

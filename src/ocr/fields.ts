@@ -4,7 +4,7 @@
  * confidence (checks.ts); the values that failed a check are handed on as suspects for a second look.
  */
 import { type CnhField, type CnhFieldName } from './engine.js';
-import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, valueAbove, valueBelow, withContinuations, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
+import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, labelTypeLow, valueAbove, valueBelow, withContinuations, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
   allDates, confusedUf, digitsOf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
 } from './normalize.js';
@@ -14,7 +14,7 @@ import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelli
 import { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
-import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, misreadNameWords, rgWidthFits, valueConfidence } from './doubts.js';
+import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, isStampWord, markOverName, misreadNameWords, rgWidthFits, valueConfidence, vowellessWords, wideGap } from './doubts.js';
 import { fold, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
@@ -59,6 +59,13 @@ const LOST_START_CAP = 0.5;
 const BIRTH_LINE_REACH = 5;
 /** Confidence cap of a name with a word that says it was misread (doubts.ts misreadNameWords). */
 const NAME_DOUBT_CAP = 0.7;
+/**
+ * An identity line's number and its issuer DETRAN with a state ("102959350 DETRAN PR", "12.345.678-9
+ * DETRAN-PR"): at least 5 digits (dots, dashes, slashes and a final X between them), then DETRAN.
+ */
+const IDENTITY_DETRAN = /(?<![\dA-Z])(?=(?:[^\d\s]*\d){5})[\d.\-/]+X?\s*[-–—]?\s*DETRAN\s*[-–—.]?\s*[A-Z]{2}\b/g;
+/** Label boxes whose type (layout.ts labelTypeLow) is under this share of their median box grew over it (linesUnderRow). */
+const GROWN_LABELS = 0.7;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
 const CONFUSED_UF_CAP = 0.7;
 
@@ -116,7 +123,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
   const model = detectModel(labels, fullText);
   const labelH = labelHeight(labels);
-  const capH = labelCapHeight(labels);
+  // Label boxes grown far over their type (a lens's or a scanner's halo: GROWN_LABELS): values in plain
+  // capitals and digits are measured against the labels' type (final10 #46: the 1ª habilitação's date,
+  // 21 px, under label boxes of median 27).
+  const typeLow = labelTypeLow(labels);
+  const capH = typeLow > 0 && typeLow < GROWN_LABELS * labelH ? Math.min(labelCapHeight(labels), typeLow) : labelCapHeight(labels);
   const below = (id: LabelId, lines = 1): Phrase[] => {
     const l: FoundLabel | undefined = labels.get(id);
     return l ? valueBelow(l, phrases, labelPhrases, lines, labelH, capH) : [];
@@ -243,7 +254,7 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const cat = labels.get('categoria');
   if (!filLines.length && !labels.has('filiacao') && model === '2022' && cat) {
     // Label unread (2022 model): the parents are the last one or two value lines under the category row.
-    filLines = linesUnderRow(cat, phrases, labelPhrases, labelH);
+    filLines = linesUnderRow(cat, phrases, labelPhrases, labelH, typeLow);
   }
   // The block under the label, looked for again when the value-size test lost a line (parents.ts: label
   // boxes grown by blur or a scanner's halo as tall as the parents' lines, a line that lost its first word).
@@ -272,10 +283,15 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
 
   // Issuing state: "DETRAN - UF"; the older model's front alone only shows the identity's state.
   // (The identity document itself may be issued by a DETRAN: its line is skipped.)
+  // A "DETRAN UF" right after a number of 5 or more digits is an identity line's issuer (number, issuer,
+  // state: an RG issued by a DETRAN), whether or not its label was read (final10 #35: "102959350 DETRAN
+  // PR" under the label read "DOC. MENTIDADA", taken at 0.976 for the card's RS); the card's own DETRAN
+  // line stands alone. Such runs are cut before looking for it.
   const detranRe = /DETRAN\s*[-–—.]?\s*([A-Z]{2})\b/;
-  const detranPhrase = phrases.find((p) => !idp.includes(p) && UFS.has(detranRe.exec(fold(p.text))?.[1] ?? ''));
+  const withoutIdentities = (t: string): string => t.replace(IDENTITY_DETRAN, ' ');
+  const detranPhrase = phrases.find((p) => !idp.includes(p) && UFS.has(detranRe.exec(withoutIdentities(fold(p.text)))?.[1] ?? ''));
   const idText = fold(idp.map((p) => p.text).join(' '));
-  const detran = detranPhrase ? detranRe.exec(fold(detranPhrase.text)) : detranRe.exec(fold(fullText).replace(idText || '\u0000', ''));
+  const detran = detranPhrase ? detranRe.exec(withoutIdentities(fold(detranPhrase.text))) : detranRe.exec(withoutIdentities(fold(fullText).replace(idText || '\u0000', '')));
   // The place of issue ("LOCAL: CITY, UF", issue side) is in the issuing state.
   const localPs = below('local');
   const localText = fold(single(localPs.map((p) => p.text).join(' ')));
@@ -317,6 +333,15 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     const v = d[k];
     if (v?.valor && misreadNameWords(ps).length) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   };
+  // A name with an unsure tall mark over or just after it (doubts.ts markOverName), or a gap between its
+  // words as wide as a letter and a space (wideGap): letters may be lost.
+  const endHidden = (k: CnhFieldName, line: Phrase | undefined): void => {
+    const v = d[k];
+    if (v?.valor && line && (markOverName(line, phrases) || wideGap(line))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+  };
+  endHidden('nome_completo', below('nome').at(-1));
+  endHidden('nome_pai', paiLine);
+  endHidden('nome_mae', maeLine);
   misread('nome_completo', below('nome'));
   if (paiLine) misread('nome_pai', [paiLine]);
   if (maeLine) misread('nome_mae', [maeLine]);
@@ -333,6 +358,22 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels, phrases);
   restoreNames(d);
   particleHyphens(d);
+  // A notary's stamp read into a name or the birthplace's town (doubts.ts isStampWord): its words cut
+  // out, and what is left under the low-confidence line (the stamp may hide more of the value).
+  for (const k of ['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento'] as const) {
+    const v = d[k];
+    if (!v?.valor) continue;
+    const parts = v.valor.split(',');
+    const cut = parts.map((part) => part.split(' ').filter((t) => !isStampWord(t)).join(' ').trim());
+    if (cut.join(',') === parts.map((part) => part.trim()).join(',')) continue;
+    const valor = k === 'local_nascimento' ? cut.filter(Boolean).join(', ') : normalizeName(cut.join(' '));
+    d[k] = valor ? { ...v, valor, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) } : none;
+  }
+  // A name word without a vowel lost letters (doubts.ts vowellessWords): under the low-confidence line.
+  for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
+    const v = d[k];
+    if (v?.valor && vowellessWords(v.valor).length) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+  }
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
 }
 
@@ -354,12 +395,17 @@ function birthLine(line: string): { date: string; city: string; uf: string; conf
  * The last one or two consecutive value lines left-aligned with `label`, from 1.5 to 8 label heights
  * under the value row that follows it (the 2022 model prints FILIAÇÃO and the parents there).
  */
-function linesUnderRow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number): Phrase[] {
+function linesUnderRow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number, typeLow = 0): Phrase[] {
   const L = label.phrase;
-  const h = Math.max(4, labelH);
+  // Where the label boxes grew far over their type (labelTypeLow well under the median box: a lens's
+  // halo, final10 #46), the row and the size are measured from the type; a line then taken only by
+  // that measure is a name's line of two words or more (an unread label is one word).
+  const grown = typeLow > 0 && typeLow < GROWN_LABELS * labelH;
+  const h = Math.max(4, grown ? typeLow : labelH);
+  const big = (p: Phrase): boolean => p.h >= 1.2 * Math.max(4, labelH) || (grown && p.h >= 1.2 * h && p.words.filter((w) => /[A-Za-zÀ-ÿ]{2}/.test(w.text)).length >= 2);
   const rowBottom = L.y1 + 3.5 * h;
   const cands = phrases
-    .filter((p) => !labelPhrases.has(p) && p.h >= 1.2 * h && Math.abs(p.x0 - L.x0) < 3 * h && p.y0 > rowBottom && p.y0 < rowBottom + 8 * h)
+    .filter((p) => !labelPhrases.has(p) && big(p) && Math.abs(p.x0 - L.x0) < 3 * h && p.y0 > rowBottom && p.y0 < rowBottom + 8 * h)
     .filter((p) => p.words.reduce((s, w) => s + w.conf, 0) / p.words.length >= 0.5)
     .sort((a, b) => a.y0 - b.y0);
   if (!cands.length) return [];

@@ -221,16 +221,25 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
  */
 export function withContinuations(first: Phrase, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number): Phrase {
   let cur = first;
+  // The line's centre and type are the first phrase's: a tall mark joined to it (a stamp's border read
+  // "o" 3 x the type) must not move the centre line down to the stamp's own words under the name
+  // (final10 #68: AUTENTICAÇÃO joined after the "o"). Tall words are still joined (a word boxed with a
+  // mark over it is part of the line: leaving it out would leave a hole in a name read sure). A phrase
+  // with no letter or digit (a mark words.ts peelMarks put apart: a crease read "-", a border "!") adds
+  // nothing to the value and would only stretch its box: not joined.
+  const cy = (first.y0 + first.y1) / 2;
   for (;;) {
-    const cy = (cur.y0 + cur.y1) / 2;
     const next = phrases
-      .filter((p) => p !== cur && !cur.words.includes(p.words[0]) && !labelPhrases.has(p) && p.h >= 1.2 * labelH && p.x0 > cur.x1 - 0.5 * cur.h
-        && p.x0 - cur.x1 < 3 * Math.max(cur.h, p.h) && Math.abs((p.y0 + p.y1) / 2 - cy) < 0.5 * Math.max(cur.h, p.h))
+      .filter((p) => p !== cur && !cur.words.includes(p.words[0]) && !labelPhrases.has(p) && LETTER_OR_DIGIT.test(p.text) && p.h >= 1.2 * labelH && p.x0 > cur.x1 - 0.5 * cur.h
+        && p.x0 - cur.x1 < 3 * Math.max(cur.h, p.h) && Math.abs((p.y0 + p.y1) / 2 - cy) < 0.5 * Math.max(first.h, p.h))
       .sort((a, b) => a.x0 - b.x0)[0];
     if (!next) return cur;
     cur = toPhrase([...cur.words, ...next.words]);
   }
 }
+
+/** Some letter or digit. */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** Values printed left-aligned under their labels, whose offsets say where a card's values begin. */
 const ALIGNED_VALUES: LabelId[] = ['nome', 'cpf', 'registro', 'validade', 'emissao', 'primeira', 'identidade', 'nascimento', 'nascimento3'];
@@ -288,13 +297,16 @@ export function valueAbove(anchor: FoundLabel, phrases: Phrase[], labelPhrases: 
 /** Words of plain capitals and digits (no accent, cedilla or descender): their box is the cap height. */
 const PLAIN_CAPS = /^[A-Z0-9]+[.,:]?$/;
 
+/** A date or number with slashes in lining figures: boxed as tall as a capital too. */
+const PLAIN_DATE = /^[0-9]+(\/[0-9]+)+[.,]?$/;
+
 /**
  * Value type recognised by cap height: a phrase of plain capitals (e.g. a category "A") has a box only
  * as tall as its capitals, lower than accented label phrases' boxes, so it is compared with the labels'
  * own cap height (`capHeightPx`, labelCapHeight) instead: at least 1.3 x (value type is ~1.6 x label type).
  */
 function bigCaps(p: Phrase, capHeightPx: number): boolean {
-  return capHeightPx > 0 && p.words.every((w) => PLAIN_CAPS.test(w.text)) && p.h >= 1.3 * capHeightPx;
+  return capHeightPx > 0 && p.words.every((w) => PLAIN_CAPS.test(w.text) || PLAIN_DATE.test(w.text)) && p.h >= 1.3 * capHeightPx;
 }
 
 /**
@@ -304,6 +316,17 @@ function bigCaps(p: Phrase, capHeightPx: number): boolean {
 export function labelCapHeight(labels: Map<LabelId, FoundLabel>): number {
   const hs = [...labels.values()].flatMap((l) => l.phrase.words).filter((w) => PLAIN_CAPS.test(w.text)).map((w) => w.y1 - w.y0).sort((a, b) => a - b);
   return hs.length >= 3 ? hs[Math.floor(hs.length / 2)] : 0;
+}
+
+/**
+ * The lower quartile of the heights (px) of the found labels' words in plain capitals (PLAIN_CAPS): the
+ * label type's cap height where a lens's or a scanner's halo grew most label boxes (final10 #46: label
+ * words boxed 13-31 px for a 13 px type, their median 26, as tall as the values' 21); 0 when fewer than
+ * three such words were read.
+ */
+export function labelTypeLow(labels: Map<LabelId, FoundLabel>): number {
+  const hs = [...labels.values()].flatMap((l) => l.phrase.words).filter((w) => PLAIN_CAPS.test(w.text)).map((w) => w.y1 - w.y0).sort((a, b) => a - b);
+  return hs.length >= 3 ? hs[Math.floor((hs.length - 1) / 4)] : 0;
 }
 
 /** Median height of the found labels' phrases: the label type size, px. */

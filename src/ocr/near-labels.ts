@@ -52,11 +52,23 @@ const FILIACAO_EDITS = 3;
  * (FALCÃO, 3 edits away) has the rest of the line beside it.
  */
 export function nearFiliacao(phrases: Phrase[], labelPhrases: Set<Phrase>): FoundLabel | undefined {
-  const alone = (q: Phrase): boolean => !phrases.some((o) => o !== q && Math.min(o.y1, q.y1) - Math.max(o.y0, q.y0) > 0.5 * Math.min(o.y1 - o.y0, q.y1 - q.y0));
+  // Alone: nothing on its line near it (noise read at the card's far edge is not the rest of a name's line).
+  const near = (o: Phrase, q: Phrase): boolean => Math.max(o.x0 - q.x1, q.x0 - o.x1) < ALONE_REACH * q.h;
+  const alone = (q: Phrase): boolean => !phrases.some((o) => o !== q && near(o, q) && Math.min(o.y1, q.y1) - Math.max(o.y0, q.y0) > 0.5 * Math.min(o.y1 - o.y0, q.y1 - q.y0));
+  // In the labels' left column: starting within a few of its heights of a found label's start.
+  const inColumn = (q: Phrase): boolean => [...labelPhrases].some((l) => Math.abs(l.x0 - q.x0) < COLUMN_REACH * q.h);
   const p = phrases.find((q) => {
     if (labelPhrases.has(q) || q.words.length !== 1) return false;
     const t = fold(q.text).replace(/[^A-Z]/g, '');
-    return t.length >= 6 && editDistance(t, 'FILIACAO') <= FILIACAO_EDITS && alone(q);
+    if (t.length >= 6 && editDistance(t, 'FILIACAO') <= FILIACAO_EDITS && alone(q)) return true;
+    // A short word ending in -AÇÃO (at most FILIAÇÃO's 8 letters: final6 #79's heading read "PLANTAÇÃO"
+    // is not it): of a CNH's labels only FILIAÇÃO and HABILITAÇÃO end so, and
+    // HABILITAÇÃO is longer ("MAÇÃO" for FILIAÇÃO, final10 #35; "ALAÇÃO", #79).
+    return /ACAO$/.test(t) && t.length >= 5 && t.length <= 8 && editDistance(t, 'FILIACAO') < editDistance(t, 'HABILITACAO') && alone(q) && inColumn(q);
   });
   return p ? { id: 'filiacao', phrase: p } : undefined;
 }
+/** How far (in the word's heights) another phrase on its line counts as beside it (nearFiliacao). */
+const ALONE_REACH = 10;
+/** How far (in the word's heights) from a found label's start a short -AÇÃO word counts as in the labels' column. */
+const COLUMN_REACH = 3;

@@ -73,7 +73,44 @@ export function groupPhrases(words: OcrWord[], maxGapRatio = 2.2): Phrase[] {
     if (best >= 0) open[best].push(w);
     else open.push([w]);
   }
-  return open.map(toPhrase).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  return open.flatMap(peelMarks).map(toPhrase).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}
+
+/** A word the recogniser made of something else than type: see peelMarks. */
+function isMark(w: OcrWord, typeH: number): boolean {
+  const h = w.y1 - w.y0;
+  if (!/[\p{L}\p{N}]/u.test(w.text)) return w.conf < 0.5 && h >= 0.8 * typeH;
+  return w.conf < MARK_CONF && h > MARK_HEIGHT * typeH;
+}
+/** A lettered word under this confidence and taller than MARK_HEIGHT x its line's type is a mark (peelMarks). */
+const MARK_CONF = 0.3;
+const MARK_HEIGHT = 1.5;
+
+/**
+ * A run of words (left to right) with the marks at its ends put in runs of their own: an unsure word
+ * without a letter or digit as tall as the line's type (a crease read "-" at 0.41, a stamp's border
+ * read "|"), or an unsure lettered word far taller than the type (noise read "ERRADAS" at 0.17, 2.2 x
+ * the type). They are no part of the line: left in it they stretch its box, so that the rest of the
+ * line broken off after them is not joined to it (final10 #6: KOSLOWSKI PASTUCH starting under the
+ * crease's "-") and the line no longer starts under its label (final10 #35: the mother's line boxed
+ * from the card's left edge). Peeled from the ends only, while other words remain; the type is the
+ * median height of the run's other words. Only in runs with a word of two letters or more.
+ */
+function peelMarks(run: OcrWord[]): OcrWord[][] {
+  // Lines of words only (names, towns, labels): a number's line keeps its marks (final9 #3: a "—" left of
+  // a misread registration number widened the box its second look read the whole number from).
+  if (run.length < 2 || !run.some((w) => /[A-Za-zÀ-ÿ]{2}/.test(w.text))) return [run];
+  const ws = [...run].sort((a, b) => a.x0 - b.x0);
+  const peeled: OcrWord[][] = [];
+  for (;;) {
+    if (ws.length < 2) break;
+    const typeOf = (skip: OcrWord): number => median(ws.filter((w) => w !== skip).map((w) => w.y1 - w.y0));
+    const first = ws[0], last = ws[ws.length - 1];
+    if (isMark(last, typeOf(last))) peeled.push([ws.pop() as OcrWord]);
+    else if (isMark(first, typeOf(first))) peeled.push([ws.shift() as OcrWord]);
+    else break;
+  }
+  return [ws, ...peeled];
 }
 
 /**
