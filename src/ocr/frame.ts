@@ -255,8 +255,12 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
     turned -= skew.deg;
     rgb = await trimLight(rgb);
   }
-  // A frame with blue or violet ink: the card's grey page with that ink read as paper (stamp-ink.ts).
-  if (rgb.channels === 3) rgb = { data: greenWithoutBlueInk(rgb.data, 3, rgb.width, fringeOf(rgb.width, rgb.height), [1, 0, 2]).gray, width: rgb.width, height: rgb.height, channels: 1 };
+  // A frame with blue or violet ink: the card's grey page with that ink read as paper (stamp-ink.ts;
+  // a blue cloth or desk left in the crop is no ink: MAX_LIFTED_SHARE).
+  if (rgb.channels === 3) {
+    const fringe = fringeOf(rgb.width, rgb.height);
+    rgb = { data: greenWithoutBlueInk(rgb.data, 3, rgb.width, fringe, [1, 0, 2]).gray, width: rgb.width, height: rgb.height, channels: 1 };
+  }
   return { rgb, turned, ...(rectified ? { rectified } : {}) };
 }
 

@@ -145,6 +145,13 @@ function nearType(data: Uint8Array, ch: number, width: number, h: number, x: num
 /** Whether a frame carries blue or violet ink (blueInk). */
 export const hasBlueInk = (data: Uint8Array, ch: number, width: number, fringe: number, order: BandOrder = [0, 1, 2]): boolean => blueInk(data, ch, width, fringe, order) !== null;
 
+/**
+ * Most of the page's pixels that may be lifted before the "ink" is taken for a blue surface (a checked
+ * cloth or a desk mat left in the card's crop: final5 #56, 0.27) and the page is left its green channel:
+ * a notary's stamp and a pen cover a few per cent of a card (final10's stamped cards: 0.003-0.026).
+ */
+export const MAX_LIFTED_SHARE = 0.1;
+
 /** Green (levels' scale) under which a pixel that is no ink candidate is type (black or red). */
 export const TYPE_G = 0.35;
 
@@ -197,5 +204,10 @@ export function greenWithoutBlueInk(data: Uint8Array, ch: number, width: number,
       out[i] = v >= 255 ? 255 : Math.round(v);
     }
   }
-  return { gray: out, share: moved / Math.max(1, n), q };
+  const share = moved / Math.max(1, n);
+  if (share > MAX_LIFTED_SHARE) {
+    for (let i = 0; i < n; i++) out[i] = data[i * ch + ig];
+    return { gray: out, share: 0, q: null };
+  }
+  return { gray: out, share, q };
 }

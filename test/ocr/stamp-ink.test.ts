@@ -49,6 +49,16 @@ describe('stamp-ink: blue and violet ink read as paper', () => {
     }
   });
 
+  it('leaves the green channel when a blue surface, not ink, would be lifted (a checked cloth left in the crop)', () => {
+    const px = card();
+    // A blue gingham over the lower half of the patch: far more "ink" than a stamp covers.
+    for (let y = 60; y < H; y++) for (let x = 0; x < W; x++) if ((Math.floor(x / 12) + Math.floor(y / 12)) % 2 === 0) px.set([70, 110, 190], (y * W + x) * 3);
+    const { gray, share, q } = greenWithoutBlueInk(px, 3, W, 1);
+    expect(share).toBe(0);
+    expect(q).toBeNull();
+    for (let i = 0; i < W * H; i++) expect(gray[i]).toBe(px[i * 3 + 1]);
+  });
+
   it('finds no ink on a card without it, under a cool or a warm cast, in grey, or with colour noise', () => {
     const plain = card();
     expect(hasBlueInk(plain, 3, W, 1)).toBe(false);
