@@ -172,6 +172,19 @@ export function vowellessWords(valor: string): string[] {
   return valor.split(/[\s,]+/).filter((t) => /[A-Z]/.test(fold(t)) && !/[AEIOUY]/.test(fold(t)));
 }
 
+/**
+ * Letters from which a name word is taken for two words whose space was lost. The longest surnames in
+ * use run to about 14 letters (KHATCHADOURIAN, SCHWARZENBERG, KYRIAKOPOULOS); two surnames read as one
+ * word (final10 #69: "WYSOCKIBOHATCHUK", 16, read at 0.85 once the stamp over it was lifted) are longer.
+ * A rare long name (a Greek -OPOULOS of 16 letters or more) only comes back under the low line.
+ */
+export const JOINED_WORD_LETTERS = 16;
+
+/** Words of a name value of JOINED_WORD_LETTERS letters or more: two words read as one, in doubt. */
+export function joinedWords(valor: string): string[] {
+  return valor.split(/[\s,]+/).filter((t) => fold(t).replace(/[^A-Z]/g, '').length >= JOINED_WORD_LETTERS);
+}
+
 /** How far (in the line's type heights) after a name's word a mark still touches its end (about one letter's advance and a space). */
 const END_MARK_REACH = 1.5;
 

@@ -14,7 +14,7 @@ import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelli
 import { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
-import { hasDigit, isNameWord, lostMarkWords, MARK_ABOVE, isStampWord, markOverName, misreadNameWords, rgWidthFits, valueConfidence, vowellessWords, wideGap } from './doubts.js';
+import { hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, markOverName, misreadNameWords, rgWidthFits, valueConfidence, vowellessWords, wideGap } from './doubts.js';
 import { fold, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
@@ -369,10 +369,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     const valor = k === 'local_nascimento' ? cut.filter(Boolean).join(', ') : normalizeName(cut.join(' '));
     d[k] = valor ? { ...v, valor, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) } : none;
   }
-  // A name word without a vowel lost letters (doubts.ts vowellessWords): under the low-confidence line.
+  // A name word without a vowel lost letters (doubts.ts vowellessWords), one too long for a name is two
+  // read as one (joinedWords): under the low-confidence line.
   for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
     const v = d[k];
-    if (v?.valor && vowellessWords(v.valor).length) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && (vowellessWords(v.valor).length || joinedWords(v.valor).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
 }
