@@ -113,7 +113,7 @@ describe('dates of an unlabelled card by the calendar order (placeDatesInOrder)'
   });
 });
 
-describe('a CPF read with look-alike digits (fields.ts applyFallbacks)', () => {
+describe('a CPF read with look-alike digits (fallbacks.ts applyFallbacks)', () => {
   const page = (cpf: string): OcrWord[] => [...line('CARTEIRA NACIONAL DE HABILITAÇÃO', 24, 57, 17, 0.8), ...line(`——— ${cpf}`, 371, 503, 25, 0.5)];
   it('is taken when its check digits pass', () => {
     expect(extract(page('657.905,101-9]')).campos.cpf.valor).toBe('657.905.101-91');

@@ -1,0 +1,72 @@
+/**
+ * The fall-backs of extractFields (fields.ts) for key fields whose label was not found: patterns over the
+ * full text (the CPF's and the CNH number's shapes, dates by their chronological role) and values placed
+ * by their own shape and order where the labels went unread (unlabelled.ts). Moved out of fields.ts,
+ * behaviour unchanged.
+ */
+import { type CnhFieldName } from './engine.js';
+import { type CnhModel, type FoundLabel, type LabelId } from './layout.js';
+import { allDates, digitsOf, normalizeCpf } from './normalize.js';
+import { isValidCnhNumber, isValidCpf } from './validators.js';
+import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
+import { type Phrase } from './words.js';
+import { type Draft } from './checks.js';
+
+/**
+ * Texts of phrase pairs that continue each other on one line (overlapping vertically, the second
+ * starting at most 3 line heights after the first): a number split by the recogniser into two
+ * boxes of different heights lands on two text lines of the reading order, but here on one.
+ */
+export function adjacentPairs(phrases: Phrase[]): string[] {
+  const out: string[] = [];
+  for (const a of phrases) {
+    for (const b of phrases) {
+      if (a === b) continue;
+      const gap = b.x0 - a.x1;
+      const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+      if (gap > -0.5 * a.h && gap < 3 * Math.max(a.h, b.h) && overlap > 0.3 * Math.min(a.y1 - a.y0, b.y1 - b.y0)) out.push(`${a.text} ${b.text}`);
+    }
+  }
+  return out;
+}
+
+/** Patterns over the full text for key fields whose label was not found. */
+export function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText: string, model: CnhModel, labels: Map<LabelId, FoundLabel>, phrases: Phrase[]): void {
+  const f = 0.85;
+  // Labels unread (a fax-like scan): values placed by their own shape and order on the card (unlabelled.ts).
+  const unlabelled = placeUnlabelled(d, phrases, fullText, labels.size);
+  if (!d.cpf?.valor) {
+    const m = /(?<!\d)\d{3}[\s.,]{1,3}\d{3}[\s.,]{1,3}\d{3}\s?[-–]\s?\d{2}(?!\d)/.exec(fullText);
+    if (m) d.cpf = { valor: normalizeCpf(m[0]), conf: 0.8 * f };
+  }
+  if (!d.cpf?.valor) {
+    // The CPF's shape with digits read as look-alikes (O, I, l, |, brackets: "657.905,101-9]"):
+    // taken only when its check digits then pass.
+    const look = '[\\dOoIl|\\]\\[!]';
+    const re = new RegExp(`(?<![\\dA-Za-z])${look}{3}[\\s.,]{1,3}${look}{3}[\\s.,]{1,3}${look}{3}\\s?[-–]\\s?${look}{2}(?![\\dA-Za-z])`, 'g');
+    const valid = [...fullText.matchAll(re)].filter((x) => (x[0].match(/\d/g)?.length ?? 0) >= 9).map((x) => normalizeCpf(x[0])).filter((c) => c && isValidCpf(c));
+    if (valid.length && valid.every((c) => c === valid[0])) d.cpf = { valor: valid[0], conf: 0.8 * f };
+  }
+  if (!d.numero_cnh?.valor) {
+    const cpfDigits = digitsOf(d.cpf?.valor ?? '');
+    const cands = [...fullText.matchAll(/(?<!\d)\d{11}(?!\d)/g)].map((m) => m[0]).filter((x) => x !== cpfDigits);
+    const best = cands.find(isValidCnhNumber) ?? cands[0];
+    if (best) d.numero_cnh = { valor: best, conf: 0.8 * f };
+  }
+  // Dates by their chronological role where labels were missed.
+  const dateFields = ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'] as const;
+  const missing = dateFields.filter((k) => !d[k]?.valor && !(k === 'data_emissao' && model === 'old' && !labels.has('local')));
+  if (unlabelled) {
+    // Labels unread: roles only where the order leaves no choice (unlabelled.ts placeDatesInOrder).
+    placeDatesInOrder(d, allDates(fullText), unlabelled.birthUnread, model === 'old' && !labels.has('local'), 0.7 * f);
+  } else if (missing.length) {
+    const known = new Set(dateFields.map((k) => d[k]?.valor).filter(Boolean));
+    const key = (s: string): string => s.split('/').reverse().join('');
+    const rest = [...new Set(allDates(fullText))].filter((x) => !known.has(x)).sort((a, b) => key(a).localeCompare(key(b)));
+    if (missing.length === 1 && rest.length === 1) d[missing[0]] = { valor: rest[0], conf: 0.7 * f };
+    else if (rest.length) {
+      if (missing.includes('data_nascimento')) d.data_nascimento = { valor: rest.shift() ?? '', conf: 0.6 * f };
+      if (missing.includes('data_validade') && rest.length) d.data_validade = { valor: rest.pop() ?? '', conf: 0.6 * f };
+    }
+  }
+}
