@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, FINAL11_FALLBACK, FINAL11_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, FINAL11_FALLBACK, FINAL11_NAMES, FINAL12_FALLBACK, FINAL12_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -281,6 +281,32 @@ describe('widened set, final part', () => {
     expect(particles).toBeGreaterThan(20);
   });
 
+  it('final12 reserves its own names and towns, disjoint from every other part\'s lists, word by word (accents ignored); no Portuguese particle; every name fits the card\'s line', () => {
+    const all = (p: typeof COMMON_NAMES): string[] => [...p.male, ...p.female, ...p.surnames, ...cities(p)];
+    const others = new Set([...all(COMMON_NAMES), ...all(RESERVED_NAMES), ...all(FINAL2_NAMES), ...all(FINAL3_NAMES), ...all(FINAL4_NAMES), ...all(FINAL5_NAMES),
+      ...all(FINAL6_NAMES), ...all(FINAL7_NAMES), ...all(FINAL8_NAMES), ...all(FINAL9_NAMES), ...all(FINAL10_NAMES), ...all(FINAL11_NAMES), ...FINAL7_SUFFIXES, ...FINAL8_MARIAN,
+      FINAL9_FALLBACK, FINAL10_FALLBACK, FINAL11_FALLBACK, 'JUNQUEIRA', 'ARCOVERDE', 'MEIRELES', 'BITTENCOURT', 'VARGAS', 'FONTENELE', 'PEDROSO', 'TABOSA', 'SERQUEIRA'].map(fold));
+    const otherWords = new Set([...others].flatMap((w) => w.split(/[ -]/)));
+    const own = [...all(FINAL12_NAMES), FINAL12_FALLBACK];
+    expect(own.flatMap((w) => w.split(/[ -]/)).filter((w) => otherWords.has(fold(w)))).toEqual([]);
+    expect(FINAL12_NAMES.male.length + FINAL12_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL12_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL12_NAMES.surnames).not.toContain(FINAL12_FALLBACK);
+    const ownWords = new Set([...FINAL12_NAMES.male, ...FINAL12_NAMES.female, ...FINAL12_NAMES.surnames, FINAL12_FALLBACK]);
+    let short = 0;
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final12 + i, false, FINAL12_NAMES);
+      expect(FINAL12_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
+      for (const name of [f.nome_completo, f.nome_pai, f.nome_mae].filter(Boolean)) {
+        expect(name.length).toBeLessThanOrEqual(46);
+        expect(name.split(' ').every((w) => ownWords.has(w))).toBe(true);
+        if (name.split(' ').some((w) => w.length <= 3)) short++;
+      }
+    }
+    // Surnames of two or three letters (WU, XU, KIM, LEE) are common enough to be measured.
+    expect(short).toBeGreaterThan(20);
+  });
+
   it('no two parts\' seed ranges overlap (10 000 documents each at most)', () => {
     const starts = Object.values(PART_SEED).sort((a, b) => a - b);
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(10_000);
@@ -291,5 +317,6 @@ describe('widened set, final part', () => {
     expect(PART_SEED.final9).toBe(1_200_000);
     expect(PART_SEED.final10).toBe(1_300_000);
     expect(PART_SEED.final11).toBe(1_400_000);
+    expect(PART_SEED.final12).toBe(1_500_000);
   });
 });
