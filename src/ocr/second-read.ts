@@ -44,6 +44,11 @@ export const SPELLING_DOUBT_FLOOR = 0.5;
 /** The check's ceiling: a failed check keeps at most 0.6 of a confidence. */
 const FAILED_CHECK_CEILING = 0.6;
 const DOUBLED_VOWEL = /([AEIOU])\1/g;
+/**
+ * A particle glued to the next word by a lost space (DA ANDRADE read DAANDRADE: the case GLUED_VOWELS
+ * is there for): the ink has a gap there that another reading may see, so that doubt still counts.
+ */
+const GLUED_PARTICLE = /(?:^|\s)D([AEO])\1/;
 
 /**
  * A name whose only doubt is its spelling: it fails its check (checks.ts fieldCheck) for a doubled
@@ -52,14 +57,15 @@ const DOUBLED_VOWEL = /([AEIOU])\1/g;
  * AA, EE, OO, UU (GEERTJE, AALTJE, ADRIAAN, KOOY, VAN DER MEER): on final11's clean cards and
  * screenshots such names came back right at 0.54-0.56 and a page with two of them was read a second
  * time whole, which changed no value (the same ink reads the same letters; the doubt is about the
- * spelling, not the ink). Such a name stays as read, under the low-confidence line, but does not
+ * spelling, not the ink). Not a particle glued to the next word (GLUED_PARTICLE: tuning #35's
+ * "SANDRA DAANDRADE DIAS" at 0.557). Such a name stays as read, under the low-confidence line, but does not
  * count towards a second reading (readingMisses).
  */
 export function spellingDoubtOnly(k: CnhFieldName, f: CnhField): boolean {
   if (!(NAME_FIELDS as readonly CnhFieldName[]).includes(k) || !f.valor) return false;
   if (f.confianca <= SPELLING_DOUBT_FLOOR || f.confianca > FAILED_CHECK_CEILING) return false;
   const single = f.valor.replace(DOUBLED_VOWEL, '$1');
-  return single !== f.valor && fieldCheck(k, f.valor) === false && fieldCheck(k, single) !== false;
+  return single !== f.valor && !GLUED_PARTICLE.test(f.valor) && fieldCheck(k, f.valor) === false && fieldCheck(k, single) !== false;
 }
 
 /**

@@ -20,6 +20,10 @@ describe('spellingDoubtOnly', () => {
     expect(spellingDoubtOnly('nome_completo', { valor: 'GEERTJE AALTJE', confianca: 0.7 })).toBe(false);
     expect(spellingDoubtOnly('local_nascimento', { valor: 'TERRA DE AAREIA, RS', confianca: 0.55 })).toBe(false);
   });
+  it('leaves a particle glued to the next word by a lost space (another reading may see the gap)', () => {
+    expect(spellingDoubtOnly('nome_completo', { valor: 'SANDRA DAANDRADE DIAS', confianca: 0.557 })).toBe(false);
+    expect(spellingDoubtOnly('nome_mae', { valor: 'MARIA DOOLIVEIRA', confianca: 0.55 })).toBe(false);
+  });
   it('leaves a name failing another check too (a trailing particle: a surname lost)', () => {
     expect(spellingDoubtOnly('nome_completo', { valor: 'GEERTJE AALTJE DA', confianca: 0.55 })).toBe(false);
     expect(spellingDoubtOnly('nome_completo', { valor: 'AALTJE', confianca: 0.55 })).toBe(false);
