@@ -12,6 +12,7 @@
  * that reads well keeps its reading, and one that does not gets a second one whose fields are taken
  * only where they are surer than the first reading's.
  */
+import { fieldCheck } from './checks.js';
 import { REMARK_CODES } from './codes.js';
 import type { CnhField, CnhFieldName } from './engine.js';
 import { CNH_FIELD_NAMES, NAME_FIELDS } from './engine.js';
@@ -33,13 +34,50 @@ const UNSURE = 0.8;
  */
 export const POOR_READING = 1;
 
-/** How poor a reading is: over CORE_FIELDS, 1 for a missing value, 0.5 for one under UNSURE. */
+/**
+ * Confidence over which a name failing the doubled-vowel check alone (spellingDoubtOnly) was read
+ * from sure words: a failed check scores 0.6 x the recogniser's confidence (checks.ts withValidation),
+ * so over 0.5 its words were read at 0.83 or more on average with their weakest; no cap under the
+ * check's own (LOST_START_CAP 0.5, a lost first word) is met either.
+ */
+export const SPELLING_DOUBT_FLOOR = 0.5;
+/** The check's ceiling: a failed check keeps at most 0.6 of a confidence. */
+const FAILED_CHECK_CEILING = 0.6;
+const DOUBLED_VOWEL = /([AEIOU])\1/g;
+/**
+ * A particle glued to the next word by a lost space (DA ANDRADE read DAANDRADE: the case GLUED_VOWELS
+ * is there for): the ink has a gap there that another reading may see, so that doubt still counts.
+ */
+const GLUED_PARTICLE = /(?:^|\s)D([AEO])\1/;
+
+/**
+ * A name whose only doubt is its spelling: it fails its check (checks.ts fieldCheck) for a doubled
+ * vowel (GLUED_VOWELS: Portuguese spelling has almost none) and passes it with the doubled vowels
+ * single, and it was read from sure words (over SPELLING_DOUBT_FLOOR). Dutch and other names spell
+ * AA, EE, OO, UU (GEERTJE, AALTJE, ADRIAAN, KOOY, VAN DER MEER): on final11's clean cards and
+ * screenshots such names came back right at 0.54-0.56 and a page with two of them was read a second
+ * time whole, which changed no value (the same ink reads the same letters; the doubt is about the
+ * spelling, not the ink). Not a particle glued to the next word (GLUED_PARTICLE: tuning #35's
+ * "SANDRA DAANDRADE DIAS" at 0.557). Such a name stays as read, under the low-confidence line, but does not
+ * count towards a second reading (readingMisses).
+ */
+export function spellingDoubtOnly(k: CnhFieldName, f: CnhField): boolean {
+  if (!(NAME_FIELDS as readonly CnhFieldName[]).includes(k) || !f.valor) return false;
+  if (f.confianca <= SPELLING_DOUBT_FLOOR || f.confianca > FAILED_CHECK_CEILING) return false;
+  const single = f.valor.replace(DOUBLED_VOWEL, '$1');
+  return single !== f.valor && !GLUED_PARTICLE.test(f.valor) && fieldCheck(k, f.valor) === false && fieldCheck(k, single) !== false;
+}
+
+/**
+ * How poor a reading is: over CORE_FIELDS, 1 for a missing value, 0.5 for one under UNSURE (a name
+ * whose only doubt is its spelling, spellingDoubtOnly, counts 0: a second reading cannot resolve it).
+ */
 export function readingMisses(campos: Record<CnhFieldName, CnhField>): number {
   let misses = 0;
   for (const k of CORE_FIELDS) {
     const f = campos[k];
     if (!f.valor) misses += 1;
-    else if (f.confianca < UNSURE) misses += 0.5;
+    else if (f.confianca < UNSURE && !spellingDoubtOnly(k, f)) misses += 0.5;
   }
   return misses;
 }
