@@ -313,3 +313,18 @@ export function lineHole(line: Phrase): boolean {
   const m = median(gaps);
   return m > 0 && gaps.some((g) => g > WIDE_GAP * m && g > LINE_HOLE * h);
 }
+
+/** Words a Dutch or German DER follows in a name (VAN DER MEER, VON DER LEYEN, IN DER SMITTEN, OP DER BEEK, UIT DER ...). */
+const BEFORE_DER = /^(VAN|VON|IN|OP|UIT|AUF|AAN|VOR|VOM|UNTER|ZUR|AM)$/;
+
+/**
+ * Whether a name value holds DER not after the word it follows in names (BEFORE_DER): DER is the
+ * article of a compound particle and does not stand alone in Dutch or German names, so the word before
+ * it was lost (final11 #80: "JANNA MARGRIET DER VINNE TCHAKERIAN" for VAN DER VINNE, 0.908; VAN was
+ * read, boxed inside MARGRIET's box). DEN is not looked at: it stands alone in Dutch names (DEN UYL,
+ * DEN HARTOG).
+ */
+export function orphanDer(valor: string): boolean {
+  const t = fold(valor).split(/\s+/);
+  return t.some((w, i) => w === 'DER' && !BEFORE_DER.test(t[i - 1] ?? ''));
+}

@@ -13,7 +13,7 @@ import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelli
 import { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
-import { hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, rgWidthFits, tallNameWords, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
+import { hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
 import { fold, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
@@ -392,10 +392,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     d[k] = valor ? { ...v, valor, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) } : none;
   }
   // A name word without a vowel lost letters (doubts.ts vowellessWords), one too long for a name is two
-  // read as one (joinedWords): under the low-confidence line.
+  // read as one (joinedWords), a DER without the VAN or VON before it lost that word (orphanDer): under
+  // the low-confidence line.
   for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
     const v = d[k];
-    if (v?.valor && (vowellessWords(v.valor).length || joinedWords(v.valor).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && (vowellessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
 }

@@ -77,3 +77,20 @@ describe('groupPhrases: a word read inside the spare tail of the box before it',
     expect(groupPhrases(ws).length).toBe(2);
   });
 });
+
+describe('orphanDer: a DER whose VAN was lost', () => {
+  it('DER alone is a lost word; VAN DER, VON DER and DEN alone are names', async () => {
+    const { orphanDer } = await import('../../src/ocr/doubts.js');
+    expect(orphanDer('JANNA MARGRIET DER VINNE TCHAKERIAN')).toBe(true);
+    expect(orphanDer('DER MEER JANSEN')).toBe(true);
+    expect(orphanDer('JANNA MARGRIET VAN DER VINNE TCHAKERIAN')).toBe(false);
+    expect(orphanDer('URSULA VON DER LEYEN')).toBe(false);
+    expect(orphanDer('JOOP DEN UYL')).toBe(false);
+    expect(orphanDer('ANDERSON DERMEVAL')).toBe(false);
+  });
+  it('a name read with it is under the low line', () => {
+    const n = extract(page([['JANNA', 0.93, 376, 176, 461, 199], ['DER', 0.93, 473, 176, 524, 199], ['VINNE', 0.93, 536, 176, 621, 199]])).campos.nome_completo;
+    expect(n.valor).toBe('JANNA DER VINNE');
+    expect(n.confianca).toBeLessThan(0.8);
+  });
+});
