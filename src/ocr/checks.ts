@@ -22,6 +22,13 @@ export const LOW_CONFIDENCE = 0.8;
 export interface Draft { valor: string; conf: number; cap?: number; failed?: boolean }
 const none: Draft = { valor: '', conf: 0 };
 
+/**
+ * The most a date read under the low-confidence line is raised to by a passed date order (scoreFields):
+ * just under the line. The order (birth < first licence <= issue < expiry) spans decades, so a day or
+ * month digit misread almost never breaks it; only the recogniser's own certainty speaks for those.
+ */
+export const DATE_ORDER_CEILING = 0.79;
+
 /** Raises (passed check) or lowers (failed check) a recogniser confidence. */
 export function withValidation(conf: number, passed: boolean | undefined): number {
   if (passed === undefined) return conf;
@@ -96,7 +103,10 @@ export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>): Record<Cnh
     if (k in dates) field.valida = check = valor ? dates[k as keyof typeof dates] : false;
     if (check === undefined && valor) check = fieldCheck(k, valor);
     if (failed) check = false;
-    field.confianca = valor ? r3(Math.min(withValidation(conf, check), cap ?? 1)) : 0;
+    // A date's passed order check does not lift it over the low-confidence line: the order holds for
+    // nearly any misread day or month (final11 #12: 18/01/1992 read at 0.78 for 15/01/1992, 0.868 raised).
+    const lift = k in dates && check === true && conf < LOW_CONFIDENCE ? DATE_ORDER_CEILING : 1;
+    field.confianca = valor ? r3(Math.min(withValidation(conf, check), cap ?? 1, lift)) : 0;
     out[k] = field;
   }
   return out;

@@ -237,3 +237,94 @@ export function wideGap(line: Phrase): boolean {
   const m = median(gaps);
   return m > 0 && gaps.some((g) => g > WIDE_GAP * m && g > 0.6 * line.h);
 }
+
+/** A gap between two words of a value's line narrower than this many type heights is no printed space (tightGap). */
+export const TIGHT_GAP = 0.2;
+/** ... and narrower than this share of the line's median gap between words. */
+const TIGHT_GAP_SHARE = 0.35;
+
+/**
+ * Whether two lettered words of a name's or a town's line (`phrases`: the value's own, left to
+ * right, words side by side on one line) stand closer than a printed space: under TIGHT_GAP x the
+ * type height (the words' median height) and under TIGHT_GAP_SHARE x the median gap of the line.
+ * The card prints one space between words (0.3-0.5 type heights); a word broken by the recogniser
+ * leaves its two pieces almost touching (final11 #36: "KI UIPERS" for KUIPERS, 3 px apart at a
+ * 40 px type, the line's spaces 14-15 px; #4: "AÍ REIA," for AREIA, 1 px apart, spaces 8-12 px).
+ * Needs two other gaps to measure the line by.
+ */
+export function tightGap(phrases: Phrase[]): boolean {
+  const ws = phrases.flatMap((p) => p.words).filter((w) => /[A-Za-zÀ-ÿ]/.test(w.text) && !/\d/.test(w.text)).sort((a, b) => a.x0 - b.x0);
+  const h = median(ws.map((w) => w.y1 - w.y0));
+  const gaps: number[] = [];
+  for (let i = 1; i < ws.length; i++) {
+    const a = ws[i - 1], b = ws[i];
+    // Side by side on one line (boxes overlapping vertically), not a word boxed inside the other.
+    if (Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) <= 0 || b.x1 <= a.x1) continue;
+    gaps.push(b.x0 - a.x1);
+  }
+  if (gaps.length < 3 || h <= 0) return false;
+  const m = median(gaps);
+  // Overlapping boxes (a negative gap) are a mark read with a word ("GERRIT|" over HENDRIK's first
+  // px: final11 #14), not a word's two pieces.
+  return gaps.some((g) => g >= 0 && g < TIGHT_GAP * h && g < TIGHT_GAP_SHARE * m);
+}
+
+/**
+ * A name word read in plain capitals whose box is this many times as tall as the line's other plain
+ * words took in ink above and below its letters: a blurred word read together with what lies over or
+ * under it, its letters in doubt (final11 #79: "MULE" for MULDER boxed 36 px on a line of 21-23 px
+ * words, read at 0.78, the name at 0.831). A lost accent makes a word 1.12-1.25 x as tall
+ * (LOST_MARK_HEIGHT); a mark above and a cedilla below are not plain capitals.
+ */
+export const TALL_WORD = 1.4;
+/**
+ * ... when read under this: a tall box alone happens to words read right (final11 #57's BERENDINA, 0.92,
+ * boxed with a shadow under it at 1.8 x its line); tall and unsure, the word's letters are in doubt.
+ */
+export const TALL_WORD_SURE = 0.85;
+
+/**
+ * Words of `phrases` (a name's line) in plain capitals of three letters or more, read under
+ * TALL_WORD_SURE, whose box is at least TALL_WORD x the median height of the line's other plain words (two of them needed). Second looks'
+ * words are measured too: those boxed as their line (second-looks.ts) are never taller than it.
+ */
+export function tallNameWords(phrases: Phrase[]): OcrWord[] {
+  const plain = phrases.flatMap((p) => p.words).filter(plainCaps);
+  return plain.filter((w) => {
+    const others = plain.filter((o) => o !== w);
+    return w.conf < TALL_WORD_SURE && w.text.replace(/[^A-Z]/g, '').length >= 3 && others.length >= 2 && w.y1 - w.y0 >= TALL_WORD * median(others.map((o) => o.y1 - o.y0));
+  });
+}
+
+/** A gap between a name's words this many type heights wide held a whole word or more (lineHole; spaces are 0.3-0.5). */
+export const LINE_HOLE = 1.5;
+
+/**
+ * Whether a name's line (`line`) has a gap between two lettered words over LINE_HOLE type heights (the
+ * line's median word height) and over WIDE_GAP x the median of its gaps: the recogniser dropped the
+ * ink between them, and the word before the hole may be cut short too (final11 #57: "HO" for HOEKSTRA,
+ * then 108 px of paper read as nothing at a 26 px type before VRIJMOED). The value is misread as it stands.
+ */
+export function lineHole(line: Phrase): boolean {
+  const ws = line.words.filter((w) => /[A-Za-zÀ-ÿ]/.test(w.text)).sort((a, b) => a.x0 - b.x0);
+  if (ws.length < 3) return false;
+  const h = median(ws.map((w) => w.y1 - w.y0));
+  const gaps = ws.slice(1).map((w, i) => w.x0 - ws[i].x1);
+  const m = median(gaps);
+  return m > 0 && gaps.some((g) => g > WIDE_GAP * m && g > LINE_HOLE * h);
+}
+
+/** Words a Dutch or German DER follows in a name (VAN DER MEER, VON DER LEYEN, IN DER SMITTEN, OP DER BEEK, UIT DER ...). */
+const BEFORE_DER = /^(VAN|VON|IN|OP|UIT|AUF|AAN|VOR|VOM|UNTER|ZUR|AM)$/;
+
+/**
+ * Whether a name value holds DER not after the word it follows in names (BEFORE_DER): DER is the
+ * article of a compound particle and does not stand alone in Dutch or German names, so the word before
+ * it was lost (final11 #80: "JANNA MARGRIET DER VINNE TCHAKERIAN" for VAN DER VINNE, 0.908; VAN was
+ * read, boxed inside MARGRIET's box). DEN is not looked at: it stands alone in Dutch names (DEN UYL,
+ * DEN HARTOG).
+ */
+export function orphanDer(valor: string): boolean {
+  const t = fold(valor).split(/\s+/);
+  return t.some((w, i) => w === 'DER' && !BEFORE_DER.test(t[i - 1] ?? ''));
+}

@@ -13,7 +13,7 @@ import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelli
 import { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
-import { hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, markOverName, misreadNameWords, rgWidthFits, valueConfidence, vowellessWords, wideGap } from './doubts.js';
+import { hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
 import { fold, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
@@ -58,6 +58,13 @@ const LOST_START_CAP = 0.5;
 const BIRTH_LINE_REACH = 5;
 /** Confidence cap of a name with a word that says it was misread (doubts.ts misreadNameWords). */
 const NAME_DOUBT_CAP = 0.7;
+/**
+ * Confidence cap of a name or town with a word broken in two (doubts.ts tightGap) or a hole that held a
+ * word (lineHole): further under the line than NAME_DOUBT_CAP, since such a value is misread as it
+ * stands, so that another reading's whole word (at 0.7 when its own box shows a lost mark) is taken over
+ * it (final11 #36, #57).
+ */
+const BROKEN_WORD_CAP = 0.55;
 /**
  * An identity line's number and its issuer DETRAN with a state ("102959350 DETRAN PR", "12.345.678-9
  * DETRAN-PR"): at least 5 digits (dots, dashes, slashes and a final X between them), then DETRAN.
@@ -145,6 +152,8 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   const d: Partial<Record<CnhFieldName, Draft>> = {};
 
   d.nome_completo = read('nome', normalizeName, false, isNameWord);
+  // The phrases the name was read from (under its label, or above the next label when it was unread).
+  let namePs = d.nome_completo.valor ? below('nome') : [];
   if (!d.nome_completo.valor) {
     // Label unread: the name is the value right above the next label (identity line / field 3).
     const anchor = labels.get(model === '2022' ? 'nascimento3' : 'identidade');
@@ -153,7 +162,10 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     const birth = !anchor && model === '2022' ? phrases.find((p) => !labelPhrases.has(p) && BIRTH_START.test(p.words[0].text)) : undefined;
     const ps = anchor ? valueAbove(anchor, phrases, labelPhrases, labelH) : birth ? valueAbove({ id: 'nascimento3', phrase: birth }, phrases, labelPhrases, labelH, 1, BIRTH_LINE_REACH) : [];
     const valor = normalizeName(ps.map((p) => p.text).join(' '));
-    if (valor) d.nome_completo = { valor, conf: valueConfidence(ps, isNameWord) * 0.9 };
+    if (valor) {
+      d.nome_completo = { valor, conf: valueConfidence(ps, isNameWord) * 0.9 };
+      namePs = ps;
+    }
   }
   d.cpf = read('cpf', normalizeCpf, true, hasDigit);
   d.numero_cnh = read('registro', normalizeCnhNumber, true, hasDigit);
@@ -327,17 +339,28 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     marked.push(...lost);
   };
   // Names read sure with a word that says otherwise (doubts.ts misreadNameWords: small letters, a box
-  // far wider than its letters): under the low-confidence line.
+  // far wider than its letters; tallNameWords: a box far taller than the line's): under the low-confidence line.
   const misread = (k: CnhFieldName, ps: Phrase[]): void => {
     const v = d[k];
-    if (v?.valor && misreadNameWords(ps).length) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && (misreadNameWords(ps).length || tallNameWords(ps).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   };
   // A name with an unsure tall mark over or just after it (doubts.ts markOverName), or a gap between its
-  // words as wide as a letter and a space (wideGap): letters may be lost.
+  // words as wide as a letter and a space (wideGap): letters may be lost. A gap that held a whole word
+  // (lineHole) is a loss for sure: BROKEN_WORD_CAP, so that a reading without it is taken over it.
   const endHidden = (k: CnhFieldName, line: Phrase | undefined): void => {
     const v = d[k];
-    if (v?.valor && line && (markOverName(line, phrases) || wideGap(line))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && line && (markOverName(line, phrases) || wideGap(line))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, lineHole(line) ? BROKEN_WORD_CAP : NAME_DOUBT_CAP) };
   };
+  // A word broken in two by the recogniser, its pieces closer than a printed space (doubts.ts tightGap):
+  // the value is misread, and a surer reading of it may take its place (second-read.ts mergeReadings).
+  const broken = (k: CnhFieldName, ps: Phrase[]): void => {
+    const v = d[k];
+    if (v?.valor && ps.length && tightGap(ps)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, BROKEN_WORD_CAP) };
+  };
+  broken('nome_completo', namePs);
+  if (paiLine) broken('nome_pai', [paiLine]);
+  if (maeLine) broken('nome_mae', [maeLine]);
+  if (n3.length) broken('local_nascimento', n3);
   endHidden('nome_completo', below('nome').at(-1));
   endHidden('nome_pai', paiLine);
   endHidden('nome_mae', maeLine);
@@ -369,10 +392,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     d[k] = valor ? { ...v, valor, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) } : none;
   }
   // A name word without a vowel lost letters (doubts.ts vowellessWords), one too long for a name is two
-  // read as one (joinedWords): under the low-confidence line.
+  // read as one (joinedWords), a DER without the VAN or VON before it lost that word (orphanDer): under
+  // the low-confidence line.
   for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
     const v = d[k];
-    if (v?.valor && (vowellessWords(v.valor).length || joinedWords(v.valor).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && (vowellessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
 }

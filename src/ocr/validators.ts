@@ -76,14 +76,27 @@ export interface CnhDates {
 }
 
 /**
+ * The station's clock is taken as set only from this day on (the CNH 2022 model's first issue): a
+ * clock before it (a dead clock battery starts at 1970 or 2000) says nothing about which dates are
+ * still to come, and no date is then held in the future (validateDates).
+ */
+export const CLOCK_SET_FROM = Date.UTC(2022, 5, 1);
+/** Days a past date may lie after the station's clock (a clock a little behind, time zones). */
+const FUTURE_SLACK_DAYS = 2;
+
+/**
  * `valida` per date field: the value is a real calendar date and respects the order
  * birth < first licence <= issue < expiry against every other date that is itself real.
  * An empty value is never valid. Where the order is broken, the dates breaking the most rules are invalid.
+ * Birth, first licence and issue are past events: one after `today` (the station's clock, when set:
+ * CLOCK_SET_FROM) was misread, and is invalid whatever the order (final11 #4: issue 17/11/2028 read
+ * for 2024 at 0.844, the expiry 2034 after it and the first licence 2024 before it).
  */
-export function validateDates(dates: CnhDates): Record<keyof CnhDates, boolean> {
+export function validateDates(dates: CnhDates, today: number = Date.now()): Record<keyof CnhDates, boolean> {
   const keys = ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'] as const;
   const parsed = keys.map((k) => parseDate(dates[k]));
-  const ok = parsed.map((d) => d !== null);
+  const latest = today >= CLOCK_SET_FROM ? today + FUTURE_SLACK_DAYS * 86400000 : Infinity;
+  const ok = parsed.map((d, i) => d !== null && (i === 3 || d.getTime() <= latest));
   // Pairwise order constraints (i before j): strict except first licence <= issue.
   const rules: Array<[number, number, boolean]> = [
     [0, 1, true], [0, 2, true], [0, 3, true], [1, 2, false], [1, 3, true], [2, 3, true],

@@ -65,7 +65,7 @@ export function groupPhrases(words: OcrWord[], maxGapRatio = 2.2): Phrase[] {
       const lcy = (last.y0 + last.y1) / 2;
       const gap = w.x0 - last.x1;
       const sizeRatio = Math.max(h, last.y1 - last.y0) / Math.max(1, Math.min(h, last.y1 - last.y0));
-      if (Math.abs(cy - lcy) < lh * 0.45 && gap > -lh * 0.5 && gap < maxGapRatio * lh && sizeRatio < 1.9 && gap < bestGap) {
+      if (Math.abs(cy - lcy) < lh * 0.45 && (gap > -lh * 0.5 || inWideTail(w, last)) && gap < maxGapRatio * lh && sizeRatio < 1.9 && gap < bestGap) {
         best = i;
         bestGap = gap;
       }
@@ -74,6 +74,25 @@ export function groupPhrases(words: OcrWord[], maxGapRatio = 2.2): Phrase[] {
     else open.push([w]);
   }
   return open.flatMap(peelMarks).map(toPhrase).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}
+
+/** Width of a capital letter, as a share of its type's height, under which no type prints its capitals on average (inWideTail). */
+const MIN_CAP_WIDTH = 0.55;
+
+/**
+ * Whether `w` starts inside the back part of `last`'s box that `last`'s letters do not need: the
+ * recogniser boxed a word over the ink of the next one as well and read that one too, on its own
+ * ("MARGRIET" boxed 175 px for 8 letters over the VAN after it, VAN read at 0.96 inside it: final11
+ * #80, the mother's VAN lost from her line). Only where the part of `last`'s box before `w` still
+ * holds `last`'s letters at MIN_CAP_WIDTH x its height each, `w` ends near where `last` ends, and
+ * `w` is not the end of `last` read twice.
+ */
+function inWideTail(w: OcrWord, last: OcrWord): boolean {
+  const h = last.y1 - last.y0;
+  const letters = last.text.replace(/[^\p{L}]/gu, '').length;
+  const a = fold(last.text), b = fold(w.text);
+  return letters >= 2 && /\p{L}{2}/u.test(w.text) && w.x0 > last.x0 && w.x1 <= last.x1 + h
+    && w.x0 - last.x0 >= MIN_CAP_WIDTH * h * letters && !a.endsWith(b) && !b.startsWith(a);
 }
 
 /** A word the recogniser made of something else than type: see peelMarks. */
