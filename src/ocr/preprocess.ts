@@ -46,21 +46,64 @@ export const CARD_HEIGHT_PX = 820;
 export const CARD_WIDTH_PX = 1280;
 /** Largest prepared image handed to the recogniser, pixels (a card at CARD_HEIGHT_PX is ~1.1 MP a side). */
 export const MAX_PREPARED_PIXELS = 6_000_000;
+/** The most frequent level of a histogram (the lowest of equals). */
+const modeOf = (hist: Uint32Array): number => {
+  let m = 0;
+  for (let i = 1; i < 256; i++) if (hist[i] > hist[m]) m = i;
+  return m;
+};
+
 /**
  * Contrast stretch [a, b] for sharp.linear: the darkest 1% (ink) to 0 and 75% of the way to the most
  * frequent level (the card's paper) to 255, so the pale security print (guilloche) turns white while ink
  * stays dark (0.95: keeps thin blurred label strokes; the guilloche, at ~0.88 of the range, stays pale).
  */
-function stretch(data: Uint8Array, clip: number): [number, number] {
+export function stretch(data: Uint8Array, clip: number, w: number): [number, number] {
   const hist = new Uint32Array(256);
   for (let i = 0; i < data.length; i++) hist[data[i]]++;
-  let mode = 0;
-  for (let i = 1; i < 256; i++) if (hist[i] > hist[mode]) mode = i;
+  // The paper is the most frequent level of the card itself, not of a turn's white fill (paperHistogram).
+  const paper = paperHistogram(data, w);
+  const mode = modeOf(paper);
+  // A page whose fill outnumbered its paper (a dark photograph turned) has its ink's level measured
+  // on the card alone too (final11 #12: 9 -> 6 fields missed, against 10 with the ink's level of the
+  // whole page); any other page is stretched exactly as before.
+  const levels = modeOf(hist) !== mode ? paper : hist;
+  let total = 0;
+  for (let i = 0; i < 256; i++) total += levels[i];
   let acc = 0, lo = 0;
-  while (lo < 255 && (acc += hist[lo]) < 0.01 * data.length) lo++;
+  while (lo < 255 && (acc += levels[lo]) < 0.01 * total) lo++;
   if (mode - lo < 30) return [1, 0];
   const a = 255 / (clip * (mode - lo));
   return [a, -a * lo];
+}
+
+/** Levels at or above this are white enough to be a rotation's fill (frame.ts turns with a white background). */
+export const FILL_LEVEL = 253;
+
+/**
+ * The page's histogram without the white a turn filled in: each row's runs of FILL_LEVEL and whiter
+ * that touch its left or right end (the wedges a skew correction leaves at the corners, frame.ts; a
+ * light margin left by the crop). Such white is no paper of the card: on a dark photograph (final11
+ * #12, low light, paper ~65 of 255, turned 0.4 degrees with ~11 % of the page filled white) it was the
+ * most frequent level, the stretch took it for the paper, and the card's paper stayed dark grey
+ * (~43), where the recogniser's own threshold made paper and ink one. Counted as they were: every
+ * other pixel, white ones inside a row included (a bright card's clipped paper).
+ */
+export function paperHistogram(data: Uint8Array, w: number): Uint32Array {
+  const hist = new Uint32Array(256);
+  const h = Math.floor(data.length / w);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    let a = 0, b = w;
+    while (a < w && data[row + a] >= FILL_LEVEL) a++;
+    while (b > a && data[row + b - 1] >= FILL_LEVEL) b--;
+    for (let x = a; x < b; x++) hist[data[row + x]]++;
+  }
+  // A page that is all white (or all fill) keeps its own histogram.
+  let n = 0;
+  for (let i = 0; i < 256; i++) n += hist[i];
+  if (n === 0) for (let i = 0; i < data.length; i++) hist[data[i]]++;
+  return hist;
 }
 
 /*
@@ -195,10 +238,10 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   let img = sharp(base, { raw: { width: info.width, height: info.height, channels: 1 } });
   const sharpening = sharpeningFor(quality, options.sharpenSigma, Math.max(1, factor));
   if (sharpening) img = img.sharpen(sharpening);
-  img = img.linear(...stretch(base, options.clip ?? PAPER_CLIP)).toColourspace('b-w');
+  img = img.linear(...stretch(base, options.clip ?? PAPER_CLIP, info.width)).toColourspace('b-w');
   // Thin strokes are measured on the plain stretch of the scaled crop (no median, local contrast or
   // sharpening, which change the strokes' width themselves).
-  const plain = options.thickenThin ? await sharp(pixels, { raw: { width: info.width, height: info.height, channels: 1 } }).linear(...stretch(pixels, options.clip ?? PAPER_CLIP)).extractChannel(0).raw().toBuffer() : undefined;
+  const plain = options.thickenThin ? await sharp(pixels, { raw: { width: info.width, height: info.height, channels: 1 } }).linear(...stretch(pixels, options.clip ?? PAPER_CLIP, info.width)).extractChannel(0).raw().toBuffer() : undefined;
   const thin = plain !== undefined && medianInkRun(new Uint8Array(plain.buffer, plain.byteOffset, plain.length), info.width, info.height) <= THIN_STROKE_PX * Math.max(1, Math.min(info.width, info.height) / CARD_HEIGHT_PX);
   let png: Buffer;
   if (thin) {
