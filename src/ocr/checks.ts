@@ -9,7 +9,7 @@ import { isCategoryReading, REMARK_CODES } from './codes.js';
 import type { LabelId } from './layout.js';
 import { CATEGORY_SET, isKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
 import { isValidCnhNumber, isValidCpf, parseDate, validateDates } from './validators.js';
-import { TRAILING_PARTICLE } from './doubts.js';
+import { LEADING_PARTICLE, TRAILING_PARTICLE } from './doubts.js';
 
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
 export const LOW_CONFIDENCE = 0.8;
@@ -54,7 +54,7 @@ const BAD_Q = /Q(?![UÜ][AEIOUÁÉÍÓÚÂÊÔÃÕ])/;
  * Each field's own check where it has one (undefined: no opinion): CPF and CNH number check digits,
  * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape, issuing
  * body known, remarks made of codes (REMARK_CODES), names of two words or more in capitals without a
- * doubled vowel (GLUED_VOWELS) nor a Q outside QU + vowel (BAD_Q), not ending in a particle (TRAILING_PARTICLE). Date order is checked across fields by `scoreFields`.
+ * doubled vowel (GLUED_VOWELS) nor a Q outside QU + vowel (BAD_Q), neither starting nor ending with a particle (LEADING_PARTICLE, TRAILING_PARTICLE). Date order is checked across fields by `scoreFields`.
  */
 export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined {
   switch (k) {
@@ -73,7 +73,7 @@ export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined 
     case 'nome_completo':
     case 'nome_pai':
     case 'nome_mae':
-      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) && !BAD_Q.test(valor) && !TRAILING_PARTICLE.test(valor) ? undefined : false;
+      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) && !BAD_Q.test(valor) && !TRAILING_PARTICLE.test(valor) && !LEADING_PARTICLE.test(valor) ? undefined : false;
     default: return undefined;
   }
 }

@@ -44,6 +44,13 @@ export function valueConfidence(phrases: Phrase[], part: (w: OcrWord) => boolean
 export const TRAILING_PARTICLE = / (DA|DE|DO|DAS|DOS|E)$/;
 
 /**
+ * A name that starts with a particle (DA, DE, DO, DAS, DOS, E): a Brazilian name starts with its given
+ * name, and a particle only ever follows one, so the line's first word(s) were lost (final11 #4, a thin
+ * type in perspective: "DA KEUCHGUERIAN VAN ARKEL TEN CATE" at 0.92 for HILLEGONDA DA KEUCHGUERIAN ...).
+ */
+export const LEADING_PARTICLE = /^(DA|DE|DO|DAS|DOS|E) /;
+
+/**
  * How far the characters a number was read with may be from what its box holds at the card's digit
  * pitch, as a share of them. Right identity numbers of the seen parts hold 0.957-1.012 of their
  * characters at the registration number's pitch; one with a character too many holds 0.867 (final3 #8,
