@@ -163,7 +163,12 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
     // A name whose first word the first reading lost (final4 #31: the photo's edge merged with the O of
     // OSMAR, "PAES MONTENEGRO" at 0.94) comes back whole from the second reading, at least as sure.
     const wordsBefore = (NAME_FIELDS as readonly CnhFieldName[]).includes(k) && a.valor !== '' && b.valor.endsWith(` ${a.valor}`) && b.confianca >= a.confianca;
-    const take = b.valor !== '' && !noRemark && (!a.valor || wordsBefore || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
+    // A name the first reading cut at its end (final11 #28: "JACOBUS DOS STAAL WIERS" at 0.4, the other
+    // reading's JACOBUS DOS STAAL WIERSMA at 0.489) comes back whole from the other, at least as sure:
+    // the mirror of cutShort, which keeps a first value against a second one cut short. Both readings
+    // sure of the two still disagree (below): letters more at a name's end may be a mark read as type.
+    const lettersAfter = (NAME_FIELDS as readonly CnhFieldName[]).includes(k) && a.valor !== '' && b.valor.length > a.valor.length && b.valor.startsWith(a.valor) && b.confianca >= a.confianca;
+    const take = b.valor !== '' && !noRemark && (!a.valor || wordsBefore || lettersAfter || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
     // Both readings sure of different values (neither the other cut short, nor the other with words
     // before it): one of them is misread and the ink did not tell which ("5403196854" at 0.856 against
     // 540319854 at 0.95, final6 #7): the value taken is kept, under the low-confidence line.
