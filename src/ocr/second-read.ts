@@ -171,9 +171,12 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
     const take = b.valor !== '' && !noRemark && (!a.valor || wordsBefore || lettersAfter || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
     // Both readings sure of different values (neither the other cut short, nor the other with words
     // before it): one of them is misread and the ink did not tell which ("5403196854" at 0.856 against
-    // 540319854 at 0.95, final6 #7): the value taken is kept, under the low-confidence line.
+    // 540319854 at 0.95, final6 #7): the value taken is kept, under the low-confidence line. The other
+    // counts from DISAGREE_CAP up: a date read at 0.78 stops at 0.79 however well the dates' order holds
+    // (checks.ts DATE_ORDER_CEILING), and final5 #59's right issue date at 0.79 left its misread twin
+    // "06/08/2021" at 0.898 over the line.
     const chosen = take ? b : a;
-    const disagree = a.valor !== '' && b.valor !== '' && a.valor !== b.valor && !cutShort && !wordsBefore && a.confianca >= UNSURE && b.confianca >= UNSURE;
+    const disagree = a.valor !== '' && b.valor !== '' && a.valor !== b.valor && !cutShort && !wordsBefore && Math.max(a.confianca, b.confianca) >= UNSURE && Math.min(a.confianca, b.confianca) >= DISAGREE_CAP;
     out[k] = disagree ? { ...chosen, confianca: Math.min(chosen.confianca, DISAGREE_CAP) } : chosen;
   }
   return out;

@@ -39,3 +39,13 @@ describe('a name cut at its end, merged with a whole one', () => {
     expect(merged.confianca).toBe(DISAGREE_CAP);
   });
 });
+
+describe('two readings that disagree', () => {
+  it('put the value taken under the line when the other reading is at least at the cap, not when it is weaker', () => {
+    const first = campos({ data_emissao: { valor: '06/08/2021', confianca: 0.898 } });
+    const merged = mergeReadings(first, campos({ data_emissao: { valor: '06/09/2021', confianca: 0.79 } })).data_emissao;
+    expect(merged.valor).toBe('06/08/2021');
+    expect(merged.confianca).toBe(DISAGREE_CAP);
+    expect(mergeReadings(first, campos({ data_emissao: { valor: '06/09/2021', confianca: 0.6 } })).data_emissao.confianca).toBe(0.898);
+  });
+});
