@@ -41,8 +41,8 @@
  * (`--part final11 --n 88`, 94.1 %): a validation part now.
  * `final12` (seeds 1500000+, like final10 and final11 a fresh sample of the whole widened set; also
  * home-printed paper copies of the card, handheld double exposures, its own names) was made at the start of
- * the thirteenth round, before its tuning: it is run once by the lead at that round's end
- * (`--part final12 --n 88`); never while tuning.
+ * the thirteenth round, before its tuning, and run once by the lead at that round's end
+ * (`--part final12 --n 88`, 90.6 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final12: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
