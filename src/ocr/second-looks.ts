@@ -18,6 +18,7 @@ import type { PreparedImage } from './preprocess.js';
 import { editDistance, groupPhrases, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { tGlyphs, wordGlyphs, type Gray } from './glyph-i.js';
 import { mendMarks } from './glyph-accent.js';
+import { mendTildeN } from './glyph-tilde-n.js';
 import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, placed } from './cuts.js';
 import { doubtIdentityNumber, lostLineEnds } from './value-doubts.js';
 
@@ -165,7 +166,8 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
   words = mendReadT(page, words);
   // Marks are judged on value-size words only: a label's marks are a few pixels (EMISSÃO's tilde named a circumflex).
   const typeH = valueHeight(words);
-  words = lostLineEnds(page, mendMarks(page, words, (w) => typeH > 0 && w.y1 - w.y0 >= VALUE_TYPE_SHARE * typeH));
+  const valueSized = (w: OcrWord): boolean => typeH > 0 && w.y1 - w.y0 >= VALUE_TYPE_SHARE * typeH;
+  words = lostLineEnds(page, mendTildeN(page, mendMarks(page, words, valueSized), valueSized));
   const { suspects } = extractFields(groupPhrases(words), '');
   let out = words;
   for (const s of suspects) {
