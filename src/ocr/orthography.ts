@@ -27,6 +27,23 @@
  *   their acute.
  *
  * "-ões" (Simões) is NOT restored: unstressed "-oes" exists (verb forms such as perdoes, voes).
+ *
+ * Names spelt in another language (a station also reads Spanish, Chinese, Korean names) are not
+ * Portuguese words, and the rules above are not applied to them (fourteenth round, final12: HAO read
+ * back as "HÃO" ten times, GIMÉNEZ as "GIMÊNEZ", IBÁNEZ as "IBÂNEZ", XIMÉNA as "XIMÊNA"):
+ * - FOREIGN_SPELLING: a name with a word that Portuguese spelling cannot produce is spelt in another
+ *   language, and neither rule touches any of its words (Spanish writes no circumflex and no -ão):
+ *   an Ñ; LL (Portuguese writes a single L: Castilho for Castillo); or an accent before a word's
+ *   last syllable in a word ending in Z (Portuguese words in -z are stressed on their last syllable
+ *   and carry no accent before it, Queiroz, Muniz, Diniz; the accented paroxytones in -ez, -iz, -oz
+ *   are Spanish: Giménez, Benítez, Rodríguez, Muñoz is caught by its Ñ). The name keeps the cap
+ *   (name-spelling.ts) since a Portuguese reading would have mended it: a mark may still be lost
+ *   (IBÁNEZ for IBÁÑEZ), so it is not read sure.
+ * - ONE_SYLLABLE_AO: a person's name word of one syllable ending in AO (no vowel before the AO: HAO,
+ *   GAO, ZHAO, YAO, the Chinese syllable) is not mended: the -ão words of Portuguese names have two
+ *   syllables or more (João, Adão, Leão, Brandão, Conceição); the one-syllable ones are common words
+ *   (mão, pão, são) and, in a name, only "São" after DE, DA, DO (Maria de São José), which is mended.
+ *   Towns (the birthplace) keep the rule: SAO PAULO is São Paulo.
  */
 
 /** One applied rule: the word as read and as restored. */
@@ -62,13 +79,32 @@ function restoreWord(w: string): { word: string; rules: OrthographyRule[] } {
  * the diacritics the rules above require put back; `restored` lists each changed word. Words the
  * rules do not cover are returned as read.
  */
-export function restoreDiacritics(name: string): { name: string; restored: Restoration[] } {
+export function restoreDiacritics(name: string, options: { person?: boolean } = {}): { name: string; restored: Restoration[]; declined: string[] } {
   const restored: Restoration[] = [];
-  const words = name.split(' ').map((w) => {
+  const declined: string[] = [];
+  const all = name.split(' ');
+  const foreign = all.some(foreignSpelling);
+  const words = all.map((w, i) => {
     if (w.length < 3) return w;
     const r = restoreWord(w);
+    if (r.word === w) return w;
+    // Spelt in another language (FOREIGN_SPELLING), or a person's one-syllable -AO word (ONE_SYLLABLE_AO).
+    if (foreign || (options.person && oneSyllableAo(w) && !/^D[AEO]S?$/.test(all[i - 1] ?? ''))) {
+      declined.push(w);
+      return w;
+    }
     if (r.word !== w) restored.push({ from: w, to: r.word, rules: r.rules });
     return r.word;
   });
-  return { name: words.join(' '), restored };
+  return { name: words.join(' '), restored, declined };
+}
+
+/** A word Portuguese spelling cannot produce (FOREIGN_SPELLING above): Ñ, LL, or an accented paroxytone in -Z. */
+export function foreignSpelling(w: string): boolean {
+  return w.includes('Ñ') || w.includes('LL') || /[ÁÉÍÓÚ][^AEIOUÁÉÍÓÚÂÊÔÃÕ]*[AEIOU]Z$/.test(w);
+}
+
+/** A word of one syllable ending in AO (ONE_SYLLABLE_AO above): no vowel before the AO. */
+export function oneSyllableAo(w: string): boolean {
+  return /^[^AEIOUÁÉÍÓÚÂÊÔÃÕY]+AOS?$/.test(w);
 }
