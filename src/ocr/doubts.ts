@@ -106,8 +106,9 @@ export const LOST_MARK_HEIGHT = 1.12;
 const plainCaps = (w: OcrWord): boolean => /^[A-Z'-]+,?$/.test(w.text) && !INK_BELOW.test(w.text);
 
 /**
- * Words of `phrases` (a name's or a town's line) read in plain capitals (three letters or more, not
- * from a second look, whose boxes follow the phrase) whose box is at least LOST_MARK_HEIGHT x the
+ * Words of `phrases` (a name's or a town's line) read in plain capitals (three letters or more; a word
+ * of a second look against the other words of second looks, one of the page pass against the page
+ * pass's) whose box is at least LOST_MARK_HEIGHT x the
  * median height of the same phrase's other plain words, with the extra height at least as much above
  * their tops as below their bottoms: a mark above a letter was printed and not read (a lost accent, or
  * a speck the recogniser took in). Needs two such other words in the phrase; none otherwise.
@@ -115,14 +116,21 @@ const plainCaps = (w: OcrWord): boolean => /^[A-Z'-]+,?$/.test(w.text) && !INK_B
 export function lostMarkWords(phrases: Phrase[]): OcrWord[] {
   const out: OcrWord[] = [];
   for (const p of phrases) {
-    const plain = p.words.filter((w) => plainCaps(w) && !w.reread);
+    const plain = p.words.filter((w) => plainCaps(w));
     for (const w of plain) {
       if (w.text.replace(/[^A-Z]/g, '').length < 3) continue;
-      const others = plain.filter((o) => o !== w);
+      // A word of a second look is measured against the words read with it (a line read again whole,
+      // final12 #35: ACUNA boxed 1.18 x its line's other words, its tilde unread, all four read again),
+      // never against the page pass's boxes.
+      const others = plain.filter((o) => o !== w && !o.reread === !w.reread);
       if (others.length < 2) continue;
       const h = median(others.map((o) => o.y1 - o.y0));
       const top = median(others.map((o) => o.y0)), bottom = median(others.map((o) => o.y1));
-      if (w.y1 - w.y0 >= LOST_MARK_HEIGHT * h && top - w.y0 >= w.y1 - bottom) out.push(w);
+      // A second look's boxes are looser (a line read again may box a word down to a lower neighbour's
+      // foot, or several words up to the line's highest ink: final10 #6's ZUBKO, #86's IRENA DANUTA):
+      // its word must stand above every other one by a tenth of the type or more, its extra height above its letters.
+      const loose = w.reread && (w.y0 > Math.min(...others.map((o) => o.y0)) - 0.1 * h || w.y1 - bottom > 0.25 * (w.y1 - w.y0 - h));
+      if (w.y1 - w.y0 >= LOST_MARK_HEIGHT * h && top - w.y0 >= w.y1 - bottom && !loose) out.push(w);
     }
   }
   return out;
