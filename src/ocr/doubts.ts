@@ -200,6 +200,41 @@ export function joinedWords(valor: string): string[] {
   return valor.split(/[\s,]+/).filter((t) => fold(t).replace(/[^A-Z]/g, '').length >= JOINED_WORD_LETTERS);
 }
 
+/** A name's last word boxed this many times as tall as the name's other words is no type of the name (tallStray). */
+export const STRAY_HEIGHT = 1.5;
+
+/**
+ * The last word of a name's row (`ps`) when it is a mark read as letters, not a word of the name: one
+ * or two letters boxed STRAY_HEIGHT x or more as tall as the median of the row's other words (two or
+ * more) and apart from them by more than its own height (final12 #47: "NS" at 0.65, 39 px high after
+ * VILLANUEVA's 21, 76 px right of it: the photo's or a stamp's edge). A name's short words (XU, WU,
+ * DA) are printed in the name's type, a space apart.
+ */
+export function tallStray(ps: Phrase[]): OcrWord | undefined {
+  const ws = ps.flatMap((p) => p.words).sort((a, b) => a.x0 - b.x0);
+  if (ws.length < 3) return undefined;
+  const last = ws[ws.length - 1], others = ws.slice(0, -1);
+  const h = median(others.map((w) => w.y1 - w.y0)), lh = last.y1 - last.y0;
+  const short = last.text.replace(/[^A-Za-zÀ-ÿ]/g, '').length <= 2;
+  return short && lh >= STRAY_HEIGHT * h && last.x0 - others[others.length - 1].x1 > lh ? last : undefined;
+}
+
+/**
+ * Whether a name's line (`line`) ends in a lone capital read as a letter of the name: one letter (other
+ * than the particles E, A, O, which normalize.ts keeps), sized like the line's other words (0.8-1.25 x
+ * their median height) and a space after the last of them (at most one type height): the first letter
+ * of a word whose rest was not read (final12 #57: "YUNA MILAGROS C" at 0.91, CASTILLO KANG printed; the
+ * lone C is dropped as a stray letter and the name read sure). The name lost its end.
+ */
+export function cutAtEnd(line: Phrase): boolean {
+  const ws = [...line.words].sort((a, b) => a.x0 - b.x0);
+  if (ws.length < 3) return false;
+  const last = ws[ws.length - 1], others = ws.slice(0, -1);
+  if (!/^[B-DF-NP-Z]$/.test(last.text)) return false;
+  const h = median(others.map((w) => w.y1 - w.y0)), lh = last.y1 - last.y0;
+  return lh >= 0.8 * h && lh <= 1.25 * h && last.x0 - others[others.length - 1].x1 <= h;
+}
+
 /** How far (in the line's type heights) after a name's word a mark still touches its end (about one letter's advance and a space). */
 const END_MARK_REACH = 1.5;
 
