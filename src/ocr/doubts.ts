@@ -106,8 +106,9 @@ export const LOST_MARK_HEIGHT = 1.12;
 const plainCaps = (w: OcrWord): boolean => /^[A-Z'-]+,?$/.test(w.text) && !INK_BELOW.test(w.text);
 
 /**
- * Words of `phrases` (a name's or a town's line) read in plain capitals (three letters or more, not
- * from a second look, whose boxes follow the phrase) whose box is at least LOST_MARK_HEIGHT x the
+ * Words of `phrases` (a name's or a town's line) read in plain capitals (three letters or more; a word
+ * of a second look against the other words of second looks, one of the page pass against the page
+ * pass's) whose box is at least LOST_MARK_HEIGHT x the
  * median height of the same phrase's other plain words, with the extra height at least as much above
  * their tops as below their bottoms: a mark above a letter was printed and not read (a lost accent, or
  * a speck the recogniser took in). Needs two such other words in the phrase; none otherwise.
@@ -115,14 +116,21 @@ const plainCaps = (w: OcrWord): boolean => /^[A-Z'-]+,?$/.test(w.text) && !INK_B
 export function lostMarkWords(phrases: Phrase[]): OcrWord[] {
   const out: OcrWord[] = [];
   for (const p of phrases) {
-    const plain = p.words.filter((w) => plainCaps(w) && !w.reread);
+    const plain = p.words.filter((w) => plainCaps(w));
     for (const w of plain) {
       if (w.text.replace(/[^A-Z]/g, '').length < 3) continue;
-      const others = plain.filter((o) => o !== w);
+      // A word of a second look is measured against the words read with it (a line read again whole,
+      // final12 #35: ACUNA boxed 1.18 x its line's other words, its tilde unread, all four read again),
+      // never against the page pass's boxes.
+      const others = plain.filter((o) => o !== w && !o.reread === !w.reread);
       if (others.length < 2) continue;
       const h = median(others.map((o) => o.y1 - o.y0));
       const top = median(others.map((o) => o.y0)), bottom = median(others.map((o) => o.y1));
-      if (w.y1 - w.y0 >= LOST_MARK_HEIGHT * h && top - w.y0 >= w.y1 - bottom) out.push(w);
+      // A second look's boxes are looser (a line read again may box a word down to a lower neighbour's
+      // foot, or several words up to the line's highest ink: final10 #6's ZUBKO, #86's IRENA DANUTA):
+      // its word must stand above every other one by a tenth of the type or more, its extra height above its letters.
+      const loose = w.reread && (w.y0 > Math.min(...others.map((o) => o.y0)) - 0.1 * h || w.y1 - bottom > 0.25 * (w.y1 - w.y0 - h));
+      if (w.y1 - w.y0 >= LOST_MARK_HEIGHT * h && top - w.y0 >= w.y1 - bottom && !loose) out.push(w);
     }
   }
   return out;
@@ -190,6 +198,41 @@ export const JOINED_WORD_LETTERS = 16;
 /** Words of a name value of JOINED_WORD_LETTERS letters or more: two words read as one, in doubt. */
 export function joinedWords(valor: string): string[] {
   return valor.split(/[\s,]+/).filter((t) => fold(t).replace(/[^A-Z]/g, '').length >= JOINED_WORD_LETTERS);
+}
+
+/** A name's last word boxed this many times as tall as the name's other words is no type of the name (tallStray). */
+export const STRAY_HEIGHT = 1.5;
+
+/**
+ * The last word of a name's row (`ps`) when it is a mark read as letters, not a word of the name: one
+ * or two letters boxed STRAY_HEIGHT x or more as tall as the median of the row's other words (two or
+ * more) and apart from them by more than its own height (final12 #47: "NS" at 0.65, 39 px high after
+ * VILLANUEVA's 21, 76 px right of it: the photo's or a stamp's edge). A name's short words (XU, WU,
+ * DA) are printed in the name's type, a space apart.
+ */
+export function tallStray(ps: Phrase[]): OcrWord | undefined {
+  const ws = ps.flatMap((p) => p.words).sort((a, b) => a.x0 - b.x0);
+  if (ws.length < 3) return undefined;
+  const last = ws[ws.length - 1], others = ws.slice(0, -1);
+  const h = median(others.map((w) => w.y1 - w.y0)), lh = last.y1 - last.y0;
+  const short = last.text.replace(/[^A-Za-zÀ-ÿ]/g, '').length <= 2;
+  return short && lh >= STRAY_HEIGHT * h && last.x0 - others[others.length - 1].x1 > lh ? last : undefined;
+}
+
+/**
+ * Whether a name's line (`line`) ends in a lone capital read as a letter of the name: one letter (other
+ * than the particles E, A, O, which normalize.ts keeps), sized like the line's other words (0.8-1.25 x
+ * their median height) and a space after the last of them (at most one type height): the first letter
+ * of a word whose rest was not read (final12 #57: "YUNA MILAGROS C" at 0.91, CASTILLO KANG printed; the
+ * lone C is dropped as a stray letter and the name read sure). The name lost its end.
+ */
+export function cutAtEnd(line: Phrase): boolean {
+  const ws = [...line.words].sort((a, b) => a.x0 - b.x0);
+  if (ws.length < 3) return false;
+  const last = ws[ws.length - 1], others = ws.slice(0, -1);
+  if (!/^[B-DF-NP-Z]$/.test(last.text)) return false;
+  const h = median(others.map((w) => w.y1 - w.y0)), lh = last.y1 - last.y0;
+  return lh >= 0.8 * h && lh <= 1.25 * h && last.x0 - others[others.length - 1].x1 <= h;
 }
 
 /** How far (in the line's type heights) after a name's word a mark still touches its end (about one letter's advance and a space). */

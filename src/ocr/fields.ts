@@ -13,7 +13,7 @@ import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelli
 import { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
-import { hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
+import { hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
 import { fold, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 
@@ -154,6 +154,14 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.nome_completo = read('nome', normalizeName, false, isNameWord);
   // The phrases the name was read from (under its label, or above the next label when it was unread).
   let namePs = d.nome_completo.valor ? below('nome') : [];
+  // A mark read as a short word after the name, boxed far taller than it (doubts.ts tallStray): not the
+  // name's; the name without it, under the low-confidence line (the mark may hide letters of it).
+  const stray = tallStray(namePs);
+  if (stray) {
+    namePs = namePs.map((p) => (p.words.includes(stray) ? toPhrase(p.words.filter((w) => w !== stray)) : p)).filter((p) => p.words.length);
+    const valor = normalizeName(namePs.map((p) => p.text).join(' '));
+    d.nome_completo = valor ? { valor, conf: valueConfidence(namePs, isNameWord), cap: NAME_DOUBT_CAP } : none;
+  }
   if (!d.nome_completo.valor) {
     // Label unread: the name is the value right above the next label (identity line / field 3).
     const anchor = labels.get(model === '2022' ? 'nascimento3' : 'identidade');
@@ -361,6 +369,15 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   if (paiLine) broken('nome_pai', [paiLine]);
   if (maeLine) broken('nome_mae', [maeLine]);
   if (n3.length) broken('local_nascimento', n3);
+  // A name's line ending in a lone capital of its type (doubts.ts cutAtEnd): a word cut to its first
+  // letter, the name's end lost: BROKEN_WORD_CAP, so that a whole reading is taken over it.
+  const cutEnd = (k: CnhFieldName, line: Phrase | undefined): void => {
+    const v = d[k];
+    if (v?.valor && line && cutAtEnd(line)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, BROKEN_WORD_CAP) };
+  };
+  cutEnd('nome_completo', namePs.at(-1));
+  cutEnd('nome_pai', paiLine);
+  cutEnd('nome_mae', maeLine);
   endHidden('nome_completo', below('nome').at(-1));
   endHidden('nome_pai', paiLine);
   endHidden('nome_mae', maeLine);

@@ -6,7 +6,7 @@
  */
 import { NAME_FIELDS, type CnhFieldName } from './engine.js';
 import type { Draft } from './checks.js';
-import { restoreDiacritics } from './orthography.js';
+import { oneSyllableAo, restoreDiacritics } from './orthography.js';
 import { fold } from './words.js';
 
 /**
@@ -27,8 +27,9 @@ export function restoreNames(d: Partial<Record<CnhFieldName, Draft>>): void {
     if (!v?.valor) continue;
     // The birthplace is "CITY, UF" (or a city alone): only the city's words are names.
     const [city, ...rest] = v.valor.split(',');
-    const { name, restored } = restoreDiacritics(city);
-    if (restored.length) d[k] = { valor: [name, ...rest].join(','), conf: v.conf, cap: LOST_DIACRITIC_CAP };
+    const { name, restored, declined } = restoreDiacritics(city, { person: k !== 'local_nascimento' });
+    // A foreign name left as read (orthography.ts FOREIGN_SPELLING) is capped as a mended one: it may have lost a mark.
+    if (restored.length || declined.some((w) => !oneSyllableAo(w))) d[k] = { valor: [name, ...rest].join(','), conf: v.conf, cap: LOST_DIACRITIC_CAP };
   }
   sameSpelling(d);
 }

@@ -27,6 +27,23 @@
  *   their acute.
  *
  * "-ões" (Simões) is NOT restored: unstressed "-oes" exists (verb forms such as perdoes, voes).
+ *
+ * Names spelt in another language (a station also reads Spanish, Chinese, Korean names) are not
+ * Portuguese words, and the rules above are not applied to them (fourteenth round, final12: HAO read
+ * back as "HÃO" ten times, GIMÉNEZ as "GIMÊNEZ", IBÁNEZ as "IBÂNEZ", XIMÉNA as "XIMÊNA"):
+ * - FOREIGN_SPELLING: a name with a word that Portuguese spelling cannot produce is spelt in Spanish,
+ *   and CIRCUMFLEX_NASAL touches none of its words (Spanish writes the acute there: Giménez, Ángela):
+ *   an Ñ, or an accent before a word's last syllable in a word ending in Z (Portuguese words in -z
+ *   are stressed on their last syllable and carry no accent before it, Queiroz, Muniz, Diniz; the
+ *   accented paroxytones in -ez, -iz, -oz, -az are Spanish: Giménez, Benítez, Rodríguez, Díaz).
+ *   The name keeps the cap (name-spelling.ts) since a Portuguese reading would have mended it: a mark
+ *   may still be lost (IBÁNEZ for IBÁÑEZ), so it is not read sure. The -ÃO rules still apply (João
+ *   González). LL is no sign: Brazilian names write it often (Kelly, Wellington, Camilla).
+ * - ONE_SYLLABLE_AO: a person's name word of one syllable ending in AO (no vowel before the AO: HAO,
+ *   GAO, ZHAO, YAO, the Chinese syllable) is not mended: the -ão words of Portuguese names have two
+ *   syllables or more (João, Adão, Leão, Brandão, Conceição); the one-syllable ones are common words
+ *   (mão, pão, são) and, in a name, only "São" after DE, DA, DO (Maria de São José), which is mended.
+ *   Towns (the birthplace) keep the rule: SAO PAULO is São Paulo.
  */
 
 /** One applied rule: the word as read and as restored. */
@@ -36,9 +53,9 @@ export interface Restoration { from: string; to: string; rules: OrthographyRule[
 const VOWEL_OR_N = /[AEIOUÁÉÍÓÚÂÊÔÃÕN]/;
 
 /** One word (uppercase) -> restored word and the rules used (none: unchanged). */
-function restoreWord(w: string): { word: string; rules: OrthographyRule[] } {
+function restoreWord(w: string, circumflex = true): { word: string; rules: OrthographyRule[] } {
   const rules: OrthographyRule[] = [];
-  let out = w.replace(/[ÁÉÓ](?=[MN][AEIOUÁÉÍÓÚÂÊÔÃÕ]|N[B-DF-HJ-NP-TV-ZÇ](?!$))/g, (c) => ({ Á: 'Â', É: 'Ê', Ó: 'Ô' } as Record<string, string>)[c]);
+  let out = !circumflex ? w : w.replace(/[ÁÉÓ](?=[MN][AEIOUÁÉÍÓÚÂÊÔÃÕ]|N[B-DF-HJ-NP-TV-ZÇ](?!$))/g, (c) => ({ Á: 'Â', É: 'Ê', Ó: 'Ô' } as Record<string, string>)[c]);
   if (out !== w) rules.push('CIRCUMFLEX_NASAL');
   const ao = /^(.+)AO(S?)$/.exec(out);
   if (ao && out.length >= 3) {
@@ -62,13 +79,34 @@ function restoreWord(w: string): { word: string; rules: OrthographyRule[] } {
  * the diacritics the rules above require put back; `restored` lists each changed word. Words the
  * rules do not cover are returned as read.
  */
-export function restoreDiacritics(name: string): { name: string; restored: Restoration[] } {
+export function restoreDiacritics(name: string, options: { person?: boolean } = {}): { name: string; restored: Restoration[]; declined: string[] } {
   const restored: Restoration[] = [];
-  const words = name.split(' ').map((w) => {
+  const declined: string[] = [];
+  const all = name.split(' ');
+  const foreign = all.some(foreignSpelling);
+  const words = all.map((w, i) => {
     if (w.length < 3) return w;
-    const r = restoreWord(w);
+    // A person's one-syllable -AO word (ONE_SYLLABLE_AO).
+    if (options.person && oneSyllableAo(w) && !/^D[AEO]S?$/.test(all[i - 1] ?? '')) {
+      declined.push(w);
+      return w;
+    }
+    // A name spelt in Spanish (FOREIGN_SPELLING): no circumflex.
+    const r = restoreWord(w, !foreign);
+    if (foreign && restoreWord(w).word !== r.word) declined.push(w);
+    if (r.word === w) return w;
     if (r.word !== w) restored.push({ from: w, to: r.word, rules: r.rules });
     return r.word;
   });
-  return { name: words.join(' '), restored };
+  return { name: words.join(' '), restored, declined };
+}
+
+/** A word Portuguese spelling cannot produce (FOREIGN_SPELLING above): Ñ, or an accented paroxytone in -Z. */
+export function foreignSpelling(w: string): boolean {
+  return w.includes('Ñ') || /[ÁÉÍÓÚ][^AEIOUÁÉÍÓÚÂÊÔÃÕ]*[AEIOU]Z$/.test(w);
+}
+
+/** A word of one syllable ending in AO (ONE_SYLLABLE_AO above): no vowel before the AO. */
+export function oneSyllableAo(w: string): boolean {
+  return /^[^AEIOUÁÉÍÓÚÂÊÔÃÕY]+AOS?$/.test(w);
 }

@@ -83,10 +83,20 @@ export interface CnhDates {
 export const CLOCK_SET_FROM = Date.UTC(2022, 5, 1);
 /** Days a past date may lie after the station's clock (a clock a little behind, time zones). */
 const FUTURE_SLACK_DAYS = 2;
+/**
+ * The youngest age at which a licence is first issued (Código de Trânsito Brasileiro, art. 140 I: the
+ * candidate must be penalmente imputável, 18): a first licence less than 18 years after the birth, or a
+ * birth less than 18 years before the station's clock (when set), breaks the order. Fourteenth round,
+ * final12 #30: the issue date 29/02/2020 read under the birth label at 0.97 on a blurred card whose own
+ * issue and first-licence dates were unreadable, so no order rule saw it.
+ */
+export const MIN_LICENCE_AGE_YEARS = 18;
+const plusYears = (d: Date, years: number): number => Date.UTC(d.getUTCFullYear() + years, d.getUTCMonth(), d.getUTCDate());
 
 /**
  * `valida` per date field: the value is a real calendar date and respects the order
- * birth < first licence <= issue < expiry against every other date that is itself real.
+ * birth < first licence <= issue < expiry against every other date that is itself real, the first licence
+ * at least MIN_LICENCE_AGE_YEARS after the birth (and the birth that long before `today`).
  * An empty value is never valid. Where the order is broken, the dates breaking the most rules are invalid.
  * Birth, first licence and issue are past events: one after `today` (the station's clock, when set:
  * CLOCK_SET_FROM) was misread, and is invalid whatever the order (final11 #4: issue 17/11/2028 read
@@ -96,7 +106,7 @@ export function validateDates(dates: CnhDates, today: number = Date.now()): Reco
   const keys = ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'] as const;
   const parsed = keys.map((k) => parseDate(dates[k]));
   const latest = today >= CLOCK_SET_FROM ? today + FUTURE_SLACK_DAYS * 86400000 : Infinity;
-  const ok = parsed.map((d, i) => d !== null && (i === 3 || d.getTime() <= latest));
+  const ok = parsed.map((d, i) => d !== null && (i === 3 || d.getTime() <= latest) && (i !== 0 || plusYears(d, MIN_LICENCE_AGE_YEARS) <= latest));
   // Pairwise order constraints (i before j): strict except first licence <= issue.
   const rules: Array<[number, number, boolean]> = [
     [0, 1, true], [0, 2, true], [0, 3, true], [1, 2, false], [1, 3, true], [2, 3, true],
@@ -106,7 +116,9 @@ export function validateDates(dates: CnhDates, today: number = Date.now()): Reco
     const a = parsed[i];
     const b = parsed[j];
     if (!a || !b) continue;
-    const good = strict ? a.getTime() < b.getTime() : a.getTime() <= b.getTime();
+    // Birth and first licence: at least MIN_LICENCE_AGE_YEARS apart.
+    const at = i === 0 && j === 1 ? plusYears(a, MIN_LICENCE_AGE_YEARS) : a.getTime();
+    const good = strict ? at < b.getTime() || (i === 0 && j === 1 && at === b.getTime()) : at <= b.getTime();
     if (!good) {
       violations[i]++;
       violations[j]++;
