@@ -70,8 +70,9 @@ export const N_DIAGONAL_FIT = 0.6;
 /**
  * Whether a glyph is drawn as an N: two stems at its sides, each over most of its height (an A's sides
  * lean and meet at its apex; an I is one narrow stem), joined by a stroke that falls from the top left to
- * the foot right (an H's bar is level, an M's middle falls then rises): the ink's mean row of each middle
- * column, correlated with the column.
+ * the foot right (an H's bar is level, an M's middle falls then rises, a U's bowl lies at its foot): the
+ * ink's mean row of each middle column, correlated with the column, and ink in the upper half over the
+ * middle's left quarter and none in the top third over its right quarter (under the serifs).
  */
 export function nShaped(g: Gray, b: Blob): boolean {
   const w = b.x1 - b.x0 + 1, h = b.y1 - b.y0 + 1;
@@ -92,7 +93,21 @@ export function nShaped(g: Gray, b: Blob): boolean {
   const mx = xs.reduce((s, v) => s + v, 0) / xs.length, my = ys.reduce((s, v) => s + v, 0) / ys.length;
   let sxy = 0, sxx = 0, syy = 0;
   for (let k = 0; k < xs.length; k++) { sxy += (xs[k] - mx) * (ys[k] - my); sxx += (xs[k] - mx) ** 2; syy += (ys[k] - my) ** 2; }
-  return sxx > 0 && syy > 0 && sxy / Math.sqrt(sxx * syy) >= N_DIAGONAL_FIT;
+  if (sxx <= 0 || syy <= 0 || sxy / Math.sqrt(sxx * syy) < N_DIAGONAL_FIT) return false;
+  // The stroke starts at the top and ends at the foot: the middle's left quarter has ink in the glyph's
+  // upper half, its right quarter none in its top third (a U's bowl lies at its foot; an H's bar in its middle;
+  // an M's middle rises again to its top at the right).
+  // Rows under the top 15 % only: serifs reach in there (a serifed U's, a serifed N's top right one).
+  const serif = b.y0 + Math.ceil(0.15 * h), third = b.y0 + Math.floor(h / 3), half = b.y0 + Math.floor(h / 2);
+  const m0 = b.x0 + band, m1 = b.x1 - band, q = Math.max(1, Math.floor((m1 - m0 + 1) / 4));
+  let topLeft = false, topRight = false;
+  for (const p of b.px) {
+    const y = Math.floor(p / g.width), x = p % g.width;
+    if (y < serif || y > half) continue;
+    if (x >= m0 && x < m0 + q) topLeft = true;
+    if (x > m1 - q && x <= m1 && y <= third) topRight = true;
+  }
+  return topLeft && !topRight;
 }
 
 /** Letters the recogniser gives for an Ñ's glyph (its tilde taken for an accent over a vowel or an I). */
