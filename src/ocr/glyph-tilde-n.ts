@@ -10,7 +10,7 @@
  * sure: the word's confidence is kept at most TILDE_N_CAP, so its value falls under the low-confidence line. Pure functions on
  * a gray page.
  */
-import { markShape } from './glyph-accent.js';
+import { markShape, type MarkFit } from './glyph-accent.js';
 import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import type { OcrWord } from './words.js';
 
@@ -35,11 +35,15 @@ export function tildesOverN(g: Gray, w: OcrWord): number[] {
   if (!chars.includes('N') || chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c))) return [];
   const glyphs = wordGlyphs(g, w);
   if (glyphs.length !== chars.length) return [];
-  return tildedGlyphs(g, glyphs).filter((i) => chars[i] === 'N');
+  return tildedGlyphs(g, glyphs, true).filter((i) => chars[i] === 'N');
 }
 
-/** Indices of the glyphs (wordGlyphs, left to right) with a tilde-shaped blob of ink just above them. */
-function tildedGlyphs(g: Gray, glyphs: Blob[]): number[] {
+/**
+ * Indices of the glyphs (wordGlyphs, left to right) with a tilde-shaped blob of ink just above them
+ * (markShape names it a tilde); with `flat`, also those whose mark only flatTilde allows, when the glyph
+ * is drawn as an N (nShaped).
+ */
+function tildedGlyphs(g: Gray, glyphs: Blob[], flat = false): number[] {
   if (!glyphs.length) return [];
   const heights = glyphs.map((b) => b.y1 - b.y0 + 1).sort((a, b) => a - b);
   const letterH = heights[Math.floor(heights.length / 2)];
@@ -53,9 +57,34 @@ function tildedGlyphs(g: Gray, glyphs: Blob[]): number[] {
     if (top - m.y1 > MARK_GAP * letterH || m.px.length < 4) continue;
     const centre = (m.x0 + m.x1) / 2;
     const i = glyphs.findIndex((b) => b.x0 <= centre && centre <= b.x1);
-    if (i >= 0 && markShape(m.px, g.width, letterH).mark === 'tilde') out.push(i);
+    if (i < 0) continue;
+    const fit = markShape(m.px, g.width, letterH);
+    if (fit.mark === 'tilde' || (flat && fit.mark === undefined && flatTilde(fit, letterH) && nShaped(g, glyphs[i]))) out.push(i);
   }
   return out;
+}
+
+/** A flat mark's tilde fit at least this (markShape names a tilde from MARK_MIN_FIT, 0.4)... */
+export const FLAT_TILDE_FIT = 0.25;
+/** ...and this much above its roof's (glyph-accent.ts MARK_MARGIN). */
+const FLAT_TILDE_MARGIN = 0.25;
+
+/**
+ * A mark over an N's glyph that markShape leaves unnamed but that can only be a tilde: of a mark's size
+ * (at most 0.32 of the letter's height tall and 0.65 wide, over letters at least 18 px high, as
+ * glyph-accent.ts), too wide for an acute (over 0.4 of the letter's height, or over twice as wide as
+ * tall) and wide enough for a tilde (0.3 of the height, 1.4 times as wide as tall), fitting a wave
+ * (FLAT_TILDE_FIT) clearly better than a roof. A 3-row tilde's profile is a few steps that half fits a
+ * rising stroke: final12 #35's ACUÑA (Liberation Mono, low light; a 10 x 3 px tilde over 18 px capitals:
+ * acute 0.49, tilde 0.33, roof -0.06) was read ACUNA at 0.913. No Portuguese or Spanish capital N
+ * carries another mark.
+ */
+export function flatTilde(fit: MarkFit, letterH: number): boolean {
+  const { width: w, height: h, fits } = fit;
+  if (letterH < 18 || h < 3 || h > 0.32 * letterH || w > 0.65 * letterH || w < 5) return false;
+  const acuteSized = w <= 0.4 * letterH && w <= 2 * h;
+  const wideSized = w >= 0.3 * letterH && w >= 1.4 * h;
+  return !acuteSized && wideSized && fits.tilde >= FLAT_TILDE_FIT && fits.tilde - fits.circumflex >= FLAT_TILDE_MARGIN;
 }
 
 /** A glyph's stems: at least this share of its rows have ink in its outer columns on each side... */
@@ -128,7 +157,7 @@ export function tildeNText(g: Gray, w: OcrWord): string | undefined {
   const glyphs = wordGlyphs(g, w);
   if (glyphs.length === chars.length) {
     let changed = false;
-    for (const i of tildedGlyphs(g, glyphs)) {
+    for (const i of tildedGlyphs(g, glyphs, true)) {
       if (chars[i] === 'N' || (READ_FOR_N.test(chars[i]) && nShaped(g, glyphs[i]))) { chars[i] = 'Ñ'; changed = true; }
     }
     return changed ? chars.join('') + comma : undefined;
@@ -137,7 +166,7 @@ export function tildeNText(g: Gray, w: OcrWord): string | undefined {
   if (pairs.length !== 1 || glyphs.length !== chars.length - 1) return undefined;
   const at = pairs[0].index!;
   const one = [...chars.slice(0, at), 'N', ...chars.slice(at + 2)];
-  if (!tildedGlyphs(g, glyphs).includes(at) || !nShaped(g, glyphs[at])) return undefined;
+  if (!tildedGlyphs(g, glyphs, true).includes(at) || !nShaped(g, glyphs[at])) return undefined;
   one[at] = 'Ñ';
   return one.join('') + comma;
 }

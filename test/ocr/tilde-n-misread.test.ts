@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { wordGlyphs, type Gray } from '../../src/ocr/glyph-i.js';
-import { mendTildeN, nShaped, TILDE_N_CAP } from '../../src/ocr/glyph-tilde-n.js';
+import { flatTilde, mendTildeN, nShaped, TILDE_N_CAP } from '../../src/ocr/glyph-tilde-n.js';
 import type { OcrWord } from '../../src/ocr/words.js';
 
 async function drawn(text: string, font: string, size: number): Promise<{ g: Gray; box: Omit<OcrWord, 'text' | 'conf'> }> {
@@ -59,5 +59,16 @@ describe('an Ñ read as an accented letter', () => {
         expect(mendTildeN(d.g, [w])[0], `${font} ${text}`).toEqual(w);
       }
     }
+  });
+
+  it('takes a flat wide mark that only a tilde can be for one (flatTilde), and nothing an acute or a roof could be', () => {
+    // final12 #35's tilde over ACUÑA's N: 10 x 3 px over 18 px capitals, unnamed by markShape.
+    const fits = { acute: 0.49, tilde: 0.33, circumflex: -0.06 };
+    expect(flatTilde({ fits, width: 10, height: 3 }, 18)).toBe(true);
+    expect(flatTilde({ fits, width: 6, height: 4 }, 18), 'acute-sized').toBe(false);
+    expect(flatTilde({ fits: { acute: 0.2, tilde: 0.33, circumflex: 0.2 }, width: 10, height: 3 }, 18), 'a roof as well').toBe(false);
+    expect(flatTilde({ fits: { acute: 0.6, tilde: 0.2, circumflex: -0.1 }, width: 10, height: 3 }, 18), 'no wave').toBe(false);
+    expect(flatTilde({ fits, width: 10, height: 3 }, 15), 'label-size type').toBe(false);
+    expect(flatTilde({ fits, width: 14, height: 3 }, 18), 'wider than any mark').toBe(false);
   });
 });
