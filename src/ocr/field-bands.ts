@@ -17,7 +17,7 @@ import type { CnhField, CnhFieldName } from './engine.js';
 import { CNH_FIELD_NAMES } from './engine.js';
 import type { GrayImage } from './regions.js';
 import { CORE_FIELDS } from './quality.js';
-import { fold, type OcrWord } from './words.js';
+import { editDistance, fold, type OcrWord } from './words.js';
 
 /** A horizontal band of a page, px of the prepared image, top inclusive, bottom exclusive. */
 export interface Band { y0: number; y1: number }
@@ -35,9 +35,25 @@ const BELOW = 0.4;
 
 const alnum = (s: string): string => fold(s).replace(/[^A-Z0-9]/g, '');
 
+/** Letters a digit is often read as (a number's value is normalised from them: fields.ts). */
+const AS_DIGIT: Record<string, string> = { O: '0', D: '0', Q: '0', I: '1', L: '1', J: '1', Z: '2', S: '5', G: '6', T: '7', B: '8' };
+const asDigits = (t: string): string => t.replace(/[A-Z]/g, (c) => AS_DIGIT[c] ?? c);
+
+/**
+ * Whether a word's letters and digits `t` are one of the value's words `tokens`, or (4 or more of them)
+ * part of the value `v`, or one of its words of 4 or more with a letter in 4 read otherwise (a value
+ * normalised from look-alikes or mended by a second look: 81114570557 from "8111457O557").
+ */
+function matches(t: string, tokens: Set<string>, v: string): boolean {
+  if (t === '' || tokens.has(t) || (t.length >= 4 && v.includes(t))) return true;
+  const u = /^[0-9]+$/.test(v) ? asDigits(t) : t;
+  if (u !== t && (tokens.has(u) || (u.length >= 4 && v.includes(u)))) return true;
+  return u.length >= 4 && [...tokens].some((k) => k.length >= 4 && Math.abs(k.length - u.length) <= 1 && editDistance(k, u) <= Math.floor(k.length / 4));
+}
+
 /**
  * The row (top, bottom, line height) of the first reading's words a value was read from: words whose
- * letters and digits are one of the value's words, or (4 or more of them) part of it, grouped into
+ * letters and digits match the value (matches), grouped into
  * lines; the line(s) holding the most of the value's characters, when they hold at least ROW_SHARE of
  * them; null otherwise (the value's row is not found: the caller reads the whole page again).
  */
@@ -48,7 +64,7 @@ export function fieldRow(words: OcrWord[], valor: string): { y0: number; y1: num
   const hits = words.filter((w) => {
     if (w.conf < NOISE) return false;
     const t = alnum(w.text);
-    return t !== '' && (tokens.has(t) || (t.length >= 4 && v.includes(t)));
+    return t !== '' && matches(t, tokens, v);
   });
   const lines: OcrWord[][] = [];
   for (const w of [...hits].sort((a, b) => a.y0 - b.y0)) {

@@ -26,6 +26,11 @@ describe('fieldRow: the row a value was read from', () => {
     expect(fieldRow(words, '123.456.789-09')).toEqual({ y0: 180, y1: 200, h: 20 });
     expect(fieldRow([w('MARÍA', 0, 10, 30)], 'MARIA')).toEqual({ y0: 10, y1: 30, h: 20 });
   });
+  it('finds a number read with look-alike letters, and a name word with one letter in four read otherwise', () => {
+    expect(fieldRow([w('NOME', 0, 0, 12), w('8111457O557', 0, 20, 40)], '81114570557')).toEqual({ y0: 20, y1: 40, h: 20 });
+    expect(fieldRow([w('CRISTOBAI', 0, 50, 70), w('WEI', 100, 50, 70)], 'CRISTÓBAL WEI')).toEqual({ y0: 50, y1: 70, h: 20 });
+    expect(fieldRow([w('SILVA', 0, 50, 70)], 'SOUZA')).toBeNull();
+  });
   it('is null when the words hold under half the value, or only noise holds it', () => {
     expect(fieldRow(words, 'JOSEFINA DA COSTA')).toBeNull();
     expect(fieldRow([w('MARIA', 0, 10, 30, 0.1)], 'MARIA')).toBeNull();
