@@ -16,7 +16,7 @@ const words: OcrWord[] = [
 
 function campos(over: Partial<Record<CnhFieldName, CnhField>>): Record<CnhFieldName, CnhField> {
   const base = Object.fromEntries(CNH_FIELD_NAMES.map((k) => [k, { valor: 'X', confianca: 0.95 }])) as Record<CnhFieldName, CnhField>;
-  for (const k of ['data_emissao', 'local_nascimento', 'nome_pai', 'observacoes', 'orgao_expedidor'] as CnhFieldName[]) base[k] = { valor: '', confianca: 0 };
+  base.observacoes = { valor: '', confianca: 0 };
   return { ...base, ...over };
 }
 
@@ -39,8 +39,11 @@ describe('fieldRow: the row a value was read from', () => {
 });
 
 describe('unsureBands: the rows read a second time', () => {
-  it('reads the whole page again (null) when a core field is missing', () => {
+  it('reads the whole page again (null) when a field is missing, core or not, but for an empty remark', () => {
     expect(unsureBands(words, campos({ cpf: { valor: '', confianca: 0 } }), 400)).toBeNull();
+    const noIssueDate = campos({ cpf: { valor: '123.456.789-09', confianca: 0.7 }, data_emissao: { valor: '', confianca: 0 } });
+    expect(unsureBands(words, noIssueDate, 400)).toBeNull();
+    expect(unsureBands(words, { ...noIssueDate, data_emissao: { valor: 'X', confianca: 0.95 } }, 400)).toHaveLength(1);
   });
   it('reads the whole page again when an unsure value is not found among the words', () => {
     expect(unsureBands(words, campos({ nome_completo: { valor: 'JOSEFINA COSTA', confianca: 0.6 } }), 400)).toBeNull();
