@@ -15,6 +15,7 @@
  */
 import type { CnhField, CnhFieldName } from './engine.js';
 import { CNH_FIELD_NAMES } from './engine.js';
+import type { CnhModel } from './layout.js';
 import type { GrayImage } from './regions.js';
 import { editDistance, fold, type OcrWord } from './words.js';
 
@@ -84,16 +85,17 @@ export function fieldRow(words: OcrWord[], valor: string): { y0: number; y1: num
 /**
  * The bands to read a second time, or null when the whole page must be read again: null when a field
  * is missing (it has no words to be found by; every card prints all but the remark, which most leave
- * empty: a second reading of the whole page found final12 #47's issue date and final11 #70's, read
- * as nothing first, while their core fields were only unsure) or when an unsure field's
+ * empty, and the birthplace, which the card model before 2022 (`model` 'old', fields.ts) does not print:
+ * a second reading of the whole page found final12 #47's issue date and final11 #70's, read as nothing
+ * first, while their core fields were only unsure) or when an unsure field's
  * row is not found. Every field read under UNSURE gets a band (not the core ones alone: an unsure value
  * outside the core may change too): its value's row, ABOVE line heights over it (its label) and BELOW
  * under it; an edge that cuts a word of the first reading is moved to take the word whole when at least
  * half of it is inside, and to leave it out otherwise (a word cut by the whitening would be read as
  * another). Overlapping bands are joined. An empty list: nothing to read again.
  */
-export function unsureBands(words: OcrWord[], campos: Record<CnhFieldName, CnhField>, heightPx: number): Band[] | null {
-  if (CNH_FIELD_NAMES.some((k) => k !== 'observacoes' && !campos[k].valor)) return null;
+export function unsureBands(words: OcrWord[], campos: Record<CnhFieldName, CnhField>, heightPx: number, model: CnhModel = '2022'): Band[] | null {
+  if (CNH_FIELD_NAMES.some((k) => !campos[k].valor && k !== 'observacoes' && !(k === 'local_nascimento' && model === 'old'))) return null;
   const bands: Band[] = [];
   for (const k of CNH_FIELD_NAMES) {
     const f = campos[k];

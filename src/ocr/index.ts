@@ -168,7 +168,7 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   // Every core field read and some only unsure: the second reading reads only those fields' rows
   // (field-bands.ts), not the whole page. Not on a card small in the frame (its second preparation
   // is another size and may be read a third time).
-  const bands = prep.quality.resolutionPx >= SMALL_CARD_PX ? unsureBands(words, first.campos, prep.height) : null;
+  const bands = prep.quality.resolutionPx >= SMALL_CARD_PX ? unsureBands(words, first.campos, prep.height, first.model) : null;
   const again2 = async (options: PrepareOptions, only?: Band[] | null): Promise<OcrWord[] | undefined> => {
     const other = await prepareImage(bytes, { ...again.prepare, ...options, extraTurnDeg: turn });
     const read2 = await pageWords(recs, other, secondFullWidth(again, prep.quality) ? 1 : undefined, only ? scaleBands(only, other.height / prep.height) : undefined);

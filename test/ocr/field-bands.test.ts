@@ -45,6 +45,12 @@ describe('unsureBands: the rows read a second time', () => {
     expect(unsureBands(words, noIssueDate, 400)).toBeNull();
     expect(unsureBands(words, { ...noIssueDate, data_emissao: { valor: 'X', confianca: 0.95 } }, 400)).toHaveLength(1);
   });
+  it('takes a missing birthplace as printed nowhere on a card of the model before 2022, not on a 2022 card', () => {
+    const noBirthplace = campos({ cpf: { valor: '123.456.789-09', confianca: 0.7 }, local_nascimento: { valor: '', confianca: 0 } });
+    expect(unsureBands(words, noBirthplace, 400, 'old')).toHaveLength(1);
+    expect(unsureBands(words, noBirthplace, 400, '2022')).toBeNull();
+    expect(unsureBands(words, { ...noBirthplace, data_emissao: { valor: '', confianca: 0 } }, 400, 'old')).toBeNull();
+  });
   it('reads the whole page again when an unsure value is not found among the words', () => {
     expect(unsureBands(words, campos({ nome_completo: { valor: 'JOSEFINA COSTA', confianca: 0.6 } }), 400)).toBeNull();
   });
