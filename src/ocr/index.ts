@@ -16,7 +16,6 @@ import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
 import { grayPage } from './cuts.js';
 import { evenPaper } from './light.js';
 import { whitenPrintedLines } from './printed-lines.js';
-import { scaleBands, spliceBands, unsureBands, whitenOutside, type Band } from './field-bands.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
 import { CORE_FIELDS, looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
@@ -64,12 +63,10 @@ interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number; se
  * sides next to each other are cut at `splitX` and recognised in parallel when a second worker is
  * free (sequentially otherwise). Pages go to the recogniser as PGM (no PNG compression round trip).
  * `s` overrides the squeeze (1: full width, a blurred page's second reading, second-read.ts).
- * `bands`: only these rows are read, the rest of the page whitened first (field-bands.ts).
  */
-async function pageWords(recs: Recognizer[], prep: PreparedImage, s = recs[0].model.pageSqueeze, bands?: Band[]): Promise<{ words: OcrWord[]; evened: boolean }> {
+async function pageWords(recs: Recognizer[], prep: PreparedImage, s = recs[0].model.pageSqueeze): Promise<{ words: OcrWord[]; evened: boolean }> {
   const width = Math.max(1, Math.round(prep.width * s));
   const page = await grayPage(s === 1 ? sharp(prep.png) : sharp(prep.png).resize({ width, height: prep.height, fit: 'fill', kernel: 'lanczos3' }));
-  if (bands) whitenOutside(page, bands);
   // A fill refused for running too far met dark light falloff along the border (vignetting): the
   // paper is evened out first, then the border's ink is cleared.
   const evened = clearBorderInk(page) < 0;
@@ -165,23 +162,16 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   const first = documentFields(words);
   const again = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) || smallCardShown(prep, first.campos) ? secondRead(prep.quality, readingMisses(first.campos), first.labelsFound) : null;
   if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
-  // Every core field read and some only unsure: the second reading reads only those fields' rows
-  // (field-bands.ts), not the whole page. Not on a card small in the frame (its second preparation
-  // is another size and may be read a third time).
-  const bands = prep.quality.resolutionPx >= SMALL_CARD_PX ? unsureBands(words, first.campos, prep.height, first.model) : null;
-  const again2 = async (options: PrepareOptions, only?: Band[] | null): Promise<OcrWord[] | undefined> => {
+  const again2 = async (options: PrepareOptions): Promise<OcrWord[] | undefined> => {
     const other = await prepareImage(bytes, { ...again.prepare, ...options, extraTurnDeg: turn });
-    const read2 = await pageWords(recs, other, secondFullWidth(again, prep.quality) ? 1 : undefined, only ? scaleBands(only, other.height / prep.height) : undefined);
+    const read2 = await pageWords(recs, other, secondFullWidth(again, prep.quality) ? 1 : undefined);
     const second = await secondLooks(recs, other, read2.words, read2.evened);
     // A preparation of the same crop: its words stack like the first's once brought to the first's
     // scale (a small card's second preparation is larger, second-read.ts SMALL_CARD_HEIGHT_PX).
     const sameCrop = other.height === prep.height || Math.abs(other.width / other.height - prep.width / prep.height) < 0.01;
-    if (!sameCrop) return undefined;
-    const mended = mendCutWords(rescaled(second, prep.width / other.width, prep.height / other.height), words);
-    // Only the bands were read: the first reading's words everywhere else.
-    return only ? spliceBands(words, mended, only) : mended;
+    return sameCrop ? mendCutWords(rescaled(second, prep.width / other.width, prep.height / other.height), words) : undefined;
   };
-  const second = await again2({}, bands);
+  const second = await again2({});
   // A small card in a soft frame is read a third time with the clipped stretch (SMALL_CARD_CLIP).
   const third = softSmallCard(prep.quality) ? await again2({ clip: SMALL_CARD_CLIP }) : undefined;
   return { words, grade: prep.quality.grade, heightPx: prep.height, ...(second ? { second } : {}), ...(third ? { third } : {}) };
