@@ -46,7 +46,7 @@
  * `final13` (seeds 1600000+, like final10-final12 a fresh sample of the whole widened set; also a card
  * printer's dead heating element, air bubbles under the laminate, a shallow depth of field on hand-held
  * close-ups, its own names) was made at the start of the fourteenth round, before its tuning: it is run
- * once by the lead at that round's end (`--part final13 --n 88`); never while tuning.
+ * once by the lead at that round's end (`--part final13 --n 88`, 91.7 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final13: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
