@@ -95,7 +95,7 @@ export function restoreDiacritics(name: string, options: { person?: boolean } = 
     const r = restoreWord(w, !foreign);
     if (foreign && restoreWord(w).word !== r.word) declined.push(w);
     if (r.word === w) return w;
-    if (r.word !== w) restored.push({ from: w, to: r.word, rules: r.rules });
+    restored.push({ from: w, to: r.word, rules: r.rules });
     return r.word;
   });
   return { name: words.join(' '), restored, declined };
