@@ -132,9 +132,9 @@ const BASE_OF: Record<string, { base: string; mark: Mark }> = Object.fromEntries
 );
 
 /** How far above its letter (x the letter's height) a mark is looked for. */
-const MARK_REACH = 0.7;
+export const MARK_REACH = 0.7;
 /** A mark's foot is at most this far (x the letter's height) above its letter's top. */
-const MARK_GAP = 0.4;
+export const MARK_GAP = 0.4;
 
 /**
  * The mark over each marked capital (Á, Ã, Â, É, Ê, Ó, Õ, Ô, Í, Ú) of a capital word, by its ink: keys

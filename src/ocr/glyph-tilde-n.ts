@@ -10,14 +10,9 @@
  * sure: the word's confidence is kept at most TILDE_N_CAP, so its value falls under the low-confidence line. Pure functions on
  * a gray page.
  */
-import { markShape, type MarkFit } from './glyph-accent.js';
+import { MARK_GAP, MARK_REACH, markShape, type MarkFit } from './glyph-accent.js';
 import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import type { OcrWord } from './words.js';
-
-/** How far above its letter (x the letter's height) a mark is looked for (as glyph-accent.ts). */
-const MARK_REACH = 0.7;
-/** A mark's foot is at most this far (x the letter's height) above its letter's top (as glyph-accent.ts). */
-const MARK_GAP = 0.4;
 /**
  * A word mended to Ñ keeps at most this confidence. A value's confidence is about the mean of its words'
  * and its weakest's (doubts.ts valueConfidence), so with every other word at 1 the name stays under
