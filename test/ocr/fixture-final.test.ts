@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, FINAL11_FALLBACK, FINAL11_NAMES, FINAL12_FALLBACK, FINAL12_NAMES, FINAL13_FALLBACK, FINAL13_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, FINAL11_FALLBACK, FINAL11_NAMES, FINAL12_FALLBACK, FINAL12_NAMES, FINAL13_FALLBACK, FINAL13_NAMES, FINAL14_FALLBACK, FINAL14_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -333,6 +333,35 @@ describe('widened set, final part', () => {
     expect(short).toBeGreaterThan(20);
   });
 
+  it('final14 reserves its own names and towns, disjoint from every other part\'s lists, word by word (accents ignored); no Portuguese particle; every name fits the card\'s line', () => {
+    const all = (p: typeof COMMON_NAMES): string[] => [...p.male, ...p.female, ...p.surnames, ...cities(p)];
+    const others = new Set([...all(COMMON_NAMES), ...all(RESERVED_NAMES), ...all(FINAL2_NAMES), ...all(FINAL3_NAMES), ...all(FINAL4_NAMES), ...all(FINAL5_NAMES),
+      ...all(FINAL6_NAMES), ...all(FINAL7_NAMES), ...all(FINAL8_NAMES), ...all(FINAL9_NAMES), ...all(FINAL10_NAMES), ...all(FINAL11_NAMES), ...all(FINAL12_NAMES),
+      ...all(FINAL13_NAMES), ...FINAL7_SUFFIXES, ...FINAL8_MARIAN, FINAL9_FALLBACK, FINAL10_FALLBACK, FINAL11_FALLBACK, FINAL12_FALLBACK, FINAL13_FALLBACK,
+      'JUNQUEIRA', 'ARCOVERDE', 'MEIRELES', 'BITTENCOURT', 'VARGAS', 'FONTENELE', 'PEDROSO', 'TABOSA', 'SERQUEIRA'].map(fold));
+    const otherWords = new Set([...others].flatMap((w) => w.split(/[ -]/)));
+    const own = [...all(FINAL14_NAMES), FINAL14_FALLBACK];
+    expect(own.flatMap((w) => w.split(/[ -]/)).filter((w) => otherWords.has(fold(w)))).toEqual([]);
+    expect(FINAL14_NAMES.male.length + FINAL14_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL14_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL14_NAMES.surnames).not.toContain(FINAL14_FALLBACK);
+    const ownWords = new Set([...FINAL14_NAMES.male, ...FINAL14_NAMES.female, ...FINAL14_NAMES.surnames, FINAL14_FALLBACK]);
+    let umlaut = 0, hyphen = 0;
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final14 + i, false, FINAL14_NAMES);
+      expect(FINAL14_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
+      for (const name of [f.nome_completo, f.nome_pai, f.nome_mae].filter(Boolean)) {
+        expect(name.length).toBeLessThanOrEqual(46);
+        expect(name.split(' ').every((w) => ownWords.has(w))).toBe(true);
+        if (/[ÄÖÜ]/.test(name)) umlaut++;
+        if (name.includes('-')) hyphen++;
+      }
+    }
+    // Letters the Portuguese alphabet lacks (Ä, Ö, Ü) and hyphenated AL- surnames are common enough to be measured.
+    expect(umlaut).toBeGreaterThan(20);
+    expect(hyphen).toBeGreaterThan(10);
+  });
+
   it('no two parts\' seed ranges overlap (10 000 documents each at most)', () => {
     const starts = Object.values(PART_SEED).sort((a, b) => a - b);
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(10_000);
@@ -345,5 +374,6 @@ describe('widened set, final part', () => {
     expect(PART_SEED.final11).toBe(1_400_000);
     expect(PART_SEED.final12).toBe(1_500_000);
     expect(PART_SEED.final13).toBe(1_600_000);
+    expect(PART_SEED.final14).toBe(1_700_000);
   });
 });
