@@ -8,7 +8,7 @@ import { type CnhFieldName } from './engine.js';
 import { type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import { allDates, digitsOf, normalizeCpf } from './normalize.js';
 import { isValidCnhNumber, isValidCpf } from './validators.js';
-import { placeDatesInOrder, placeUnlabelled } from './unlabelled.js';
+import { placeDatesInOrder, placeIdentityLine, placeUnlabelled } from './unlabelled.js';
 import { type Phrase } from './words.js';
 import { type Draft } from './checks.js';
 
@@ -35,6 +35,8 @@ export function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText
   const f = 0.85;
   // Labels unread (a fax-like scan): values placed by their own shape and order on the card (unlabelled.ts).
   const unlabelled = placeUnlabelled(d, phrases, fullText, labels.size);
+  // The identity line's label alone unread: its line by its shape (unlabelled.ts placeIdentityLine).
+  if (!unlabelled && !labels.has('identidade') && !d.rg?.valor && !d.orgao_expedidor?.valor) placeIdentityLine(d, phrases);
   if (!d.cpf?.valor) {
     const m = /(?<!\d)\d{3}[\s.,]{1,3}\d{3}[\s.,]{1,3}\d{3}\s?[-–]\s?\d{2}(?!\d)/.exec(fullText);
     if (m) d.cpf = { valor: normalizeCpf(m[0]), conf: 0.8 * f };

@@ -10,7 +10,7 @@ import {
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
-import { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
+import { loneHeaderUf, nearFiliacao, withoutFlatCodes, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
 import { hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
@@ -201,13 +201,15 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.data_validade = read('validade', normalizeDate, true, hasDigit);
   d.data_emissao = read('emissao', normalizeDate, true, hasDigit);
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true, hasDigit);
-  d.observacoes = read('observacoes', normalizeRemarks);
+  // Remarks without the flat marks read as letters (near-labels.ts withoutFlatCodes).
+  const obsPs = below('observacoes').map((p) => withoutFlatCodes(p, capH)).filter((p): p is Phrase => p !== undefined);
+  const remarks = normalizeRemarks(obsPs.map((p) => p.text).join(' '));
+  d.observacoes = remarks ? { valor: remarks, conf: valueConfidence(obsPs) } : none;
   // Remarks are often absent: what the recogniser makes of the security print below the label then
   // comes with low confidence (< 0.5) and is not a remark. A lone phrase of codes read that unsure is
   // worth a single-line second look at full width (it replaces the first reading only if it is codes).
   // One that is not codes ("AL" for EAR, "FARA" for EAR A) is read again from its box widened, with the
   // recogniser held to the codes' letters.
-  const obsPs = below('observacoes');
   if (d.observacoes.valor && obsPs.length === 1) {
     const codes = REMARK_CODES.test(d.observacoes.valor);
     if (!codes) suspects.push({ phrase: widenedCode(obsPs[0]), accept: isRemarkReading, whitelist: REMARK_ALPHABET, closeCap: CLOSE_CODE_CAP });

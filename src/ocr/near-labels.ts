@@ -41,6 +41,22 @@ export function withoutTallCodes(p: Phrase): Phrase {
   return keep.length === p.words.length || !keep.length ? p : toPhrase(keep);
 }
 
+/** A code's word boxed less than this share of the labels' cap height is no letter (withoutFlatCodes). */
+export const FLAT_CODE = 0.5;
+
+/**
+ * A code line (remarks, category) without the words boxed under FLAT_CODE x `capH` (px, the labels' cap
+ * height, layout.ts labelCapHeight; value type is printed ~1.6 x label type, so a code's capital is never
+ * shorter than a label's): a dash, a dead printer element's edge or a rule's piece read as a letter
+ * (final13 #22: "E" at 0.91 boxed 3 px high, the card has no remark, its labels' capitals 13 px). The
+ * phrase unchanged when none is that flat or `capH` is unknown (0); undefined when every word is.
+ */
+export function withoutFlatCodes(p: Phrase, capH: number): Phrase | undefined {
+  if (!(capH > 0)) return p;
+  const keep = p.words.filter((w) => w.y1 - w.y0 >= FLAT_CODE * capH);
+  return keep.length === p.words.length ? p : keep.length ? toPhrase(keep) : undefined;
+}
+
 /** Most edits FILIAÇÃO may be read off by and still stand for the label (nearFiliacao). */
 const FILIACAO_EDITS = 3;
 

@@ -81,13 +81,21 @@ export function apostrophes(s: string): string {
 }
 
 /**
+ * A closing parenthesis inside a word, a letter before it and a letter or an "!" (an I, below) after
+ * it: the recogniser's reading of a J, whose stem ends in a hook bending left under the line like the
+ * parenthesis's lower half (final13: BADJI read "BAD)!" at 0.59 and 0.75 on two cards). No name has a
+ * parenthesis, and one that closes a remark in a parenthesis stands after its word, not inside it.
+ */
+const J_AS_PARENTHESIS = /(?<=\p{L})\)(?=[\p{L}!])/gu;
+
+/**
  * Name as printed: uppercase letters (accents kept), spaces, apostrophes and hyphens inside words;
- * an "!" touching a letter read as I; stray marks from the background removed; tokens of one non-word
- * letter at the ends dropped.
+ * a ")" inside a word read as J (J_AS_PARENTHESIS); an "!" touching a letter read as I; stray marks
+ * from the background removed; tokens of one non-word letter at the ends dropped.
  */
 export function normalizeName(s: string): string {
   // "!" touching a letter is the recogniser's reading of an I (GODÓI read "GODÓ!"): no name has one.
-  const marked = apostrophes(s.replace(/(?<=\p{L})!|!(?=\p{L})/gu, 'I'));
+  const marked = apostrophes(s.replace(J_AS_PARENTHESIS, 'J').replace(/(?<=\p{L})!|!(?=\p{L})/gu, 'I'));
   const cleaned = single(marked.toUpperCase().replace(/[^A-ZÀ-ÖØ-Ý' \-]/g, ' '));
   // Apostrophes and hyphens join letters (D'ÁVILA, SANT'ANA, ANA-LÚCIA): at a word's edge they are marks.
   const parts = cleaned.split(' ').map((w) => w.replace(/^['-]+|['-]+$/g, '')).filter(Boolean);
@@ -200,8 +208,12 @@ function ufLookAlikes(line: string): string {
  * digits plus a final X check character when printed.
  */
 export function parseIdentity(s: string): { rg: string; orgao: string; uf: string } {
-  const text = single(ufLookAlikes(single(s.replace(/[/\-–]/g, ' '))).toUpperCase());
+  // Quote marks and stops read after the state are specks, no part of it ("SESP PR”").
+  const text = single(ufLookAlikes(single(s.replace(/[/\-–]/g, ' ').replace(/[”“"'’‘.,;:]+\s*$/, ''))).toUpperCase());
   const parts = text.split(' ');
+  // The line starts with the number: a token of at most two letters and no digit before it is a speck
+  // or the card's edge read left of the value ("e] 240323122 SESP PR”", final13 #26).
+  while (parts.length > 2 && !/\d/.test(parts[0]) && /\d/.test(parts[1]) && parts[0].replace(/[^A-Z]/g, '').length <= 2) parts.shift();
   let uf = '';
   if (parts.length > 1 && UFS.has(parts[parts.length - 1])) uf = parts.pop() ?? '';
   const numParts: string[] = [];

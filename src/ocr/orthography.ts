@@ -44,10 +44,18 @@
  *   syllables or more (João, Adão, Leão, Brandão, Conceição); the one-syllable ones are common words
  *   (mão, pão, são) and, in a name, only "São" after DE, DA, DO (Maria de São José), which is mended.
  *   Towns (the birthplace) keep the rule: SAO PAULO is São Paulo.
+ * - FRENCH_GRAVE: a person's name word with an acute or circumflex E followed by consonants only and a
+ *   final E (NADÉGE, MARIÊME) is no Portuguese spelling (paroxytones ending in -e carry no accent:
+ *   Irene, Simone, Celeste; the old differential Ê of surnames, Rêgo, Macêdo, ends in -o) but a French
+ *   one, and French writes the grave there (the open e before a consonant and a mute final e: Hélène,
+ *   Irène, Nadège, Marième; Ê there is rare in names). The Portuguese model has no È and reads it as
+ *   É or Ê (final13: MARIÈME read "MARIÊME" at 0.904, NADÈGE "NADÉGE" at 0.892), so the word is read
+ *   with È, and the name keeps the cap (name-spelling.ts): the mark was inferred, not read. The word
+ *   gets no circumflex (CIRCUMFLEX_NASAL would make MARIÉME "MARIÊME").
  */
 
 /** One applied rule: the word as read and as restored. */
-export type OrthographyRule = 'NASAL_AO' | 'CEDILLA_CAO' | 'CIRCUMFLEX_NASAL';
+export type OrthographyRule = 'NASAL_AO' | 'CEDILLA_CAO' | 'CIRCUMFLEX_NASAL' | 'FRENCH_GRAVE';
 export interface Restoration { from: string; to: string; rules: OrthographyRule[] }
 
 const VOWEL_OR_N = /[AEIOUÁÉÍÓÚÂÊÔÃÕN]/;
@@ -91,6 +99,12 @@ export function restoreDiacritics(name: string, options: { person?: boolean } = 
       declined.push(w);
       return w;
     }
+    // An open e marked before consonants and a final mute e (FRENCH_GRAVE).
+    if (options.person && FRENCH_GRAVE.test(w)) {
+      const to = w.replace(FRENCH_GRAVE, 'È$1');
+      restored.push({ from: w, to, rules: ['FRENCH_GRAVE'] });
+      return to;
+    }
     // A name spelt in Spanish (FOREIGN_SPELLING): no circumflex.
     const r = restoreWord(w, !foreign);
     if (foreign && restoreWord(w).word !== r.word) declined.push(w);
@@ -100,6 +114,9 @@ export function restoreDiacritics(name: string, options: { person?: boolean } = 
   });
   return { name: words.join(' '), restored, declined };
 }
+
+/** É or Ê, then consonants only, then the word's final E (FRENCH_GRAVE above); $1: the consonants and the E. */
+const FRENCH_GRAVE = /[ÉÊ]([B-DF-HJ-NP-TV-ZÇ]+E)$/;
 
 /** A word Portuguese spelling cannot produce (FOREIGN_SPELLING above): Ñ, or an accented paroxytone in -Z. */
 export function foreignSpelling(w: string): boolean {

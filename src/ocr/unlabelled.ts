@@ -99,16 +99,24 @@ export function placeUnlabelled(d: Partial<Record<CnhFieldName, Draft>>, phrases
     const cats = ordered.filter((p) => p.words.length === 1 || (p.words.length === 2 && /\d/.test(p.words[1].text))).map((p) => p.words[0]).filter((w) => w.text.length >= 2 && CATEGORY_SET.has(w.text) && w.conf >= CATEGORY_CONF);
     if (cats.length === 1) d.categoria = capped(cats[0].text, cats[0].conf);
   }
-  // Identity line: "NUMBER BODY UF", a known issuing body and one of the 27 states after a number of
-  // 5 to 13 digits read as digits (no look-alike letters: a broken number is not guessed); exactly one
-  // such line on the page.
-  const ids = ordered.filter((p) => /^\d{5,13}\s+[A-Z]{2,6}\s*[\s/-]\s*[A-Z]{2}$/.test(single(p.text))).map((p) => ({ p, id: parseIdentity(p.text) })).filter((x) => x.id.rg && isKnownIssuer(x.id.orgao) && UFS.has(x.id.uf));
-  if (ids.length === 1) {
-    const { p, id } = ids[0];
-    if (!d.rg?.valor) d.rg = capped(id.rg, valueConfidence([p], (w) => /\d/.test(w.text)));
-    if (!d.orgao_expedidor?.valor) d.orgao_expedidor = capped(id.orgao, valueConfidence([p], (w) => !/\d/.test(w.text)));
-  }
+  placeIdentityLine(d, phrases);
   return { birthUnread };
+}
+
+/**
+ * The identity line placed by its shape (fields rg and orgao_expedidor, where still empty), each under
+ * the low-confidence line (UNLABELLED_CAP): "NUMBER BODY UF", a known issuing body and one of the 27
+ * states after a number of 5 to 13 digits read as digits (no look-alike letters: a broken number is
+ * not guessed); exactly one such line on the page. Used on pages read without labels and, by
+ * fallbacks.ts, where only the identity line's label went unread (final13 #25: "DOC. EENTICADE / ÓRO,
+ * EMISSOR", its line "957192407 PC SC" read whole).
+ */
+export function placeIdentityLine(d: Partial<Record<CnhFieldName, Draft>>, phrases: Phrase[]): void {
+  const ids = phrases.filter((p) => /^\d{5,13}\s+[A-Z]{2,6}\s*[\s/-]\s*[A-Z]{2}$/.test(single(p.text))).map((p) => ({ p, id: parseIdentity(p.text) })).filter((x) => x.id.rg && isKnownIssuer(x.id.orgao) && UFS.has(x.id.uf));
+  if (ids.length !== 1) return;
+  const { p, id } = ids[0];
+  if (!d.rg?.valor) d.rg = capped(id.rg, valueConfidence([p], (w) => /\d/.test(w.text)));
+  if (!d.orgao_expedidor?.valor) d.orgao_expedidor = capped(id.orgao, valueConfidence([p], (w) => !/\d/.test(w.text)));
 }
 
 /** What placeUnlabelled found out about the page: its birth line was read without a readable date. */
