@@ -147,23 +147,9 @@ export const MIN_SLANT_PX = 1;
 /** Whether a line from (u, 0) to (v, h - 1) of the search runs parallel to the frame's side (MIN_SLANT_PX). */
 export const parallelToFrame = (u: number, v: number): boolean => Math.abs(v - u) < MIN_SLANT_PX;
 
-/**
- * A step parallel to the frame's side is the frame's own (a screenshot's bar, a band along a blurred
- * frame's edge) only near that side: the bars measured (MIN_SLANT_PX) lie along the frame's top or
- * bottom edge. Farther in than this share of the frame's extent across the line, a level step is taken
- * for a cast shadow like a slanted one (the other guards still apply): final13 #54, a hand's shadow
- * drawn level across the middle of the frame (at 0.56 of its height), was refused as parallel, the card
- * finder's threshold cropped the lit upper half of the card, and the category, first licence date,
- * parents and remarks were lost.
- */
-export const FRAME_BAND = 0.25;
-
-/** Whether the line from (u, 0) to (v, h - 1) lies within FRAME_BAND of the frame's sides 0 and `w`. */
-export const nearFrameSide = (u: number, v: number, w: number): boolean => Math.max(u, v) < FRAME_BAND * w || Math.min(u, v) > (1 - FRAME_BAND) * w;
-
 /** Whether a found step is a cast shadow's edge and not the frame's or a card's own (the guards). */
 function castShadow(c: Candidate, L: Float64Array, w: number, h: number): boolean {
-  if (parallelToFrame(c.u, c.v) && nearFrameSide(c.u, c.v, w)) return false;
+  if (parallelToFrame(c.u, c.v)) return false;
   // The lit side must cross both card and table (a shadow darkens both); a card's own edge has card
   // only on its bright side.
   return litRange(L, w, h, c.u, c.v, c.rowStep, c.sign) >= MIN_LIT_RANGE;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_BAND, findShadowStep, liftShadowStep, nearFrameSide } from '../../src/ocr/shadow-step.js';
+import { findShadowStep, liftShadowStep } from '../../src/ocr/shadow-step.js';
 
 /** A 400 x 260 frame: dark table (60), a light card (210) with dark text bars, optionally a hard shadow. */
 function frame(shadow: null | { from: 'left' | 'top'; a: number; b: number; depth: number }): Uint8Array {
@@ -46,25 +46,3 @@ describe('findShadowStep', () => {
   });
 });
 
-
-describe('a level shadow (fifteenth round: FRAME_BAND)', () => {
-  it('takes a level hard shadow across the middle of the frame for a cast shadow', () => {
-    // final13 #54's case: a hand's shadow drawn level across the frame at ~0.56 of its height.
-    const st = findShadowStep(frame({ from: 'top', a: 0.56, b: 0.56, depth: 0.4 }), 400, 260);
-    expect(st?.dir).toBe('h');
-    expect(st!.darkBefore).toBe(true);
-    expect(Math.abs(st!.u - 0.56 * 260)).toBeLessThan(8);
-  });
-
-  it('still leaves a level step along the frame\'s edge alone (a screenshot\'s bar)', () => {
-    expect(findShadowStep(frame({ from: 'top', a: 0.1, b: 0.1, depth: 0.4 }), 400, 260)).toBeNull();
-  });
-
-  it('nearFrameSide: lines within FRAME_BAND of either side', () => {
-    expect(FRAME_BAND).toBe(0.25);
-    expect(nearFrameSide(10, 10, 100)).toBe(true);
-    expect(nearFrameSide(90, 90, 100)).toBe(true);
-    expect(nearFrameSide(56, 56, 100)).toBe(false);
-    expect(nearFrameSide(20, 30, 100)).toBe(false);
-  });
-});
