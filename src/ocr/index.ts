@@ -9,7 +9,7 @@ import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './
 import { DecodePool, type DecodeSession } from './decode-pool.js';
 import { sniffMime, type DocumentMime } from './input.js';
 import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Recognizer } from './pool.js';
-import { mendCutWords, mergeReadings, readingMisses, secondFullWidth, secondRead, SMALL_CARD_CLIP, SMALL_CARD_PX, softSmallCard } from './second-read.js';
+import { DARK_CONTRAST, mendCutWords, mergeReadings, readingMisses, secondFullWidth, secondRead, SMALL_CARD_CLIP, SMALL_CARD_PX, softSmallCard } from './second-read.js';
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
 import { rereadValueRows } from './value-rows.js';
 import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
@@ -134,6 +134,20 @@ function smallCardShown(prep: PreparedImage, campos: ReturnType<typeof extractFi
 }
 
 /**
+ * A hard page (dark: contrast under DARK_CONTRAST; or small in the frame: under SMALL_CARD_PX) whose
+ * first reading glimpsed a CNH without passing looksLikeCnh: a label, or the card's header words
+ * (HABILITA, DETRAN, RENACH). Its label type is what the noise or the upscale took first, so the first
+ * reading cannot show the card; the second reading's preparation (a median for the dark page's speckle,
+ * a larger page for the small one) is the one that can (final13 #78: a low-light card 347 px tall read
+ * "CARTEIRA NACIONAL DE HABILITAÇÃO", no label, every field lost). A page with no such glimpse (a photo,
+ * a blank page) is not read again.
+ */
+export function hardPageGlimpsed(prep: PreparedImage, labelsFound: number, foldedText: string): boolean {
+  const hard = prep.quality.contrast < DARK_CONTRAST || prep.quality.resolutionPx < SMALL_CARD_PX;
+  return hard && (labelsFound >= 1 || /HABILITA|DETRAN|RENACH/.test(foldedText));
+}
+
+/**
  * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
  * recognise (retrying turned 180 degrees when fewer than MIN_LABELS labels are read), then the second
  * looks. A hard photograph read poorly (second-read.ts secondRead: a dark or blurred page missing core
@@ -160,7 +174,8 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   words = await secondLooks(recs, prep, words, evened);
   // Only a page that shows a CNH is read again (a blank page or a photo has no field to recover).
   const first = documentFields(words);
-  const again = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) || smallCardShown(prep, first.campos) ? secondRead(prep.quality, readingMisses(first.campos), first.labelsFound) : null;
+  const shown = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) || smallCardShown(prep, first.campos) || hardPageGlimpsed(prep, first.labelsFound, fold(textOf(words)));
+  const again = shown ? secondRead(prep.quality, readingMisses(first.campos), first.labelsFound) : null;
   if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
   const again2 = async (options: PrepareOptions): Promise<OcrWord[] | undefined> => {
     const other = await prepareImage(bytes, { ...again.prepare, ...options, extraTurnDeg: turn });
