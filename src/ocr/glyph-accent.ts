@@ -171,7 +171,7 @@ export function markInk(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): M
 }
 
 /** A mark's shape (markShape), its slant (markSlant) and its letters' height (px). */
-export interface InkFit extends MarkFit { slant: number; letterH: number }
+export interface InkFit extends MarkFit { slant: number; letterH: number; joined?: boolean }
 
 /**
  * The mark over each marked capital (Á, Ã, Â, É, Ê, Ó, Õ, Ô, Í, Ú) of a capital word, by its ink: keys
@@ -189,7 +189,7 @@ export function marksOf(g: Gray, w: OcrWord): Map<number, InkFit> {
   if (!marked.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c))) return out;
   const ink = markInk(g, w);
   if (!ink || ink.marks.length !== marked.length) return out;
-  marked.forEach((i, k) => out.set(i, { ...markShape(ink.marks[k].px, g.width, ink.letterH), slant: markSlant(g, ink.marks[k], ink.top), letterH: ink.letterH }));
+  marked.forEach((i, k) => out.set(i, { ...markShape(ink.marks[k].px, g.width, ink.letterH), slant: markSlant(g, ink.marks[k], ink.top), letterH: ink.letterH, joined: ink.marks[k].y1 >= ink.top - 1 }));
   return out;
 }
 
@@ -258,7 +258,7 @@ export const INK_LETTER_CAP = 0.6;
  *   grave letter (É for "Ê", È for "Ê" or "É");
  * - a narrow mark slanting less clearly against the read mark: doubt.
  */
-export function inkLetter(c: string, fit: MarkFit, slant: number, letterH: number): { letter?: string; doubt?: boolean } {
+export function inkLetter(c: string, fit: MarkFit & { joined?: boolean }, slant: number, letterH: number): { letter?: string; doubt?: boolean } {
   const read: { base: string; mark: string } | undefined = BASE_OF[c] ?? (GRAVE_BASE[c] ? { base: GRAVE_BASE[c], mark: 'grave' } : undefined);
   if (!read || letterH < MIN_LETTER_HEIGHT) return {};
   // A tilde is a wave that rises overall to the right: blurred or a few pixels wide, it slants like an
@@ -275,7 +275,10 @@ export function inkLetter(c: string, fit: MarkFit, slant: number, letterH: numbe
     const letter = stroke === 'grave' ? GRAVE[read.base] : MARKED[read.base]?.acute;
     return letter ? { letter } : { doubt: true };
   }
-  if (fit.mark && fit.mark !== read.mark) {
+  // A joined mark's profile is cut at the capitals' top (its legs' feet lost), and a clear acute is no
+  // roof: the profile then names no circumflex (final13 #30, #52, #55: CISSÉ, THÉLUSMA made "CISSÊ",
+  // "THÊLUSMA", one at 0.877, before this).
+  if (fit.mark && fit.mark !== read.mark && !(fit.mark === 'circumflex' && (fit.joined || stroke === 'acute'))) {
     const letter = MARKED[read.base]?.[fit.mark];
     if (letter) return { letter };
   }
