@@ -28,9 +28,9 @@ const MARK_MIN_HEIGHT = 3;
  * An acute is narrow: at most this share of its letter's height wide (measured: 0.12-0.37, tildes
  * 0.35-0.55, circumflexes 0.30-0.58 of capitals 18-21 px high; final6 and final8 parts)...
  */
-const ACUTE_MAX_WIDTH = 0.4;
+export const ACUTE_MAX_WIDTH = 0.4;
 /** ...and at most this many times as wide as it is tall (acutes 0.6-1.7, tildes 1.75-3.3, circumflexes 1.4-2.3). */
-const ACUTE_MAX_ASPECT = 2;
+export const ACUTE_MAX_ASPECT = 2;
 /** A tilde or a circumflex is at least this share of its letter's height wide... */
 const WIDE_MIN_WIDTH = 0.3;
 /** ...and at least this many times as wide as tall. */
@@ -40,7 +40,7 @@ const WIDE_MIN_ASPECT = 1.4;
  * is taller or wider is no mark: the security print's wave passing over the word, or a glare's edge,
  * read as a tilde (APOLINÁRIO read APOLINÃRIO at 0.857 from a 20 x 8 px wave, final6 #51, before this).
  */
-const MARK_MAX_HEIGHT = 0.32;
+export const MARK_MAX_HEIGHT = 0.32;
 /** ...and at most this share wide (measured: tildes up to 0.58). */
 const MARK_MAX_WIDTH = 0.65;
 /**
@@ -48,7 +48,7 @@ const MARK_MAX_WIDTH = 0.65;
  * px; labels 12-15; the bold heading HABILITAÇÃO's 16-17 px capitals, whose 3-row tilde is all stroke and
  * was named a circumflex or an acute).
  */
-const MIN_LETTER_HEIGHT = 18;
+export const MIN_LETTER_HEIGHT = 18;
 
 /** The three shapes' profiles at n columns (height of the ink centre, arbitrary units). */
 function templates(n: number): Record<Mark, number[]> {
@@ -127,7 +127,7 @@ const MARKED: Record<string, Partial<Record<Mark, string>>> = {
   I: { acute: 'Í' },
   U: { acute: 'Ú' },
 };
-const BASE_OF: Record<string, { base: string; mark: Mark }> = Object.fromEntries(
+export const BASE_OF: Record<string, { base: string; mark: Mark }> = Object.fromEntries(
   Object.entries(MARKED).flatMap(([base, ms]) => Object.entries(ms).map(([m, c]) => [c, { base, mark: m as Mark }])),
 );
 
@@ -136,52 +136,186 @@ export const MARK_REACH = 0.7;
 /** A mark's foot is at most this far (x the letter's height) above its letter's top. */
 export const MARK_GAP = 0.4;
 
+/** A mark joined to its letter stands at least this share of the letters' height (and 3 px) above their top. */
+export const JOINED_RISE = 0.15;
+
+/** The marks' ink over a word of capitals: its glyphs, their median height and top, and the blobs above. */
+export interface MarkInk { glyphs: Blob[]; letterH: number; top: number; marks: Blob[] }
+
 /**
- * The mark over each marked capital (Á, Ã, Â, É, Ê, Ó, Õ, Ô, Í, Ú) of a capital word, by its ink: keys
- * are indices into `w.text`. The marks are the blobs of ink just above the word's letters (within
- * MARK_GAP of their top), taken left to right; they are paired with the marked capitals in order only
- * when there are as many of them as marked capitals (letters may touch: "KA" in DejaVu Sans is one blob,
- * its marks are still apart). A mark whose shape does not tell is kept with no `mark`.
+ * The blobs of ink just above a word's letters (within MARK_GAP of their median top, MARK_REACH high at
+ * most, and the part of a glyph rising JOINED_RISE above that top: a mark joined to its letter), left to
+ * right, split from the paper by the letters' and that space's own threshold; undefined when the word has
+ * no glyphs or no room above.
  */
-export function marksOf(g: Gray, w: OcrWord): Map<number, MarkFit> {
-  const out = new Map<number, MarkFit>();
-  // A trailing comma (a town before its state) is no glyph of the word's height: wordGlyphs leaves it out.
-  const chars = [...w.text.replace(/,$/, '')];
-  const marked = chars.map((c, i) => (c in BASE_OF ? i : -1)).filter((i) => i >= 0);
-  if (!marked.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c))) return out;
+export function markInk(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): MarkInk | undefined {
   const glyphs = wordGlyphs(g, w);
-  if (!glyphs.length) return out;
+  if (!glyphs.length) return undefined;
   const heights = glyphs.map((b) => b.y1 - b.y0 + 1).sort((a, b) => a - b);
   const letterH = heights[Math.floor(heights.length / 2)];
-  const top = Math.min(...glyphs.map((b) => b.y0));
+  // The capitals' top: their glyphs' median top, not the highest, so a mark joined to its letter (bold
+  // type, a squeezed page: final13 #48's MARIÊME, its grave one blob with the E) stands above it.
+  const tops = glyphs.map((b) => b.y0).sort((a, b) => a - b), top = tops[Math.floor(tops.length / 2)];
   const x0 = glyphs[0].x0, x1 = glyphs[glyphs.length - 1].x1;
-  const y0 = Math.max(0, Math.floor(top - MARK_REACH * letterH)), y1 = top - 1;
-  if (y1 - y0 < 2) return out;
+  const y0 = Math.max(0, Math.floor(Math.min(tops[0], top - MARK_REACH * letterH))), y1 = top - 1;
+  if (y1 - y0 < 2) return undefined;
   // The split of the letters and the space above them together: the marks' ink against the paper.
   const t = otsu(g, x0, y0, x1, Math.max(...glyphs.map((b) => b.y1)));
+  // Ink reaching down to the capitals' top is a joined mark only where it rises JOINED_RISE above it (a
+  // word's tops lean by a pixel or two on a tilted page).
+  const joinedRise = Math.max(3, JOINED_RISE * letterH);
   const marks = blobs(g, x0, y0, x1, y1, t)
-    .filter((b: Blob) => top - b.y1 <= MARK_GAP * letterH && b.px.length >= 4)
+    .filter((b: Blob) => top - b.y1 <= MARK_GAP * letterH && b.px.length >= 4 && (b.y1 < top - 1 || top - b.y0 >= joinedRise))
     .sort((a, b) => a.x0 - b.x0);
-  if (marks.length !== marked.length) return out;
-  marked.forEach((i, k) => out.set(i, markShape(marks[k].px, g.width, letterH)));
+  return { glyphs, letterH, top, marks };
+}
+
+/** A mark's shape (markShape), its slant (markSlant) and its letters' height (px). */
+export interface InkFit extends MarkFit { slant: number; letterH: number; joined?: boolean }
+
+/**
+ * The mark over each marked capital (Á, Ã, Â, É, Ê, Ó, Õ, Ô, Í, Ú) of a capital word, by its ink: keys
+ * are indices into `w.text`. The marks are the blobs of ink just above the word's letters (markInk),
+ * taken left to right; they are paired with the marked capitals in order only
+ * when there are as many of them as marked capitals (letters may touch: "KA" in DejaVu Sans is one blob,
+ * its marks are still apart). A mark whose shape does not tell is kept with no `mark`; each fit carries
+ * its stroke's slant (markSlant).
+ */
+export function marksOf(g: Gray, w: OcrWord): Map<number, InkFit> {
+  const out = new Map<number, InkFit>();
+  // A trailing comma (a town before its state) is no glyph of the word's height: wordGlyphs leaves it out.
+  const chars = [...w.text.replace(/,$/, '')];
+  const marked = chars.map((c, i) => (c in BASE_OF || c in GRAVE_BASE ? i : -1)).filter((i) => i >= 0);
+  if (!marked.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c))) return out;
+  const ink = markInk(g, w);
+  if (!ink || ink.marks.length !== marked.length) return out;
+  marked.forEach((i, k) => out.set(i, { ...markShape(ink.marks[k].px, g.width, ink.letterH), slant: markSlant(g, ink.marks[k], ink.top), letterH: ink.letterH, joined: ink.marks[k].y1 >= ink.top - 1 }));
   return out;
 }
 
 /**
+ * A mark's slant: the correlation, over its box grown by 2 px each side and 1 px up and down (never
+ * within 2 px of its letter's top), of each pixel's column with its height, each pixel weighted by how
+ * much darker it is than the box's paper (its lightest level) less 20 levels. A stroke rising to the
+ * right (an acute) is near +1, one falling to the right (a grave) near -1, a roof or a wave (circumflex,
+ * tilde, two dots) near 0. Weighted by gray levels, not by the threshold's pixels, it holds for marks
+ * 3 or 4 px wide, too narrow for markShape's profile, and for a circumflex whose leg fell under the
+ * threshold. Measured on words drawn in DejaVu and Liberation (Sans, Serif, Mono) at 24-34 px, blurred
+ * 0-1.2 px, JPEG quality 90 and 40: graves -0.81..-0.23 (median -0.63), acutes 0.31..0.82 (0.63),
+ * circumflexes -0.10..0.07.
+ */
+export function markSlant(g: Gray, m: Pick<Blob, 'x0' | 'y0' | 'x1' | 'y1'>, letterTop: number): number {
+  const X0 = Math.max(0, m.x0 - 2), X1 = Math.min(g.width - 1, m.x1 + 2);
+  const Y0 = Math.max(0, m.y0 - 1), Y1 = Math.min(m.y1 + 1, letterTop - 2);
+  let paper = 0;
+  for (let y = Y0; y <= Y1; y++) for (let x = X0; x <= X1; x++) paper = Math.max(paper, g.data[y * g.width + x]);
+  let sw = 0, sx = 0, sy = 0;
+  for (let y = Y0; y <= Y1; y++) for (let x = X0; x <= X1; x++) {
+    const v = Math.max(0, paper - g.data[y * g.width + x] - 20);
+    sw += v; sx += v * x; sy += v * y;
+  }
+  if (!sw) return 0;
+  const mx = sx / sw, my = sy / sw;
+  let sxy = 0, sxx = 0, syy = 0;
+  for (let y = Y0; y <= Y1; y++) for (let x = X0; x <= X1; x++) {
+    const v = Math.max(0, paper - g.data[y * g.width + x] - 20);
+    sxy += v * (x - mx) * (y - my); sxx += v * (x - mx) ** 2; syy += v * (y - my) ** 2;
+  }
+  // Rows count downwards on the page: a stroke rising to the right has x and y falling together.
+  return sxx > 0 && syy > 0 ? -sxy / Math.sqrt(sxx * syy) : 0;
+}
+
+/** A slant at least this far from 0 is a single slanted stroke: an acute (> 0) or a grave (< 0)... */
+export const SLANT_CLEAR = 0.3;
+/** ...one under this far from 0 is no slanted stroke (a roof, a wave); in between the ink does not tell. */
+export const SLANT_FLAT = 0.15;
+
+/**
+ * The capitals with a grave accent, by base letter: French and Italian names carry them (MARIÈME,
+ * NADÈGE, YOLÈNE), the Portuguese model cannot write any but À (its unicharset's capitals with a mark
+ * are Á À Â Ã Ç É Ê Í Ó Ô Õ Ú: no È Ì Ò Ù, no Ë Ï Ö Ü, no Ñ, no Å).
+ */
+export const GRAVE: Record<string, string> = { A: 'À', E: 'È', I: 'Ì', O: 'Ò', U: 'Ù' };
+const GRAVE_BASE: Record<string, string> = Object.fromEntries(Object.entries(GRAVE).map(([b, c]) => [c, b]));
+/** The capitals with a mark that the Portuguese model (tessdata 4.0.0 por, LSTM unicharset) can write. */
+export const MODEL_MARKED = 'ÁÀÂÃÉÊÍÓÔÕÚ';
+/**
+ * A word given a letter the recogniser cannot write (È from a grave's ink) keeps at most this confidence,
+ * as an Ñ does (glyph-tilde-n.ts TILDE_N_CAP): the ink's word alone does not make such a letter sure; and
+ * so does a word whose mark the ink contradicts without telling which it is. A value's confidence is about
+ * the mean of its words' and its weakest's: (1 + 0.6) / 2 = 0.8 stays under the low-confidence line.
+ */
+export const INK_LETTER_CAP = 0.6;
+
+/**
+ * The letter the ink shows for a capital `c` read with a mark (Á, Ê, À...) whose mark's shape is `fit`
+ * and slant `slant` over a letter `letterH` px high, and whether the ink contradicts the read mark without
+ * telling which it is (`doubt`):
+ * - a profile named another mark that the base letter takes (markShape): that letter, unless a clear
+ *   slant says a single stroke (a grave's falling profile half fits a wave);
+ * - a narrow mark (acute-sized: at most 0.4 of the letter's height wide) slanting clearly (SLANT_CLEAR)
+ *   the other way than the read mark, or slanting clearly where a roof or a wave was read: the acute or
+ *   grave letter (É for "Ê", È for "Ê" or "É");
+ * - a narrow mark slanting less clearly against the read mark: doubt.
+ */
+export function inkLetter(c: string, fit: MarkFit & { joined?: boolean }, slant: number, letterH: number): { letter?: string; doubt?: boolean } {
+  const read: { base: string; mark: string } | undefined = BASE_OF[c] ?? (GRAVE_BASE[c] ? { base: GRAVE_BASE[c], mark: 'grave' } : undefined);
+  if (!read || letterH < MIN_LETTER_HEIGHT) return {};
+  // A tilde is a wave that rises overall to the right: blurred or a few pixels wide, it slants like an
+  // acute. The slant is taken only where no tilde can be: over an E, I or U, or between an acute and a
+  // grave read over an A or O (Ã, Õ and their circumflexes are left to the profile).
+  const slanted = !'AO'.includes(read.base) || read.mark === 'acute' || read.mark === 'grave';
+  const narrow = slanted && fit.width > 0 && fit.width <= ACUTE_MAX_WIDTH * letterH && fit.width <= ACUTE_MAX_ASPECT * fit.height && fit.height <= MARK_MAX_HEIGHT * letterH;
+  const stroke: 'acute' | 'grave' | undefined = !narrow ? undefined : slant >= SLANT_CLEAR ? 'acute' : slant <= -SLANT_CLEAR ? 'grave' : undefined;
+  // A clear falling stroke is a grave whatever the profile says (a profile has no grave; a falling one
+  // half fits a wave's first half); a clear rising one over a letter read with another mark is an acute,
+  // and over one read with an acute the profile may still say a wave (KAUÃ read "KAUÁ").
+  if (stroke === 'grave' || (stroke === 'acute' && read.mark !== 'acute')) {
+    if (stroke === read.mark) return {};
+    const letter = stroke === 'grave' ? GRAVE[read.base] : MARKED[read.base]?.acute;
+    return letter ? { letter } : { doubt: true };
+  }
+  // A joined mark's profile is cut at the capitals' top (its legs' feet lost), and a clear acute is no
+  // roof: the profile then names no circumflex (final13 #30, #52, #55: CISSÉ, THÉLUSMA made "CISSÊ",
+  // "THÊLUSMA", one at 0.877, before this).
+  if (fit.mark && fit.mark !== read.mark && !(fit.mark === 'circumflex' && (fit.joined || stroke === 'acute'))) {
+    const letter = MARKED[read.base]?.[fit.mark];
+    if (letter) return { letter };
+  }
+  // A narrow mark leaning against the read one: an acute read over a stroke falling to the right, a grave
+  // over one rising, a roof or wave over a stroke that leans but not clearly.
+  if (narrow && Math.abs(slant) >= SLANT_FLAT) {
+    const leans = slant > 0 ? 'acute' : 'grave';
+    if (leans !== read.mark && (read.mark === 'acute' || read.mark === 'grave' || !fit.mark)) return { doubt: true };
+  }
+  return {};
+}
+
+/**
  * Words with each marked capital's mark set to the one its ink shows (KAUÃ for a "KAUÁ" whose mark is a
- * wave) among the words `judged` accepts (the caller's: value-size words); a word keeps its confidence
- * (its letters were read as before) and is unchanged where the ink does not tell. Nothing is read
- * again: only the page's pixels over words with a marked capital are looked at.
+ * wave; MARIÈME for a "MARIÊME" whose mark is one stroke falling to the right: inkLetter), and plain
+ * among the words
+ * `judged` accepts (the caller's: value-size words). A word keeps its confidence where the ink only
+ * changed a mark for another the model writes (its letters were read as before); it keeps at most
+ * INK_LETTER_CAP where the ink gave a letter the model cannot write, or contradicts the read mark without
+ * telling which it is; it is unchanged where the ink does not tell. Nothing is read again: only the
+ * page's pixels over words with a marked capital are looked at (plain letters under a mark the model
+ * cannot write: glyph-foreign.ts).
  */
 export function mendMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
   return words.map((w) => {
-    if (!/[ÁÃÂÉÊÓÕÔÍÚ]/.test(w.text) || !judged(w)) return w;
-    const chars = [...w.text];
+    if (!/[ÁÀÃÂÉÊÓÕÔÍÚ]/.test(w.text) || !judged(w)) return w;
+    const comma = /,$/.test(w.text) ? ',' : '';
+    const chars = [...w.text.replace(/,$/, '')];
+    let doubt = false;
     for (const [i, fit] of marksOf(g, w)) {
-      const seen = fit.mark && MARKED[BASE_OF[chars[i]].base][fit.mark];
-      if (seen) chars[i] = seen;
+      const seen = inkLetter(chars[i], fit, fit.slant, fit.letterH);
+      if (seen.letter) chars[i] = seen.letter;
+      doubt ||= seen.doubt === true;
     }
-    const text = chars.join('');
-    return text === w.text ? w : { ...w, text };
+    const text = chars.join('') + comma;
+    const foreign = [...text].some((c) => /[À-ÖØ-Þ]/.test(c) && !MODEL_MARKED.includes(c) && c !== 'Ç' && !w.text.includes(c));
+    if (text === w.text && !doubt) return w;
+    return { ...w, text, ...(foreign || doubt ? { conf: Math.min(w.conf, INK_LETTER_CAP) } : {}) };
   });
 }

@@ -1,0 +1,178 @@
+/**
+ * Marks the Portuguese model cannot write, read from their ink over letters it read plain or with another
+ * mark (issue #17, fifteenth round). The model's LSTM unicharset (tessdata 4.0.0 por, the npm package
+ * @tesseract.js-data/por) holds these capitals with a mark and no others: Á À Â Ã Ç É Ê Í Ó Ô Õ Ú. Names
+ * from abroad on a CNH carry more: a grave (È Ì Ò Ù: final13's MARIÈME, NADÈGE, YOLÈNE), two dots (Ä Ë
+ * Ï Ö Ü Ÿ), a ring (Å), a tilde over an N (Ñ: glyph-tilde-n.ts). The recogniser gives the nearest letter
+ * it has (YOLÈNE read "YOLENE" at 0.913) and is sure of it. glyph-accent.ts mends a mark read as another
+ * (MARIÈME read "MARIÊME"); this looks at each letter's glyph, paired one to one with the word's letters
+ * (glyph-i.ts wordGlyphs), and at the blobs of ink just above it (glyph-accent.ts markInk):
+ * - one stroke of an acute's size falling to the right (markSlant <= -SLANT_CLEAR) over a plain E, I, O,
+ *   U: a grave (È Ì Ò Ù; À the model writes);
+ * - two dots side by side (each small, about as wide as tall, not slanted, at one height) over a vowel
+ *   or Y, read plain or with any mark: a diaeresis;
+ * - one round blob with a hole over an A, or joined to its apex (ringOnTop): a ring (Å).
+ * Every blob over the word must belong to a letter read with a mark or given one here: ink over a plain
+ * letter elsewhere is print or dirt, not marks, and nothing is taken then. No mark (none above) is never
+ * taken to strip a read one: a mark can merge with its letter or fade under the threshold. A letter
+ * written here is one the model cannot write, so the ink's word alone does not make it sure: the word's
+ * confidence is kept at most INK_LETTER_CAP. Pure functions on a gray page.
+ */
+import {
+  ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, BASE_OF, GRAVE, INK_LETTER_CAP, MARK_MAX_HEIGHT, MIN_LETTER_HEIGHT, SLANT_CLEAR, SLANT_FLAT,
+  markInk, markSlant,
+} from './glyph-accent.js';
+import type { Blob, Gray } from './glyph-i.js';
+import type { OcrWord } from './words.js';
+
+/** Capitals with two dots above, by base letter. */
+const DIAERESIS: Record<string, string> = { A: 'Ä', E: 'Ë', I: 'Ï', O: 'Ö', U: 'Ü', Y: 'Ÿ' };
+/** Capitals with a ring above, by base letter. */
+const RING: Record<string, string> = { A: 'Å' };
+/** The letters read for a base letter with a mark: the base itself, with the model's marks or these. */
+const BASE: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(BASE_OF).map(([c, { base }]) => [c, base])),
+  ...Object.fromEntries([GRAVE, DIAERESIS, RING].flatMap((t) => Object.entries(t).map(([b, c]) => [c, b]))),
+};
+const baseOf = (c: string): string => BASE[c] ?? c;
+
+/** A dot is at most this share of its letter's height wide or tall (measured: 0.1-0.2 at 24-34 px)... */
+const DOT_MAX_SIZE = 0.3;
+/** ...at most this many times as wide as tall, or as tall as wide... */
+const DOT_MAX_ASPECT = 2;
+/** ...and the two dots' centres are at most this share of the letter's height apart in height. */
+const DOTS_MAX_RISE = 0.15;
+/** A ring is at most this share of its letter's height tall or wide, and at most 1.6 times as wide as tall or tall as wide. */
+const RING_MAX_SIZE = 0.45;
+
+/** Whether a blob's box holds paper closed off by its ink (a hole: a ring's eye), 4-connected from the box's edge. */
+function holed(g: Gray, b: Blob): boolean {
+  const w = b.x1 - b.x0 + 1, h = b.y1 - b.y0 + 1;
+  const ink = new Uint8Array(w * h);
+  for (const p of b.px) ink[(Math.floor(p / g.width) - b.y0) * w + (p % g.width) - b.x0] = 1;
+  const seen = new Uint8Array(w * h), stack: number[] = [];
+  for (let k = 0; k < w * h; k++) {
+    const x = k % w, y = Math.floor(k / w);
+    if ((x === 0 || y === 0 || x === w - 1 || y === h - 1) && !ink[k]) { seen[k] = 1; stack.push(k); }
+  }
+  while (stack.length) {
+    const k = stack.pop()!, x = k % w, y = Math.floor(k / w);
+    for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const nx = x + dx, ny = y + dy, n = ny * w + nx;
+      if (nx >= 0 && ny >= 0 && nx < w && ny < h && !ink[n] && !seen[n]) { seen[n] = 1; stack.push(n); }
+    }
+  }
+  for (let k = 0; k < w * h; k++) if (!ink[k] && !seen[k]) return true;
+  return false;
+}
+
+/**
+ * The mark the ink over one glyph shows that the model cannot write, for a letter read as `c`, from the
+ * blobs above that glyph (`mine`, left to right) over letters `letterH` px high whose top is `top`
+ * (`letter`), and whether the ink over a plain E, I, O, U is a stroke of a grave's size that leans down
+ * to the right but not clearly (markSlant between -SLANT_CLEAR and -SLANT_FLAT): `doubt`, the word not
+ * to be read sure (final13 #56: YOLÈNE's grave at -0.24 on a low-light page's second reading, "YOLENE"
+ * at 0.92).
+ */
+function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: number): { letter?: string; doubt?: boolean } {
+  const base = baseOf(c);
+  const size = (b: Blob): [number, number] => [b.x1 - b.x0 + 1, b.y1 - b.y0 + 1];
+  if (mine.length === 2 && DIAERESIS[base]) {
+    const dot = (b: Blob): boolean => {
+      const [w, h] = size(b);
+      return w <= DOT_MAX_SIZE * letterH && h <= DOT_MAX_SIZE * letterH && w <= DOT_MAX_ASPECT * h && h <= DOT_MAX_ASPECT * w
+        && Math.abs(markSlant(g, b, top)) < SLANT_CLEAR;
+    };
+    const [a, b] = mine;
+    const rise = Math.abs((a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2);
+    if (dot(a) && dot(b) && a.x1 < b.x0 && rise <= DOTS_MAX_RISE * letterH) return { letter: DIAERESIS[base] };
+    return {};
+  }
+  if (mine.length !== 1) return {};
+  const m = mine[0], [w, h] = size(m);
+  if (c === base && GRAVE[base] && base !== 'A' && w <= ACUTE_MAX_WIDTH * letterH && w <= ACUTE_MAX_ASPECT * h
+    && h <= MARK_MAX_HEIGHT * letterH && h >= 2) {
+    const slant = markSlant(g, m, top);
+    if (slant <= -SLANT_CLEAR) return { letter: GRAVE[base] };
+    if (slant <= -SLANT_FLAT) return { doubt: true };
+  }
+  if (RING[base] && w <= RING_MAX_SIZE * letterH && h <= RING_MAX_SIZE * letterH && w <= 1.6 * h && h <= 1.6 * w && holed(g, m)) return { letter: RING[base] };
+  return {};
+}
+
+/** A ring joined to an A's apex is looked at down to this share of the letters' height under their top. */
+const RING_FOOT = 0.15;
+
+/**
+ * Whether a glyph carries a ring joined to its top (Å in DejaVu and Liberation: the ring touches the A's
+ * apex, so the two are one blob): it rises above the word's capitals (`capTop`, the median glyph top) by
+ * at least 0.15 of their height, and its ink above that line is a ring's: at most RING_MAX_SIZE of the
+ * height tall and wide, round (neither side over 1.6 times the other), and holed down to RING_FOOT of the
+ * height under the capitals' top.
+ */
+function ringOnTop(g: Gray, b: Blob, capTop: number, letterH: number): boolean {
+  if (capTop - b.y0 < 0.15 * letterH) return false;
+  // The ring's foot closes on the apex, under the capitals' top: its ink is taken down to RING_FOOT of
+  // the height under it (above the A's own counter).
+  const foot = capTop + Math.round(RING_FOOT * letterH);
+  const px = b.px.filter((p) => Math.floor(p / g.width) < foot);
+  if (!px.length) return false;
+  let x0 = Infinity, x1 = -Infinity;
+  for (const p of px) if (Math.floor(p / g.width) < capTop) { x0 = Math.min(x0, p % g.width); x1 = Math.max(x1, p % g.width); }
+  const top: Blob = { ...b, px, x0: b.x0, x1: b.x1, y1: foot - 1 };
+  const w = x1 - x0 + 1, h = capTop - b.y0;
+  return w <= RING_MAX_SIZE * letterH && h <= RING_MAX_SIZE * letterH && w <= 1.6 * h && h <= 1.6 * w && holed(g, top);
+}
+
+/**
+ * The letters of a capital word (a trailing comma left out) whose ink shows a mark the model cannot
+ * write (foreignInk), by index into its letters; empty when its glyphs do not pair one to one with
+ * its letters, its type is under 18 px (glyph-accent.ts MIN_LETTER_HEIGHT), or a blob above it lies over
+ * no letter or over a plain letter given no mark.
+ */
+export function foreignMarks(g: Gray, w: OcrWord): Map<number, string> {
+  return foreignReading(g, w).letters;
+}
+
+/**
+ * foreignMarks, and whether a plain vowel's ink leans like a grave without showing one clearly
+ * (foreignInk's doubt), under the same conditions (glyphs paired, no stray ink).
+ */
+export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, string>; doubt: boolean } {
+  const out = new Map<number, string>(), none = { letters: new Map<number, string>(), doubt: false };
+  let doubt = false;
+  const chars = [...w.text.replace(/,$/, '')];
+  if (chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c)) || !chars.some((c) => DIAERESIS[baseOf(c)] || RING[baseOf(c)])) return none;
+  const ink = markInk(g, w);
+  if (!ink || ink.glyphs.length !== chars.length || ink.letterH < MIN_LETTER_HEIGHT) return none;
+  const over = ink.marks.map((m) => ink.glyphs.findIndex((b) => b.x0 <= (m.x0 + m.x1) / 2 && (m.x0 + m.x1) / 2 <= b.x1));
+  for (let i = 0; i < chars.length; i++) {
+    const mine = ink.marks.filter((_, k) => over[k] === i), ring = RING[baseOf(chars[i])];
+    const seen = ring && ringOnTop(g, ink.glyphs[i], ink.top, ink.letterH) ? { letter: ring }
+      : mine.length ? foreignInk(g, chars[i], mine, ink.letterH, ink.top) : {};
+    if (seen.letter && seen.letter !== chars[i]) out.set(i, seen.letter);
+    if (seen.doubt) { doubt = true; out.set(i, chars[i]); }
+  }
+  const stray = over.some((i) => i < 0 || (!out.has(i) && baseOf(chars[i]) === chars[i]));
+  if (stray) return none;
+  for (const [i, c] of out) if (c === chars[i]) out.delete(i);
+  return { letters: out, doubt };
+}
+
+/**
+ * Words with each letter whose ink shows a mark the model cannot write (foreignMarks: YOLÈNE for
+ * "YOLENE", MÜLLER for "MULLER") written with it, their confidence kept at most INK_LETTER_CAP, among the
+ * words `judged` accepts (the caller's: value-size words); every other word as it was. Nothing is read
+ * again: only the page's pixels over capital words with a vowel are looked at.
+ */
+export function mendForeignMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
+  return words.map((w) => {
+    if (!/[A-ZÀ-Þ]/.test(w.text) || !judged(w)) return w;
+    const { letters: found, doubt } = foreignReading(g, w);
+    if (!found.size && !doubt) return w;
+    const comma = /,$/.test(w.text) ? ',' : '';
+    const chars = [...w.text.replace(/,$/, '')];
+    for (const [i, c] of found) chars[i] = c;
+    return { ...w, text: chars.join('') + comma, conf: Math.min(w.conf, INK_LETTER_CAP) };
+  });
+}
