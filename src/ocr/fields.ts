@@ -10,7 +10,7 @@ import {
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
-import { loneHeaderUf, nearFiliacao, withoutFlatCodes, withoutTallCodes } from './near-labels.js';
+import { loneHeaderUf, nearFiliacao, doubtFlatCodes, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
 import { hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
@@ -201,8 +201,8 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   d.data_validade = read('validade', normalizeDate, true, hasDigit);
   d.data_emissao = read('emissao', normalizeDate, true, hasDigit);
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true, hasDigit);
-  // Remarks without the flat marks read as letters (near-labels.ts withoutFlatCodes).
-  const obsPs = below('observacoes').map((p) => withoutFlatCodes(p, capH)).filter((p): p is Phrase => p !== undefined);
+  // Remarks with the flat marks read as letters doubted (near-labels.ts doubtFlatCodes).
+  const obsPs = below('observacoes').map((p) => doubtFlatCodes(p, capH)).filter((p): p is Phrase => p !== undefined);
   const remarks = normalizeRemarks(obsPs.map((p) => p.text).join(' '));
   d.observacoes = remarks ? { valor: remarks, conf: valueConfidence(obsPs) } : none;
   // Remarks are often absent: what the recogniser makes of the security print below the label then

@@ -280,7 +280,10 @@ export function inkLetter(c: string, fit: MarkFit & { joined?: boolean }, slant:
   // "THÊLUSMA", one at 0.877, before this).
   if (fit.mark && fit.mark !== read.mark && !(fit.mark === 'circumflex' && (fit.joined || stroke === 'acute'))) {
     const letter = MARKED[read.base]?.[fit.mark];
-    if (letter) return { letter };
+    // A roof or a wave read, an acute named by the profile alone: a roof that lost a leg or a wave cut
+    // short leaves an acute's profile too (final5 #15: UCHÔA made "UCHÓA" at 0.932, #14 TRÊS made
+    // "TRÉS", final6 #56 ABRAÃO made "ABRAÁO"), so the swap is made but doubted.
+    if (letter) return fit.mark === 'acute' && (read.mark === 'circumflex' || read.mark === 'tilde') ? { letter, doubt: true } : { letter };
   }
   // A narrow mark leaning against the read one: an acute read over a stroke falling to the right, a grave
   // over one rising, a roof or wave over a stroke that leans but not clearly.

@@ -41,20 +41,27 @@ export function withoutTallCodes(p: Phrase): Phrase {
   return keep.length === p.words.length || !keep.length ? p : toPhrase(keep);
 }
 
-/** A code's word boxed less than this share of the labels' cap height is no letter (withoutFlatCodes). */
+/** A code's word boxed less than this share of the labels' cap height is doubted (doubtFlatCodes). */
 export const FLAT_CODE = 0.5;
+/** The confidence a flat code letter keeps at most (under the low-confidence line: it may be a mark). */
+export const FLAT_CODE_CAP = 0.5;
 
 /**
- * A code line (remarks, category) without the words boxed under FLAT_CODE x `capH` (px, the labels' cap
- * height, layout.ts labelCapHeight; value type is printed ~1.6 x label type, so a code's capital is never
- * shorter than a label's): a dash, a dead printer element's edge or a rule's piece read as a letter
- * (final13 #22: "E" at 0.91 boxed 3 px high, the card has no remark, its labels' capitals 13 px). The
- * phrase unchanged when none is that flat or `capH` is unknown (0); undefined when every word is.
+ * A code line (remarks, category) with the words boxed under FLAT_CODE x `capH` (px, the labels' cap
+ * height, layout.ts labelCapHeight; value type is printed ~1.6 x label type) doubted: such a word without
+ * a letter (a dash, a rule's piece) is dropped, a letter keeps at most FLAT_CODE_CAP. A flat box is what
+ * a dead printer element's edge or a dash read as a letter has (final13 #22: "E" at 0.91 boxed 3 px high,
+ * the card has no remark, its labels' capitals 13 px), but also what the recogniser gives a real remark
+ * letter on some readings (final6 #17, #68, final8 #74: "A" boxed 4-6 px for 13 px labels, 0.31-0.46), so
+ * it lowers confidence rather than deleting. The phrase unchanged when none is that flat or `capH` is
+ * unknown (0); undefined when no word is left.
  */
-export function withoutFlatCodes(p: Phrase, capH: number): Phrase | undefined {
+export function doubtFlatCodes(p: Phrase, capH: number): Phrase | undefined {
   if (!(capH > 0)) return p;
-  const keep = p.words.filter((w) => w.y1 - w.y0 >= FLAT_CODE * capH);
-  return keep.length === p.words.length ? p : keep.length ? toPhrase(keep) : undefined;
+  const flat = (w: Phrase['words'][number]): boolean => w.y1 - w.y0 < FLAT_CODE * capH;
+  if (!p.words.some(flat)) return p;
+  const keep = p.words.filter((w) => !flat(w) || /\p{L}/u.test(w.text)).map((w) => (flat(w) ? { ...w, conf: Math.min(w.conf, FLAT_CODE_CAP) } : w));
+  return keep.length ? toPhrase(keep) : undefined;
 }
 
 /** Most edits FILIAÇÃO may be read off by and still stand for the label (nearFiliacao). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeName, parseIdentity } from '../../src/ocr/normalize.js';
 import { restoreDiacritics } from '../../src/ocr/orthography.js';
-import { withoutFlatCodes } from '../../src/ocr/near-labels.js';
+import { FLAT_CODE_CAP, doubtFlatCodes } from '../../src/ocr/near-labels.js';
 import { placeIdentityLine } from '../../src/ocr/unlabelled.js';
 import type { Draft } from '../../src/ocr/checks.js';
 import type { CnhFieldName } from '../../src/ocr/engine.js';
@@ -36,12 +36,16 @@ describe("final13's values lost or read sure and wrong by the text level (fiftee
     expect(restoreDiacritics('NADÉGE').name).toBe('NADÉGE');
   });
 
-  it('a remark letter boxed far flatter than the labels\' capitals is a mark (final13 #22)', () => {
+  it('a remark letter boxed far flatter than the labels\' capitals is doubted, a flat dash dropped (final13 #22)', () => {
     const flat = toPhrase([w('E', 0.91, 1322, 97, 1336, 100)]);
-    expect(withoutFlatCodes(flat, 13)).toBeUndefined();
+    expect(doubtFlatCodes(flat, 13)?.text).toBe('E');
+    expect(doubtFlatCodes(flat, 13)?.words[0].conf).toBe(FLAT_CODE_CAP);
+    expect(FLAT_CODE_CAP).toBeLessThan(0.8);
+    expect(doubtFlatCodes(toPhrase([w('-', 0.5, 1390, 99, 1396, 101)]), 13)).toBeUndefined();
     const code = toPhrase([w('EAR', 0.9, 1322, 90, 1380, 110), w('-', 0.5, 1390, 99, 1396, 101)]);
-    expect(withoutFlatCodes(code, 13)?.text).toBe('EAR');
-    expect(withoutFlatCodes(code, 0)).toBe(code);
+    expect(doubtFlatCodes(code, 13)?.text).toBe('EAR');
+    expect(doubtFlatCodes(code, 13)?.words[0].conf).toBe(0.9);
+    expect(doubtFlatCodes(code, 0)).toBe(code);
   });
 
   it("the identity line taken by its shape when only its label went unread (final13 #25)", () => {
