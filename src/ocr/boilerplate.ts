@@ -1,8 +1,9 @@
 /**
  * Printed text of the card that is never a field's value: headers ("REPÚBLICA FEDERATIVA DO BRASIL",
  * "CARTEIRA NACIONAL DE HABILITAÇÃO", ministries, "DRIVER LICENSE"), the field labels of both models,
- * signature lines and the validity notice. A candidate value made mostly of these words (fuzzy: the
- * recogniser's misreadings of them count) is refused by fields.ts instead of being returned.
+ * signature lines and the validity notice, and an application form's labels around a card lying on
+ * one. A candidate value made mostly of these words (fuzzy: the recogniser's misreadings of them
+ * count) is refused by fields.ts instead of being returned.
  */
 import { editDistance, fold } from './words.js';
 
@@ -17,6 +18,9 @@ const VOCABULARY = [
   'CPF', 'REGISTRO', 'CATEGORIA', 'HAB', 'FILIACAO', 'OBSERVACOES', 'PERMISSAO', 'ACC', 'ORG',
   // notices and signature lines
   'ASSINATURA', 'PORTADOR', 'VALIDA', 'TODO', 'TERRITORIO', 'DOCUMENTO', 'ELETRONICO', 'DIGITAL', 'QRCODE',
+  // an application form's print around a card photographed lying on it (a DETRAN's requerimento: the
+  // applicant's address, town and telephone, the category applied for)
+  'REQUERENTE', 'REQUERIMENTO', 'ENDERECO', 'MUNICIPIO', 'TELEFONE', 'PRETENDIDA', 'FORMULARIO', 'SOLICITACAO', 'PROTOCOLO',
 ];
 const WORDS = new Set(VOCABULARY);
 
