@@ -4,6 +4,8 @@ import { parseIdentity } from '../../src/ocr/normalize.js';
 import { isPlaceLine } from '../../src/ocr/codes.js';
 import { edgeMarkedNumber, markOverName } from '../../src/ocr/doubts.js';
 import { extractFields } from '../../src/ocr/fields.js';
+import { isBoilerplate } from '../../src/ocr/boilerplate.js';
+import { applyFallbacks } from '../../src/ocr/fallbacks.js';
 import { groupPhrases, joinGluedI, toPhrase, type OcrWord } from '../../src/ocr/words.js';
 
 const w = (text: string, conf: number, x0: number, y0: number, x1: number, y1: number): OcrWord => ({ text, conf, x0, y0, x1, y1 });
@@ -85,5 +87,23 @@ describe("final14's text-level misses (sixteenth round)", () => {
       w('03/07/1966,', 0.85, 349, 240, 500, 265), w('TIMBÓ,', 0.96, 512, 238, 600, 267), w('SC', 0.96, 612, 240, 650, 265), w('Nf', 0.69, 680, 238, 720, 266), w('VIR', 0.48, 730, 238, 790, 266),
     ];
     expect(extractFields(groupPhrases(page), '').campos.local_nascimento.valor).toBe('TIMBÓ, SC');
+  });
+
+  it("a label cut at the reading's end and an application form's labels are no values", () => {
+    expect(isBoilerplate('ORGÃO EMIS')).toBe(true);
+    expect(isBoilerplate('TELEFONE')).toBe(true);
+    expect(isBoilerplate('MUNICÍPIO O')).toBe(true);
+    // A name keeps a short word that begins like a label word.
+    for (const n of ['MARIA CIDA', 'ANA NACI', 'PEDRO PORT', 'JOSÉ DA SILVA']) expect(isBoilerplate(n)).toBe(false);
+  });
+
+  it('a date placed by its order is no birth when the holder would be under 18 today (final14 #47, #56)', () => {
+    const young = new Date().getUTCFullYear() - 2;
+    const d: Parameters<typeof applyFallbacks>[0] = { data_validade: { valor: `11/02/${young + 12}`, conf: 0.9 } };
+    applyFallbacks(d, `12/02/${young}`, 'old', new Map(), []);
+    expect(d.data_nascimento?.valor ?? '').toBe('');
+    const e: Parameters<typeof applyFallbacks>[0] = { data_validade: { valor: `11/02/${young + 12}`, conf: 0.9 } };
+    applyFallbacks(e, '31/05/1984', 'old', new Map(), []);
+    expect(e.data_nascimento?.valor).toBe('31/05/1984');
   });
 });
