@@ -1,8 +1,9 @@
 /**
  * Printed text of the card that is never a field's value: headers ("REPÚBLICA FEDERATIVA DO BRASIL",
  * "CARTEIRA NACIONAL DE HABILITAÇÃO", ministries, "DRIVER LICENSE"), the field labels of both models,
- * signature lines and the validity notice. A candidate value made mostly of these words (fuzzy: the
- * recogniser's misreadings of them count) is refused by fields.ts instead of being returned.
+ * signature lines and the validity notice, and an application form's labels around a card lying on
+ * one. A candidate value made mostly of these words (fuzzy: the recogniser's misreadings of them
+ * count) is refused by fields.ts instead of being returned.
  */
 import { editDistance, fold } from './words.js';
 
@@ -17,8 +18,14 @@ const VOCABULARY = [
   'CPF', 'REGISTRO', 'CATEGORIA', 'HAB', 'FILIACAO', 'OBSERVACOES', 'PERMISSAO', 'ACC', 'ORG',
   // notices and signature lines
   'ASSINATURA', 'PORTADOR', 'VALIDA', 'TODO', 'TERRITORIO', 'DOCUMENTO', 'ELETRONICO', 'DIGITAL', 'QRCODE',
+  // an application form's print around a card photographed lying on it (a DETRAN's requerimento: the
+  // applicant's address, town and telephone, the category applied for)
+  'REQUERENTE', 'REQUERIMENTO', 'ENDERECO', 'MUNICIPIO', 'TELEFONE', 'PRETENDIDA', 'FORMULARIO', 'SOLICITACAO', 'PROTOCOLO',
 ];
 const WORDS = new Set(VOCABULARY);
+
+/** Fewest letters of a vocabulary word's start that stand for it when a value's last word was cut (isBoilerplate). */
+const CUT_PREFIX = 4;
 
 /** True when `token` (folded) is a vocabulary word or, from 6 letters, within edit distance 1 (2 from 9) of one. */
 function isVocabulary(token: string): boolean {
@@ -36,6 +43,10 @@ function isVocabulary(token: string): boolean {
 export function isBoilerplate(value: string): boolean {
   const tokens = fold(value).split(/[^A-Z0-9]+/).filter((t) => t.length >= 3);
   if (!tokens.length) return false;
-  const hits = tokens.filter(isVocabulary).length;
+  // The last word may be a vocabulary word cut at the reading's edge ("ORGÃO EMIS", final14 #75: the
+  // label ÓRGÃO EMISSOR read as the name): its first CUT_PREFIX letters or more of a word of 7 or more.
+  const last = tokens[tokens.length - 1];
+  const cut = tokens.length > 1 && last.length >= CUT_PREFIX && !isVocabulary(last) && VOCABULARY.some((w) => w.length >= 7 && w.startsWith(last));
+  const hits = tokens.filter(isVocabulary).length + (cut ? 1 : 0);
   return (hits >= 2 && hits / tokens.length >= 0.6) || (tokens.length === 1 && hits === 1 && tokens[0].length >= 4);
 }

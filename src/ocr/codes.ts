@@ -6,7 +6,7 @@
  * its check: the value's own box, a little wider, with the recogniser restricted to the code's alphabet
  * (second-looks.ts rereadSuspects). Pure functions.
  */
-import { CATEGORY_SET, single } from './normalize.js';
+import { CATEGORY_SET, single, UFS } from './normalize.js';
 import type { Phrase } from './words.js';
 
 /** Remarks as printed: restriction codes (one letter) and EAR, space-separated. */
@@ -58,4 +58,15 @@ export const CODE_GROW = 0.4;
 export function widenedCode(p: Phrase, taller = false): Phrase {
   const m = CODE_WIDEN * p.h, v = taller ? CODE_GROW * p.h : 0;
   return { ...p, x0: Math.max(0, p.x0 - m), x1: p.x1 + m, y0: Math.max(0, p.y0 - v), y1: p.y1 + v };
+}
+
+/**
+ * Whether a reading under OBSERVAÇÕES is a place, not remarks: a word of two letters or more, a comma
+ * and one of the 27 states at the end ("IARMONIA, RS", final14 #34: the place of issue printed under
+ * the remarks' box, or an application form's line beside the card). Remarks are codes and EAR, never a
+ * comma.
+ */
+export function isPlaceLine(text: string): boolean {
+  const m = /[A-Za-zÀ-ÿ]{2,}\s*,\s*([A-Z]{2})[.”"']?$/.exec(single(text));
+  return m !== null && UFS.has(m[1]);
 }

@@ -235,6 +235,8 @@ export function cutAtEnd(line: Phrase): boolean {
   return lh >= 0.8 * h && lh <= 1.25 * h && last.x0 - others[others.length - 1].x1 <= h;
 }
 
+/** A mark this many times as tall as a name's line that spans its middle covers it, wherever its own middle is (markOverName). */
+const SPANNING_MARK = 2;
 /** How far (in the line's type heights) after a name's word a mark still touches its end (about one letter's advance and a space). */
 const END_MARK_REACH = 1.5;
 
@@ -250,7 +252,10 @@ export function markOverName(line: Phrase, phrases: Phrase[]): boolean {
   if (!named.length) return false;
   const h = line.h, cy = (line.y0 + line.y1) / 2;
   const from = named[0].x1 - 0.2 * h, to = named[named.length - 1].x1 + END_MARK_REACH * h;
-  return [...line.words, ...phrases.flatMap((q) => q.words)].some((w) => w.conf < 0.5 && w.y1 - w.y0 > 1.2 * h && w.x0 > from && w.x0 < to && Math.abs((w.y0 + w.y1) / 2 - cy) < 0.5 * h);
+  // Centred on the line, or a mark far taller than it spanning its middle (final14 #25: "sic" at 0.16,
+  // 88 px tall over a 22 px name whose end, KNAPPE LEHMKUHL, it hid; "KNA" read at 0.92).
+  const over = (w: OcrWord): boolean => Math.abs((w.y0 + w.y1) / 2 - cy) < 0.5 * h || (w.y1 - w.y0 > SPANNING_MARK * h && w.y0 < cy && w.y1 > cy);
+  return [...line.words, ...phrases.flatMap((q) => q.words)].some((w) => w.conf < 0.5 && w.y1 - w.y0 > 1.2 * h && w.x0 > from && w.x0 < to && over(w));
 }
 
 /**
@@ -377,4 +382,23 @@ const BEFORE_DER = /^(VAN|VON|IN|OP|UIT|AUF|AAN|VOR|VOM|UNTER|ZUR|AM)$/;
 export function orphanDer(valor: string): boolean {
   const t = fold(valor).split(/\s+/);
   return t.some((w, i) => w === 'DER' && !BEFORE_DER.test(t[i - 1] ?? ''));
+}
+
+/** A number's word boxed this many times as tall as its line's other words holds a mark taller than the type (edgeMarkedNumber). */
+export const EDGE_MARK_HEIGHT = 1.5;
+
+/**
+ * Whether the identity line's number (the first word with a digit of `idp`) starts with a bar or
+ * bracket ("|", "[", "]", "!": normalize.ts reads it as a 1) glued to its digits: 'tall' when the word
+ * is boxed EDGE_MARK_HEIGHT x the median height of the line's other words or more (the mark reaches far
+ * past the type: a frame line or the card's edge, final14 #13 "[446131280" boxed 51 px beside "SSP SC"
+ * of 21, the number 446131280), 'type' when not (a 1 or a mark, the ink cannot tell), undefined when
+ * the number starts otherwise.
+ */
+export function edgeMarkedNumber(idp: Phrase[]): 'tall' | 'type' | undefined {
+  const ws = idp.flatMap((p) => p.words);
+  const word = ws.find(hasDigit);
+  if (!word || !/^[|[\]!]\d/.test(word.text)) return undefined;
+  const others = ws.filter((w) => w !== word).map((w) => w.y1 - w.y0);
+  return others.length && word.y1 - word.y0 >= EDGE_MARK_HEIGHT * median(others) ? 'tall' : 'type';
 }

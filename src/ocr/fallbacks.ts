@@ -7,7 +7,7 @@
 import { type CnhFieldName } from './engine.js';
 import { type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import { allDates, digitsOf, normalizeCpf } from './normalize.js';
-import { isValidCnhNumber, isValidCpf } from './validators.js';
+import { isValidCnhNumber, isValidCpf, validateDates } from './validators.js';
 import { placeDatesInOrder, placeIdentityLine, placeUnlabelled } from './unlabelled.js';
 import { type Phrase } from './words.js';
 import { type Draft } from './checks.js';
@@ -65,9 +65,14 @@ export function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText
     const known = new Set(dateFields.map((k) => d[k]?.valor).filter(Boolean));
     const key = (s: string): string => s.split('/').reverse().join('');
     const rest = [...new Set(allDates(fullText))].filter((x) => !known.has(x)).sort((a, b) => key(a).localeCompare(key(b)));
-    if (missing.length === 1 && rest.length === 1) d[missing[0]] = { valor: rest[0], conf: 0.7 * f };
-    else if (rest.length) {
-      if (missing.includes('data_nascimento')) d.data_nascimento = { valor: rest.shift() ?? '', conf: 0.6 * f };
+    // A birth less than MIN_LICENCE_AGE_YEARS before the clock is no holder's (validators.ts
+    // validateDates): such a date is another field's (final14 #47, #56: an issue or first licence date
+    // of 2018-2024 placed as the birth).
+    const birthLike = (x: string): boolean => validateDates({ data_nascimento: x, data_primeira_habilitacao: '', data_emissao: '', data_validade: '' }).data_nascimento;
+    if (missing.length === 1 && rest.length === 1) {
+      if (missing[0] !== 'data_nascimento' || birthLike(rest[0])) d[missing[0]] = { valor: rest[0], conf: 0.7 * f };
+    } else if (rest.length) {
+      if (missing.includes('data_nascimento') && birthLike(rest[0])) d.data_nascimento = { valor: rest.shift() ?? '', conf: 0.6 * f };
       if (missing.includes('data_validade') && rest.length) d.data_validade = { valor: rest.pop() ?? '', conf: 0.6 * f };
     }
   }

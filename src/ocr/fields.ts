@@ -8,14 +8,15 @@ import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labe
 import {
   confusedUf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
 } from './normalize.js';
-import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
+import { CATEGORY_ALPHABET, isCategoryReading, isPlaceLine, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
 import { loneHeaderUf, nearFiliacao, doubtFlatCodes, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
-import { hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
-import { fold, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
+import { edgeMarkedNumber, hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
+import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
+import { mendDate } from './validators.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
 export { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
@@ -72,6 +73,12 @@ const BROKEN_WORD_CAP = 0.55;
 const IDENTITY_DETRAN = /(?<![\dA-Z])(?=(?:[^\d\s]*\d){5})[\d.\-/]+X?\s*[-–—]?\s*DETRAN\s*[-–—.]?\s*[A-Z]{2}\b/g;
 /** Label boxes whose type (layout.ts labelTypeLow) is under this share of their median box grew over it (linesUnderRow). */
 const GROWN_LABELS = 0.7;
+/** Confidence cap of an identity number whose leading edge mark was dropped (doubts.ts edgeMarkedNumber). */
+const EDGE_MARK_CAP = 0.75;
+/** Confidence cap of a state read in small letters on the identity line (the card prints capitals). */
+const SMALL_UF_CAP = 0.7;
+/** Confidence cap of a date mended through the recogniser's digit confusions (validators.ts mendDate). */
+const MENDED_DATE_CAP = 0.6;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
 const CONFUSED_UF_CAP = 0.7;
 
@@ -124,7 +131,9 @@ export const MAX_LOST_MARK_REREADS = 3;
  * word confidence; pattern fall-backs are scaled by 0.85; fields absent from the document are
  * `{ valor: '', confianca: 0 }`.
  */
-export function extractFields(phrases: Phrase[], fullText: string): ExtractedFields {
+export function extractFields(recognised: Phrase[], fullText: string): ExtractedFields {
+  // A word's final I read apart and glued to it (words.ts joinGluedI) joined back.
+  const phrases = recognised.map(joinGluedI);
   const labels = findLabels(phrases);
   const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
   const model = detectModel(labels, fullText);
@@ -204,7 +213,8 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   // Remarks with the flat marks read as letters doubted (near-labels.ts doubtFlatCodes).
   const obsPs = below('observacoes').map((p) => doubtFlatCodes(p, capH)).filter((p): p is Phrase => p !== undefined);
   const remarks = normalizeRemarks(obsPs.map((p) => p.text).join(' '));
-  d.observacoes = remarks ? { valor: remarks, conf: valueConfidence(obsPs) } : none;
+  // A place ("CITY, UF": the issue side's place of issue, or a form's printed line) is no remark.
+  d.observacoes = remarks && !isPlaceLine(obsPs.map((p) => p.text).join(' ')) ? { valor: remarks, conf: valueConfidence(obsPs) } : none;
   // Remarks are often absent: what the recogniser makes of the security print below the label then
   // comes with low confidence (< 0.5) and is not a remark. A lone phrase of codes read that unsure is
   // worth a single-line second look at full width (it replaces the first reading only if it is codes).
@@ -247,6 +257,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     const parsed = parseIdentity(idp.map((p) => p.text).join(' '));
     rgUf = parsed.uf;
     if (parsed.rg) d.rg = { valor: parsed.rg, conf: valueConfidence(idp, hasDigit), failed: !rgWidthFits(parsed.rg, idp, below('registro')) };
+    // A bar or bracket read before the number's digits (mapped to a 1): a frame line's or the card's
+    // edge as often as a 1 (doubts.ts edgeMarkedNumber); a mark boxed far taller than the line's type is
+    // no digit and is dropped, a mark of the type's height leaves the number in doubt.
+    const edge = parsed.rg ? edgeMarkedNumber(idp) : undefined;
+    if (edge && d.rg.valor.startsWith('1')) d.rg = edge === 'tall' ? { ...d.rg, valor: d.rg.valor.slice(1), cap: Math.min(d.rg.cap ?? 1, EDGE_MARK_CAP) } : { ...d.rg, failed: true };
     if (parsed.orgao) d.orgao_expedidor = { valor: parsed.orgao, conf: valueConfidence(idp, isNameWord) };
     const known = (t: string): boolean => {
       const p = parseIdentity(t);
@@ -329,7 +344,11 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
     // ASSINATURA: both signature labels are printed on the issue side (printed-lines.ts gives back only
     // "ASSINATURA DO" of a signature line it whitened).
     const backSeen = labels.has('local') || labels.has('emissao') || /ASSINATURA|PORTADOR|TERRITORIO NACIONAL/.test(fold(fullText));
-    d.uf = { valor: rgUf, conf: d.rg.conf * 0.9 * (backSeen ? 0.6 : 1) };
+    // The state's own word, when read in small letters (the card prints capitals: "se." for SC, final14
+    // #25, e and c told apart by a stroke), is a guessed shape: under the low-confidence line.
+    const ufWord = idp.flatMap((p) => p.words).filter((w) => fold(w.text).replace(/[^A-Z]/g, '') === rgUf).at(-1);
+    const small = ufWord !== undefined && /[a-z]/.test(ufWord.text);
+    d.uf = { valor: rgUf, conf: d.rg.conf * 0.9 * (backSeen ? 0.6 : 1), ...(small ? { cap: SMALL_UF_CAP } : {}) };
   } else {
     d.uf = loneHeaderUf(phrases, labels) ?? none;
   }
@@ -397,6 +416,13 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
   }
 
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels, phrases);
+  // A date that is none only for a digit the calendar allows no such digit at ("84/05/2838"): mended
+  // through the recogniser's digit confusions (validators.ts mendDate), kept under the low-confidence line.
+  for (const k of ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'] as const) {
+    const v = d[k];
+    const mended = v?.valor ? mendDate(v.valor) : '';
+    if (v && mended) d[k] = { ...v, valor: mended, cap: Math.min(v.cap ?? 1, MENDED_DATE_CAP) };
+  }
   restoreNames(d);
   particleHyphens(d);
   // A notary's stamp read into a name or the birthplace's town (doubts.ts isStampWord): its words cut
@@ -428,6 +454,10 @@ export function extractFields(phrases: Phrase[], fullText: string): ExtractedFie
 function birthLine(line: string): { date: string; city: string; uf: string; confused: boolean } {
   const text = single(line);
   const rest = text.replace(/^[^,]*,/, '').split(',').map((s) => normalizeName(s)).filter(Boolean);
+  // The line ends with the state: words read after it are marks beside the card's print ("TIMBÓ, SC
+  // Nf VIR": a blot 2 x the type's height beside the line, final14 #36).
+  const head = rest.length > 1 ? rest[rest.length - 1].split(' ')[0] : '';
+  if (UFS.has(head) && !UFS.has(rest[rest.length - 1])) rest[rest.length - 1] = head;
   const last = rest.length > 1 ? rest[rest.length - 1] : '';
   const exact = UFS.has(last), near = exact ? '' : confusedUf(last);
   if (exact || near) rest.pop();

@@ -150,6 +150,8 @@ function issuerVariants(raw: string): Set<string> {
     variants.add(v.replace(/0/g, 'O').replace(/5/g, 'S').replace(/8/g, 'B'));
     for (let i = 0; i < v.length; i++) if (v[i] === 'I') variants.add(v.slice(0, i) + 'J' + v.slice(i + 1));
   }
+  // A D read as O (the round capitals: "SOS" for SDS, final14 #79), one letter at a time.
+  for (const v of [...variants]) for (let i = 0; i < v.length; i++) if (v[i] === 'O') variants.add(v.slice(0, i) + 'D' + v.slice(i + 1));
   return variants;
 }
 
@@ -203,6 +205,9 @@ function ufLookAlikes(line: string): string {
   return UFS.has(uf) ? `${line.slice(0, i)} ${uf}` : line;
 }
 
+/** The identity line's label words (DOC. IDENTIDADE / ÓRG. EMISSOR / UF), folded: none names a body. */
+const ID_LABEL_WORD = /^(DOC|IDENTIDADE|ORG|ORGAO|EMISSOR)$/;
+
 /**
  * Identity document line `NUMBER ORGAO UF` (also `ORGAO/UF`, `ORGAO-UF`) -> parts; the number keeps
  * digits plus a final X check character when printed.
@@ -219,6 +224,12 @@ export function parseIdentity(s: string): { rg: string; orgao: string; uf: strin
   const numParts: string[] = [];
   while (parts.length && /\d/.test(parts[0])) numParts.push(parts.shift() ?? '');
   const rg = numParts.join('').split('').map((c) => (c === 'X' ? c : DIGIT_FIX[c] ?? c)).join('').replace(/[^0-9X]/g, '');
+  // Words of the line's own label read into the value ("SDS ORG": the label's ÓRG. beside the body,
+  // final14 #12): no body is named so.
+  if (parts.length > 1) {
+    const kept = parts.filter((t) => !ID_LABEL_WORD.test(t.replace(/[^A-ZÀ-Ý]/g, '').normalize('NFD').replace(/\p{M}/gu, '')));
+    if (kept.length) parts.splice(0, parts.length, ...kept);
+  }
   // A short trailing token that is not a state is a misread state abbreviation, not the body's name.
   while (!uf && parts.length > 1 && parts[parts.length - 1].replace(/[^A-Z]/g, '').length <= 2) parts.pop();
   let orgao = parts.join(' ').replace(/[^A-Z ]/g, '').trim();

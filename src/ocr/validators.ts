@@ -135,3 +135,51 @@ export function validateDates(dates: CnhDates, today: number = Date.now()): Reco
     data_validade: ok[3],
   };
 }
+
+/**
+ * Digits the recogniser takes for one another in the card's types (closed loops lost or gained in low
+ * light, blur and JPEG: 8 read for 0, 6 for 0, 4 for 1, 9 for 8), each with the digits it may stand for.
+ */
+const DIGIT_CONFUSIONS: Record<string, string> = {
+  '0': '869', '1': '47', '2': '7', '3': '859', '4': '1', '5': '63', '6': '058', '7': '12', '8': '0369', '9': '083',
+};
+
+/**
+ * A `DD/MM/AAAA` reading that is no real date because a digit stands where the calendar allows no such
+ * digit (a day's tens over 3, a month's tens over 1, a year not in 19xx or 20xx: "84/05/2838",
+ * "89/09/2009", "15/41/2024", "30/05/1885"), mended by putting back, at those places only, a digit the
+ * recogniser confuses with the one read (DIGIT_CONFUSIONS): the one real date so reached, or '' when
+ * none or more than one (nothing is guessed), or when the reading is a real date already or fails at a
+ * place every digit may hold (a 31st of February, month 13). A mended date is inferred: the caller keeps
+ * it under the low-confidence line.
+ */
+export function mendDate(s: string): string {
+  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
+  if (!m || parseDate(s)) return '';
+  const d = (m[1] + m[2] + m[3]).split('');
+  // Allowed digits at the places the calendar restricts: day tens, month tens, the year's first two.
+  const allowed: Record<number, string> = { 0: '0123', 2: '01', 4: '12' };
+  const options = d.map((c, i) => {
+    const ok = allowed[i];
+    if (!ok || ok.includes(c)) return [c];
+    return [...(DIGIT_CONFUSIONS[c] ?? '')].filter((x) => ok.includes(x));
+  });
+  // The year's first digit mended changes what its second may be: both enumerated together.
+  const found = new Set<string>();
+  const walk = (i: number, acc: string): void => {
+    if (i === 8) {
+      const t = `${acc.slice(0, 2)}/${acc.slice(2, 4)}/${acc.slice(4)}`;
+      const y = Number(acc.slice(4));
+      if (parseDate(t) && y >= 1900 && y < 2100) found.add(t);
+      return;
+    }
+    let opts = options[i];
+    if (i === 5) {
+      const need = acc[4] === '1' ? '9' : '0';
+      opts = d[5] === need ? [need] : [...(DIGIT_CONFUSIONS[d[5]] ?? '')].filter((x) => x === need);
+    }
+    for (const o of opts) walk(i + 1, acc + o);
+  };
+  walk(0, '');
+  return found.size === 1 ? [...found][0] : '';
+}

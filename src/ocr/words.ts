@@ -193,3 +193,28 @@ export function valueHeight(words: OcrWord[]): number {
   const hs = words.filter((w) => w.conf >= 0.8 && w.text.length >= 2).map((w) => w.y1 - w.y0).sort((a, b) => a - b);
   return hs.length >= 8 ? hs[Math.floor(0.75 * (hs.length - 1))] : 0;
 }
+
+/** A lone stroke read at most this many of its left neighbour's heights after it touches it (joinGluedI). */
+export const GLUED_GAP = 0.15;
+
+/**
+ * A phrase with each lone stroke read as its own word ("l", "I", "|") that touches the capitals' word
+ * before it (gap at most GLUED_GAP x that word's height, its height 0.8-1.25 x the word's) joined to
+ * that word as its last letter I: the recogniser split a word at its final I and read the I apart,
+ * often at confidence 0 ("AHMADZA" + "l" at 0.00 for AHMADZAI, final14 #36, monospaced type). A printed
+ * space is a third of the type's height or more; the joined word keeps the lower confidence.
+ */
+export function joinGluedI(p: Phrase): Phrase {
+  const out: OcrWord[] = [];
+  let changed = false;
+  for (const w of p.words) {
+    const prev = out[out.length - 1];
+    const h = prev ? prev.y1 - prev.y0 : 0;
+    const wh = w.y1 - w.y0;
+    if (prev && /^[lI|]$/.test(w.text) && /^[A-ZÀ-Ý'-]{3,}$/.test(prev.text) && w.x0 - prev.x1 <= GLUED_GAP * h && wh >= 0.8 * h && wh <= 1.25 * h) {
+      out[out.length - 1] = { ...prev, text: `${prev.text}I`, conf: Math.min(prev.conf, w.conf), x0: prev.x0, y0: Math.min(prev.y0, w.y0), x1: Math.max(prev.x1, w.x1), y1: Math.max(prev.y1, w.y1) };
+      changed = true;
+    } else out.push(w);
+  }
+  return changed ? toPhrase(out) : p;
+}
