@@ -8,7 +8,8 @@
  * card's region in it; frame.ts then darkens everything outside the region, so that the card lies over
  * a dark background as in every other photo (its edges straighten and crop it, and no word of the paper
  * is left to read). Frames without a large neutral surface on three sides (a dark desk, a scan's white
- * lid, a screenshot's bars, a greyscale camera) are left alone: `paperMask` returns null.
+ * lid, a greyscale camera), or whose neutral surface is a rendered screen (flat: FLAT_PAPER), are left
+ * alone: `paperMask` returns null.
  * Source of the idea: colour-based document segmentation (chroma against a neutral background), as in
  * receipt and ID-card scanners that tell the document from a white table.
  */
@@ -24,6 +25,8 @@ export const MIN_PAPER_SHARE = 0.25;
 export const MIN_CARD_SHARE = 0.15;
 /** Share of a frame side's pixels that must be paper for the paper to count as surrounding that side. */
 const SIDE_PAPER = 0.2;
+/** Share of paper pixels equal to their right neighbour (all bands) above which the paper is a rendered screen. */
+export const FLAT_PAPER = 0.92;
 /** Smallest share of the frame's width (height) left between the card and a side for the surface to show there. */
 const MIN_MARGIN = 0.04;
 /** Opening radius (copy px) that removes thin tinted lines along the paper's own edges. */
@@ -57,6 +60,13 @@ export function paperMask(rgb: Uint8Array, w: number, h: number, channels: numbe
   };
   const sides = [sideShare((k) => k, w), sideShare((k) => (h - 1) * w + k, w), sideShare((k) => k * w, h), sideShare((k) => k * w + w - 1, h)];
   if (sides.filter((s) => s >= SIDE_PAPER).length < 3) return null;
+  // Photographed paper carries the sensor's noise and the print's grain; a screen's rendered
+  // background (an app's page around a card image) is flat: most of its pixels equal their neighbour.
+  let flat = 0;
+  for (let i = 0, j = 0; i < n - 1; i++, j += channels) {
+    if (cls[i] === 1 && (i + 1) % w !== 0 && rgb[j] === rgb[j + channels] && rgb[j + 1] === rgb[j + channels + 1] && rgb[j + 2] === rgb[j + channels + 2]) flat++;
+  }
+  if (flat > FLAT_PAPER * paper) return null;
   let mask: Uint8Array = new Uint8Array(n);
   for (let i = 0; i < n; i++) mask[i] = cls[i] === 2 ? 1 : 0;
   mask = erode(dilate(mask, w, h, 2), w, h, 2);
