@@ -14,6 +14,7 @@ import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspect
 import { findShadowStep, liftShadowStep } from './shadow-step.js';
 import { UNEVEN_FRAME, dividePlane, framePlane, otsu } from './light.js';
 import { greenWithoutBlueInk, hasBlueInk } from './stamp-ink.js';
+import { dilate, paperMask } from './paper-backdrop.js';
 
 /** Analysis copy's longest side (px) for card finding and skew estimation. */
 const ANALYSIS_PX = 700;
@@ -225,6 +226,43 @@ async function evenFrame(rgb: Raw): Promise<{ rgb: Raw; analysis?: Analysis }> {
   return { rgb: { ...rgb, data } };
 }
 
+/** Copy width (px) of the frame's colour for paperMask. */
+const PAPER_PX = 480;
+/** Level the paper around a card is darkened to (a desk's). */
+const PAPER_DARK = 40;
+
+/**
+ * `rgb` (the frame as decoded, light evened) with everything outside the card darkened to PAPER_DARK,
+ * when the frame `bytes` (turned `extraTurnDeg`) shows a tinted card on neutral paper (paper-backdrop.ts
+ * paperMask, on a colour copy PAPER_PX wide); otherwise null. The mask is grown by one copy pixel so the
+ * card's own edge stays whole. `quad`: the card's corners (TL, TR, BR, BL, frame px) when the mask is one
+ * card's clean outline (perspective.ts findCardQuad on it).
+ */
+async function darkenPaper(rgb: Raw, bytes: Uint8Array, extraTurnDeg: number, limitInputPixels?: number): Promise<{ rgb: Raw; quad?: Quad } | null> {
+  const cw = Math.min(PAPER_PX, rgb.width);
+  const { data, info } = await sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb')
+    .resize({ width: cw }).raw().toBuffer({ resolveWithObject: true });
+  if (info.channels < 3 || Math.abs(info.height / info.width - rgb.height / rgb.width) > 0.02) return null;
+  const found = paperMask(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, info.channels);
+  if (!found) return null;
+  const mask = dilate(found, info.width, info.height, 1);
+  const out = Buffer.from(rgb.data);
+  const sx = info.width / rgb.width, sy = info.height / rgb.height, ch = rgb.channels;
+  for (let y = 0; y < rgb.height; y++) {
+    const row = Math.min(info.height - 1, Math.floor(y * sy)) * info.width;
+    for (let x = 0; x < rgb.width; x++) {
+      if (mask[row + Math.min(info.width - 1, Math.floor(x * sx))]) continue;
+      const i = (y * rgb.width + x) * ch;
+      for (let c = 0; c < ch; c++) out[i + c] = PAPER_DARK;
+    }
+  }
+  // One card (not two sides apart): its corners from the mask's outline, in frame px.
+  const m: Gray = { data: found.map((v) => v * 255), w: info.width, h: info.height };
+  const q = findCardQuad(m, 128, brightAxis(m, 128).angleDeg);
+  const quad = q ? (q.map((p) => ({ x: p.x / sx, y: p.y / sy })) as Quad) : undefined;
+  return { rgb: { ...rgb, data: out }, ...(quad ? { quad } : {}) };
+}
+
 /** The card cut from a frame, upright, at the input's resolution (the green channel; `rgb.channels` equal bands). */
 export interface FramedCard {
   rgb: Raw;
@@ -238,7 +276,10 @@ export interface FramedCard {
 export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPixels?: number): Promise<FramedCard> {
   let rgb = await decodeFrame(bytes, extraTurnDeg, limitInputPixels);
   // A shadow across the whole frame is divided out before anything looks for the card (light.ts).
-  const even = await evenFrame(rgb);
+  let even = await evenFrame(rgb);
+  // A tinted card lying on neutral printed paper: the paper darkened around it (paper-backdrop.ts).
+  const onPaper = await darkenPaper(even.rgb, bytes, extraTurnDeg, limitInputPixels);
+  if (onPaper) even = { rgb: onPaper.rgb };
   const framed = even.rgb;
   // Uniform light margins (paper around a scan or a PDF page's card images) go first; dark ones are
   // left for the card finder, which also straightens by the card's edges.
@@ -250,10 +291,11 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
   const axis = brightAxis(g, t);
   // Card over a darker background: straighten along the card's long axis, crop to the card.
   // A card photographed at an angle (its outline clearly not a rectangle) is warped upright instead.
-  const quad = axis.share > 0.1 && axis.share < 0.85 ? findCardQuad(g, t, axis.angleDeg) : null;
+  // On paper, the card's outline comes from its colour (a shadow across it leaves its shape whole).
+  const quad = onPaper?.quad && rgb === framed ? onPaper.quad : axis.share > 0.1 && axis.share < 0.85 ? findCardQuad(g, t, axis.angleDeg) : null;
   let rectified: Quad | undefined;
-  if (quad && needsPerspective(quad)) {
-    const sx = rgb.width / g.w, sy = rgb.height / g.h;
+  if (quad && (needsPerspective(quad) || quad === onPaper?.quad)) {
+    const sx = quad === onPaper?.quad ? 1 : rgb.width / g.w, sy = quad === onPaper?.quad ? 1 : rgb.height / g.h;
     const full = quad.map((p) => ({ x: p.x * sx, y: p.y * sy })) as Quad;
     rgb = rectify(rgb, full);
     rectified = full;
