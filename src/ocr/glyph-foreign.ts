@@ -22,7 +22,8 @@ import {
   ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, BASE_OF, GRAVE, INK_LETTER_CAP, MARK_MAX_HEIGHT, MIN_LETTER_HEIGHT, SLANT_CLEAR, SLANT_FLAT,
   markInk, markSlant,
 } from './glyph-accent.js';
-import type { Blob, Gray } from './glyph-i.js';
+import { wordGlyphs, type Blob, type Gray } from './glyph-i.js';
+import { dotsReading } from './glyph-dots.js';
 import type { OcrWord } from './words.js';
 
 /** Capitals with two dots above, by base letter. */
@@ -168,7 +169,12 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
 export function mendForeignMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
   return words.map((w) => {
     if (!/[A-ZÀ-Þ]/.test(w.text) || !judged(w)) return w;
-    const { letters: found, doubt } = foreignReading(g, w);
+    const { letters: found, doubt: leans } = foreignReading(g, w);
+    // Two dots read from the gray levels over each glyph (glyph-dots.ts): dots of 2-3 px that the
+    // blobs above miss, on type under 18 px too.
+    const dots = dotsReading(g, w, wordGlyphs);
+    for (const [i, c] of dots.letters) found.set(i, c);
+    const doubt = leans || dots.doubt;
     if (!found.size && !doubt) return w;
     const comma = /,$/.test(w.text) ? ',' : '';
     const chars = [...w.text.replace(/,$/, '')];
