@@ -52,7 +52,7 @@ const BAD_Q = /Q(?![UÜ][AEIOUÁÉÍÓÚÂÊÔÃÕ])/;
 
 /**
  * Each field's own check where it has one (undefined: no opinion): CPF and CNH number check digits,
- * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape, issuing
+ * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape (6-14 digits), issuing
  * body known, remarks made of codes (REMARK_CODES), names of two words or more in capitals without a
  * doubled vowel (GLUED_VOWELS) nor a Q outside QU + vowel (BAD_Q), neither starting nor ending with a particle (LEADING_PARTICLE, TRAILING_PARTICLE). Date order is checked across fields by `scoreFields`.
  */
@@ -66,7 +66,10 @@ export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined 
       const m = /^([A-ZÀ-ÖØ-Ý' -]+), ([A-Z]{2})$/.exec(valor);
       return m !== null && UFS.has(m[2]);
     }
-    case 'rg': return /^\d{4,14}X?$/.test(valor);
+    // Identity numbers of 4-5 digits are the head or tail of a longer one cut by a shadow or the card's edge
+    // far more often than a real one (the states' RGs run 6-14 digits; final14 #69: "7443" for 91217443 at
+    // 0.952): kept, doubted (a failed check caps it), never raised.
+    case 'rg': return /^\d{6,14}X?$/.test(valor);
     // Remarks are restriction codes (one letter) and EAR: anything else was misread ("FARA").
     case 'observacoes': return REMARK_CODES.test(valor) ? undefined : false;
     case 'orgao_expedidor': return isKnownIssuer(valor) ? true : /^[A-Z]{2,12}$/.test(valor) ? undefined : false;

@@ -4,9 +4,9 @@
  * confidence (checks.ts); the values that failed a check are handed on as suspects for a second look.
  */
 import { type CnhField, type CnhFieldName } from './engine.js';
-import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, labelTypeLow, valueAbove, valueBelow, withContinuations, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
+import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, labelTypeLow, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
-  confusedUf, isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
+  isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isPlaceLine, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
@@ -17,6 +17,7 @@ import { edgeMarkedNumber, hasDigit, isNameWord, joinedWords, lostMarkWords, MAR
 import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 import { mendDate } from './validators.js';
+import { birthLine, GROWN_LABELS, linesUnderRow } from './field-lines.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
 export { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
@@ -71,8 +72,6 @@ const BROKEN_WORD_CAP = 0.55;
  * DETRAN-PR"): at least 5 digits (dots, dashes, slashes and a final X between them), then DETRAN.
  */
 const IDENTITY_DETRAN = /(?<![\dA-Z])(?=(?:[^\d\s]*\d){5})[\d.\-/]+X?\s*[-–—]?\s*DETRAN\s*[-–—.]?\s*[A-Z]{2}\b/g;
-/** Label boxes whose type (layout.ts labelTypeLow) is under this share of their median box grew over it (linesUnderRow). */
-const GROWN_LABELS = 0.7;
 /** Confidence cap of an identity number whose leading edge mark was dropped (doubts.ts edgeMarkedNumber). */
 const EDGE_MARK_CAP = 0.75;
 /** Confidence cap of a state read in small letters on the identity line (the card prints capitals). */
@@ -444,48 +443,4 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
     if (v?.valor && (vowellessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
-}
-
-/**
- * Field 3 of the 2022 model, "DD/MM/AAAA, CIDADE, UF": the date (normalizeDate, or ''), the town
- * (normalizeName of what lies between the first comma and the state) and the state ('' when the last
- * part is not one of the 27, nor one read with a confused capital: `confused`, normalize.ts confusedUf).
- */
-function birthLine(line: string): { date: string; city: string; uf: string; confused: boolean } {
-  const text = single(line);
-  const rest = text.replace(/^[^,]*,/, '').split(',').map((s) => normalizeName(s)).filter(Boolean);
-  // The line ends with the state: words read after it are marks beside the card's print ("TIMBÓ, SC
-  // Nf VIR": a blot 2 x the type's height beside the line, final14 #36).
-  const head = rest.length > 1 ? rest[rest.length - 1].split(' ')[0] : '';
-  if (UFS.has(head) && !UFS.has(rest[rest.length - 1])) rest[rest.length - 1] = head;
-  const last = rest.length > 1 ? rest[rest.length - 1] : '';
-  const exact = UFS.has(last), near = exact ? '' : confusedUf(last);
-  if (exact || near) rest.pop();
-  return { date: normalizeDate(text), city: rest.join(' '), uf: exact ? last : near, confused: near !== '' };
-}
-
-/**
- * The last one or two consecutive value lines left-aligned with `label`, from 1.5 to 8 label heights
- * under the value row that follows it (the 2022 model prints FILIAÇÃO and the parents there).
- */
-function linesUnderRow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number, typeLow = 0): Phrase[] {
-  const L = label.phrase;
-  // Where the label boxes grew far over their type (labelTypeLow well under the median box: a lens's
-  // halo, final10 #46), the row and the size are measured from the type; a line then taken only by
-  // that measure is a name's line of two words or more (an unread label is one word).
-  const grown = typeLow > 0 && typeLow < GROWN_LABELS * labelH;
-  const h = Math.max(4, grown ? typeLow : labelH);
-  const big = (p: Phrase): boolean => p.h >= 1.2 * Math.max(4, labelH) || (grown && p.h >= 1.2 * h && p.words.filter((w) => /[A-Za-zÀ-ÿ]{2}/.test(w.text)).length >= 2);
-  const rowBottom = L.y1 + 3.5 * h;
-  const cands = phrases
-    .filter((p) => !labelPhrases.has(p) && big(p) && Math.abs(p.x0 - L.x0) < 3 * h && p.y0 > rowBottom && p.y0 < rowBottom + 8 * h)
-    .filter((p) => p.words.reduce((s, w) => s + w.conf, 0) / p.words.length >= 0.5)
-    .sort((a, b) => a.y0 - b.y0);
-  if (!cands.length) return [];
-  const last = cands[cands.length - 1];
-  const prev = cands[cands.length - 2];
-  // Each line joined with the rest of it the recogniser broke off (a first name whose box swallowed
-  // the FILIAÇÃO label above it, the surnames beside it).
-  const whole = (p: Phrase): Phrase => withContinuations(p, phrases, labelPhrases, h);
-  return prev && last.y0 - prev.y1 < 1.0 * last.h ? [whole(prev), whole(last)] : [whole(last)];
 }
