@@ -54,7 +54,7 @@
  * `final15` (seeds 1800000+, like final10-final14 a fresh sample of the whole widened set; also print
  * worn off a card carried in a wallet, a phone lens's lateral chromatic aberration, a rolling shutter's
  * wobble, its own names) was made at the start of the sixteenth round, before its tuning: it is run once by
- * the lead at that round's end (`--part final15 --n 88`).
+ * the lead at that round's end (`--part final15 --n 88`, 93.9 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final15: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
