@@ -4,6 +4,7 @@
  * between letters and digits are mapped only inside numeric fields.
  */
 import { isValidCnhNumber, isValidCpf } from './validators.js';
+import { fold } from './words.js';
 
 const DIGIT_FIX: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', '|': '1', i: '1', L: '1', ']': '1', '[': '1', '!': '1', S: '5', s: '5', B: '8', Z: '2', z: '2', G: '6', T: '7', A: '4', g: '9' };
 
@@ -227,7 +228,7 @@ export function parseIdentity(s: string): { rg: string; orgao: string; uf: strin
   // Words of the line's own label read into the value ("SDS ORG": the label's ÓRG. beside the body,
   // final14 #12): no body is named so.
   if (parts.length > 1) {
-    const kept = parts.filter((t) => !ID_LABEL_WORD.test(t.replace(/[^A-ZÀ-Ý]/g, '').normalize('NFD').replace(/\p{M}/gu, '')));
+    const kept = parts.filter((t) => !ID_LABEL_WORD.test(fold(t.replace(/[^A-ZÀ-Ý]/g, ''))));
     if (kept.length) parts.splice(0, parts.length, ...kept);
   }
   // A short trailing token that is not a state is a misread state abbreviation, not the body's name.
