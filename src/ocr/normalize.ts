@@ -100,7 +100,8 @@ const J_AS_CLOSING = /(?<=\p{Lu}{3})[)\]](?=$|[\s,.])/gu;
 
 /**
  * Name as printed: uppercase letters (accents kept), spaces, apostrophes and hyphens inside words;
- * a ")" inside a word read as J (J_AS_PARENTHESIS); an "!" touching a letter read as I; stray marks
+ * a ")" inside a word, or a ")" or "]" ending a word of three capitals, read as J (J_AS_PARENTHESIS,
+ * J_AS_CLOSING); an "!" touching a letter read as I; stray marks
  * from the background removed; tokens of one non-word letter at the ends dropped.
  */
 export function normalizeName(s: string): string {
