@@ -8,7 +8,7 @@ import { isBoilerplate } from './boilerplate.js';
 import { isCategoryReading, REMARK_CODES } from './codes.js';
 import type { LabelId } from './layout.js';
 import { CATEGORY_SET, isKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
-import { isValidCnhNumber, isValidCpf, parseDate, validateDates } from './validators.js';
+import { confusedDigits, isValidCnhNumber, isValidCpf, parseDate, validateDates } from './validators.js';
 import { LEADING_PARTICLE, TRAILING_PARTICLE } from './doubts.js';
 
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
@@ -138,4 +138,29 @@ export function passesOwnCheck(id: LabelId, text: string): boolean {
     case 'nascimento': case 'emissao': case 'validade': case 'primeira': return parseDate(normalizeDate(text)) !== null;
     default: return false;
   }
+}
+
+/** Confidence cap of an identity number holding a digit its page is seen to misread (doubtByConfusion). */
+export const CONFUSED_DIGIT_CAP = 0.7;
+
+/**
+ * The identity number has no check digit; the CPF, the CNH number and the dates on the same page do. A
+ * digit that mends one of those when put back as a digit the recogniser confuses it with
+ * (validators.ts confusedDigits) is a digit this page's print is misread at; an identity number holding
+ * it may be misread the same way, and is capped at CONFUSED_DIGIT_CAP (final15 #47: "499450251" for
+ * 409450251 at 0.952, with its CPF "699.935.234-59" failing for 699.035.234-59). Call before the dates
+ * are mended (mendDate), on one reading's values.
+ */
+export function doubtByConfusion(d: Partial<Record<CnhFieldName, Draft>>): void {
+  const rg = d.rg;
+  if (!rg?.valor) return;
+  const seen = [
+    confusedDigits(d.cpf?.valor ?? '', isValidCpf),
+    confusedDigits(d.numero_cnh?.valor ?? '', isValidCnhNumber),
+    ...(['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'] as const).map((k) => confusedDigits(d[k]?.valor ?? '', (t) => parseDate(t) !== null)),
+  ];
+  // One failing value mended by one confusion may be chance (a B before the CNH number read 8, a blot):
+  // the same digit seen misread in two of the page's values is the print's.
+  const twice = [...'0123456789'].filter((c) => seen.filter((s) => s.includes(c)).length >= 2);
+  if (twice.some((c) => rg.valor.includes(c))) d.rg = { ...rg, cap: Math.min(rg.cap ?? 1, CONFUSED_DIGIT_CAP) };
 }

@@ -15,7 +15,7 @@ import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
 import { edgeMarkedNumber, hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
 import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
-import { passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
+import { doubtByConfusion, passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 import { mendDate } from './validators.js';
 import { birthLine, GROWN_LABELS, linesUnderRow } from './field-lines.js';
 
@@ -74,7 +74,7 @@ const BROKEN_WORD_CAP = 0.55;
 const IDENTITY_DETRAN = /(?<![\dA-Z])(?=(?:[^\d\s]*\d){5})[\d.\-/]+X?\s*[-–—]?\s*DETRAN\s*[-–—.]?\s*[A-Z]{2}\b/g;
 /** Confidence cap of an identity number whose leading edge mark was dropped (doubts.ts edgeMarkedNumber). */
 const EDGE_MARK_CAP = 0.75;
-/** Confidence cap of a state read in small letters on the identity line (the card prints capitals). */
+/** Confidence cap of a state (identity line) or a category read in small letters (the card prints capitals). */
 const SMALL_UF_CAP = 0.7;
 /** Confidence cap of a date mended through the recogniser's digit confusions (validators.ts mendDate). */
 const MENDED_DATE_CAP = 0.6;
@@ -206,6 +206,9 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   // security print, 59 px for a 28 px type, read "E" at 0.82 and again alone at 0.892).
   const typeH = valueHeight(phrases.flatMap((p) => p.words));
   if (d.categoria.valor && catPs.length === 1 && typeH > 0 && catPs[0].h > TALL_CODE * typeH) d.categoria = { ...d.categoria, cap: Math.min(d.categoria.cap ?? 1, LOST_GLYPH_CAP) };
+  // A code read in small letters unlike its capitals (the card prints capitals; c o s v w x z are the
+  // capitals' own shapes, smaller): a C read "e" at 0.92 on a worn JPEG (final15 #11).
+  if (d.categoria.valor && /[abd-nprtuy]/.test(catPs.map((p) => p.text).join(''))) d.categoria = { ...d.categoria, cap: Math.min(d.categoria.cap ?? 1, SMALL_UF_CAP) };
   d.data_validade = read('validade', normalizeDate, true, hasDigit);
   d.data_emissao = read('emissao', normalizeDate, true, hasDigit);
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true, hasDigit);
@@ -415,6 +418,8 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   }
 
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels, phrases);
+  // An identity number holding a digit the page's checked numbers show misread (checks.ts doubtByConfusion).
+  doubtByConfusion(d);
   // A date that is none only for a digit the calendar allows no such digit at ("84/05/2838"): mended
   // through the recogniser's digit confusions (validators.ts mendDate), kept under the low-confidence line.
   for (const k of ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'] as const) {

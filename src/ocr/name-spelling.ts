@@ -32,7 +32,26 @@ export function restoreNames(d: Partial<Record<CnhFieldName, Draft>>): void {
     if (restored.length || declined.some((w) => !oneSyllableAo(w))) d[k] = { valor: [name, ...rest].join(','), conf: v.conf, cap: LOST_DIACRITIC_CAP };
   }
   sameSpelling(d);
+  markedTwins(d);
 }
+
+/**
+ * A vowel read twice, plain and then marked ("GIOSUEÈ" for GIOSUÈ, boxed as wide as six letters: final15
+ * #50): the recogniser wrote one glyph as its plain letter and again with the mark it saw over it. A
+ * name spells a vowel and its own marked twin in that order almost never (the marked one first is French:
+ * RENÉE, DÉSIRÉE, and is left alone). The plain one is dropped and the value capped at LOST_DIACRITIC_CAP
+ * (which of the two the card prints, and whether a letter was lost between them, is inferred).
+ */
+export function markedTwins(d: Partial<Record<CnhFieldName, Draft>>): void {
+  for (const k of NAME_FIELDS) {
+    const v = d[k];
+    if (!v?.valor) continue;
+    const valor = v.valor.replace(PLAIN_THEN_MARKED, (_m, plain: string, marked: string) => (fold(marked) === plain ? marked : plain + marked));
+    if (valor !== v.valor) d[k] = { ...v, valor, cap: Math.min(v.cap ?? 1, LOST_DIACRITIC_CAP) };
+  }
+}
+/** A plain vowel then a marked vowel (markedTwins keeps only pairs of one letter). */
+const PLAIN_THEN_MARKED = /([AEIOU])([ÀÁÂÃÄÈÉÊËÌÍÎÏÒÓÔÕÖÙÚÛÜ])/g;
 
 /**
  * A surname printed twice on one card (the holder's and a parent's) has one spelling: a word read

@@ -88,15 +88,25 @@ export function apostrophes(s: string): string {
  * parenthesis, and one that closes a remark in a parenthesis stands after its word, not inside it.
  */
 const J_AS_PARENTHESIS = /(?<=\p{L})\)(?=[\p{L}!])/gu;
+/**
+ * A closing parenthesis or bracket that ends a word of three capitals or more: the same J at a word's
+ * end, where the Portuguese model, whose words never end in J, writes its hook as ")" or its top bar
+ * and hook as "]" (final15: HORODETSKYJ read "HORODETSKY]" at 0.54-0.78, HRYHORIJ "HRYHORI)" at
+ * 0.25-0.86, on every reading of four cards, serif and sans). Names hold no bracket, so the only other
+ * source of one is a mark of the card read as type, which misreadNameWords (doubts.ts) already takes
+ * as a doubt: the value stays under NAME_DOUBT_CAP either way.
+ */
+const J_AS_CLOSING = /(?<=\p{Lu}{3})[)\]](?=$|[\s,.])/gu;
 
 /**
  * Name as printed: uppercase letters (accents kept), spaces, apostrophes and hyphens inside words;
- * a ")" inside a word read as J (J_AS_PARENTHESIS); an "!" touching a letter read as I; stray marks
+ * a ")" inside a word, or a ")" or "]" ending a word of three capitals, read as J (J_AS_PARENTHESIS,
+ * J_AS_CLOSING); an "!" touching a letter read as I; stray marks
  * from the background removed; tokens of one non-word letter at the ends dropped.
  */
 export function normalizeName(s: string): string {
   // "!" touching a letter is the recogniser's reading of an I (GODÓI read "GODÓ!"): no name has one.
-  const marked = apostrophes(s.replace(J_AS_PARENTHESIS, 'J').replace(/(?<=\p{L})!|!(?=\p{L})/gu, 'I'));
+  const marked = apostrophes(s.replace(J_AS_PARENTHESIS, 'J').replace(J_AS_CLOSING, 'J').replace(/(?<=\p{L})!|!(?=\p{L})/gu, 'I'));
   const cleaned = single(marked.toUpperCase().replace(/[^A-ZÀ-ÖØ-Ý' \-]/g, ' '));
   // Apostrophes and hyphens join letters (D'ÁVILA, SANT'ANA, ANA-LÚCIA): at a word's edge they are marks.
   const parts = cleaned.split(' ').map((w) => w.replace(/^['-]+|['-]+$/g, '')).filter(Boolean);

@@ -183,3 +183,21 @@ export function mendDate(s: string): string {
   walk(0, '');
   return found.size === 1 ? [...found][0] : '';
 }
+
+/**
+ * The digits of a reading `s` that fails its own check (`passes`: CPF or CNH check digits, a real date)
+ * which, put back one at a time by a digit the recogniser confuses them with (DIGIT_CONFUSIONS), make it
+ * pass: the page's print is read with that confusion (final15 #47, old photo in Liberation Mono: every 0
+ * read 9, the CPF and the CNH number failing their check digits, the issue date on the 96th). Empty when
+ * the reading passes or no single confusion mends it. Shape: digit characters, each at most once.
+ */
+export function confusedDigits(s: string, passes: (t: string) => boolean): string {
+  if (!/\d/.test(s) || passes(s)) return '';
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (out.includes(c)) continue;
+    if ([...(DIGIT_CONFUSIONS[c] ?? '')].some((x) => passes(s.slice(0, i) + x + s.slice(i + 1)))) out += c;
+  }
+  return out;
+}
