@@ -25,6 +25,7 @@
  * dots' bottom 1-3 rows above the capitals' top, 2-4 px wide, 0.7-1.0 dark; a lighter row (0.17-0.47)
  * between them and the letter even where the threshold joined them to it (#49) or to each other (#4).
  */
+import { SLANT_FLAT, markSlant } from './glyph-accent.js';
 import type { Blob, Gray } from './glyph-i.js';
 
 /** What the ink over one glyph shows: two dots, one mark, nothing, or ink that tells none of these. */
@@ -157,6 +158,15 @@ const JUDGED: Record<string, string> = Object.fromEntries([
   ...Object.keys(DIAERESIS).map((b) => [b, b]), ...Object.entries(DIAERESIS).map(([b, c]) => [c, b]),
   ['Á', 'A'], ['É', 'E'], ['Í', 'I'], ['Ó', 'O'], ['Ú', 'U'], ['À', 'A'], ['È', 'E'], ['Ì', 'I'], ['Ò', 'O'], ['Ù', 'U'],
 ]);
+/** Capitals the model writes with an acute. */
+const ACUTE_READ = /[ÁÉÍÓÚ]/;
+/**
+ * One run over a letter read with an acute is no acute when it is at least this share of the letters'
+ * height wide and at least FLAT_MIN_ASPECT times as wide as tall: two dots run together into one blob
+ * (bold or blurred type: final14 #4, #59 7-8 x 4 px, #74 6 x 2 px), or a roof or a wave.
+ */
+const FLAT_MIN_WIDTH = 0.35;
+const FLAT_MIN_ASPECT = 1.7;
 /** Capitals that never carry a mark above (consonants; Ç's mark is below, Ñ's above): ink over them is print or dirt. */
 const BARE = /^[BCDFGHJKLMPQRSTVWXZÇ]$/;
 
@@ -182,7 +192,16 @@ export function dotsReading(g: Gray, w: { text: string; x0: number; y0: number; 
     return near[Math.floor(near.length / 2)];
   };
   const readings = glyphs.map((b, i) => inkOver(g, b, lineTop(i), letterH));
-  if (glyphs.length !== chars.length) return { letters, doubt: readings.some((r) => r.kind === 'dots') };
+  // One run wider and flatter than any acute over a letter read with one: two dots run together (bold or
+  // blurred type), or a roof or a wave; never the acute read.
+  const flat = (r: OverReading, i: number): boolean => r.kind === 'one' && r.runs[0].x1 - r.runs[0].x0 + 1 >= FLAT_MIN_WIDTH * letterH
+    && r.runs[0].x1 - r.runs[0].x0 + 1 >= FLAT_MIN_ASPECT * (r.runs[0].y1 - r.runs[0].y0 + 1)
+    && Math.abs(markSlant(g, r.runs[0], lineTop(i))) < SLANT_FLAT;
+  if (glyphs.length !== chars.length) {
+    // Unpaired glyphs (letters run together): a flat run over any glyph of a word whose only marks read are acutes.
+    const acutesOnly = chars.some((c) => ACUTE_READ.test(c)) && !chars.some((c) => /[ÂÃÊÔÕ]/.test(c));
+    return { letters, doubt: readings.some((r) => r.kind === 'dots') || (acutesOnly && readings.some(flat)) };
+  }
   let doubt = false, stray = false;
   chars.forEach((c, i) => {
     const r = readings[i], b = glyphs[i];
@@ -193,6 +212,7 @@ export function dotsReading(g: Gray, w: { text: string; x0: number; y0: number; 
     const base = JUDGED[c];
     if (!base) return;
     if (r.kind === 'dots') { if (DIAERESIS[base] !== c) letters.set(i, DIAERESIS[base]); return; }
+    if (ACUTE_READ.test(c) && flat(r, i)) { doubt = true; return; }
     // Two pieces of ink at one height that are not clearly two dots (one faint, or too close): the
     // ink cannot tell two dots from a broken mark, and the word is not left sure.
     if (r.kind === 'unclear' && r.runs.length === 2 && r.runs.every((u) => u.peak >= DOT_INK)

@@ -20,6 +20,7 @@ import { tGlyphs, wordGlyphs, type Gray } from './glyph-i.js';
 import { mendMarks } from './glyph-accent.js';
 import { mendTildeN } from './glyph-tilde-n.js';
 import { mendForeignMarks } from './glyph-foreign.js';
+import { mendDottedZeros } from './glyph-zero.js';
 import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, placed } from './cuts.js';
 import { doubtIdentityNumber, lostLineEnds } from './value-doubts.js';
 
@@ -168,7 +169,7 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
   // Marks are judged on value-size words only: a label's marks are a few pixels (EMISSÃO's tilde named a circumflex).
   const typeH = valueHeight(words);
   const valueSized = (w: OcrWord): boolean => typeH > 0 && w.y1 - w.y0 >= VALUE_TYPE_SHARE * typeH;
-  words = lostLineEnds(page, mendTildeN(page, mendForeignMarks(page, mendMarks(page, words, valueSized), valueSized), valueSized));
+  words = lostLineEnds(page, mendTildeN(page, mendForeignMarks(page, mendMarks(page, mendDottedZeros(page, words, valueSized), valueSized), valueSized), valueSized));
   const { suspects } = extractFields(groupPhrases(words), '');
   let out = words;
   for (const s of suspects) {

@@ -82,6 +82,23 @@ describe('two dots read from the gray levels over a glyph', () => {
     expect(inkOver(g([[6, 6], [7, 6], [10, 6], [11, 6]]), glyph, 10, 10).kind).toBe('unclear');
   });
 
+  it('doubts a word whose acute is one flat level run: two dots run together (blurred condensed type)', async () => {
+    // Drawn cases whose dots the blur joins into one run read as the acute (final14 #74: STRÖHER read
+    // "STRÓHER" at 0.907, DejaVu Sans Condensed, a 6 x 2 px run).
+    for (const [truth, read, sigma, quality] of [['JÄGER', 'JÁGER', 0.7, 40], ['JÄGER', 'JÁGER', 1.1, 90], ['STRÖHER', 'STRÓHER', 1.1, 90]] as const) {
+      const d = await drawn(truth, 'DejaVu Sans Condensed', 19);
+      const [w] = mend(await worn(d.g, sigma, quality), [{ text: read, conf: 0.9, ...d.box }]);
+      expect([truth, read], `${truth} blur ${sigma} q${quality}`).toContain(w.text);
+      expect(w.conf, `${truth} blur ${sigma} q${quality}`).toBeLessThanOrEqual(INK_LETTER_CAP);
+    }
+    // A long acute (Liberation Mono Bold's: 0.35 of the height wide, 1.75 times as wide as tall) slants: left sure.
+    for (const word of ['JOSÉ', 'TÚLIO', 'ÁLVARO', 'CÉSAR']) for (const size of [26, 30]) for (const sigma of [0, 0.7]) {
+      const d = await drawn(word, 'Liberation Mono', size, true);
+      const [w] = mend(await worn(d.g, sigma, 90), [{ text: word, conf: 0.9, ...d.box }]);
+      expect(w, `${word} ${size} ${sigma}`).toMatchObject({ text: word, conf: 0.9 });
+    }
+  });
+
   it('doubts, rather than writes, two dots over a word whose glyphs do not pair with its letters', async () => {
     const d = await drawn('MÜLLER', 'DejaVu Sans', 20);
     // Read with a letter too many: the glyphs (6) do not pair with the letters (7).

@@ -1,15 +1,15 @@
 /**
  * A word drawn for the glyph tests (glyph-accent, glyph-tilde-n, tilde-n-misread): `text` black on white
- * in `font` at `size` px (a value line of a card), as a gray page and the word's box, its ink's extent
+ * in `font` at `size` px (a value line of a card; `bold`: its bold face), as a gray page and the word's box, its ink's extent
  * (as the recogniser reports it, marks included).
  */
 import sharp from 'sharp';
 import type { Gray } from '../../src/ocr/glyph-i.js';
 import type { OcrWord } from '../../src/ocr/words.js';
 
-export async function drawn(text: string, font: string, size: number): Promise<{ g: Gray; box: Omit<OcrWord, 'text' | 'conf'> }> {
+export async function drawn(text: string, font: string, size: number, bold = false): Promise<{ g: Gray; box: Omit<OcrWord, 'text' | 'conf'> }> {
   const w = Math.ceil(size * text.length * 0.9) + 40, h = Math.ceil(size * 2.2);
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="100%" height="100%" fill="#fff"/><text x="20" y="${Math.round(size * 1.6)}" font-family="${font}" font-size="${size}" fill="#111">${text}</text></svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="100%" height="100%" fill="#fff"/><text x="20" y="${Math.round(size * 1.6)}" font-family="${font}" font-size="${size}"${bold ? ' font-weight="bold"' : ''} fill="#111">${text}</text></svg>`;
   const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
   const g: Gray = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
   let x0 = g.width, y0 = g.height, x1 = 0, y1 = 0;
