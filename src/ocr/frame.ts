@@ -14,7 +14,7 @@ import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspect
 import { findShadowStep, liftShadowStep } from './shadow-step.js';
 import { UNEVEN_FRAME, dividePlane, framePlane, otsu } from './light.js';
 import { greenWithoutBlueInk, hasBlueInk } from './stamp-ink.js';
-import { dilate, paperMask } from './paper-backdrop.js';
+import { darkenPaper, PAPER_PX, type Colour } from './paper-backdrop.js';
 
 /** Analysis copy's longest side (px) for card finding and skew estimation. */
 const ANALYSIS_PX = 700;
@@ -226,43 +226,6 @@ async function evenFrame(rgb: Raw): Promise<{ rgb: Raw; analysis?: Analysis }> {
   return { rgb: { ...rgb, data } };
 }
 
-/** Copy width (px) of the frame's colour for paperMask. */
-const PAPER_PX = 480;
-/** Level the paper around a card is darkened to (a desk's). */
-const PAPER_DARK = 40;
-
-/**
- * `rgb` (the frame as decoded, light evened) with everything outside the card darkened to PAPER_DARK,
- * when the frame `bytes` (turned `extraTurnDeg`) shows a tinted card on neutral paper (paper-backdrop.ts
- * paperMask, on a colour copy PAPER_PX wide); otherwise null. The mask is grown by one copy pixel so the
- * card's own edge stays whole. `quad`: the card's corners (TL, TR, BR, BL, frame px) when the mask is one
- * card's clean outline (perspective.ts findCardQuad on it).
- */
-async function darkenPaper(rgb: Raw, bytes: Uint8Array, extraTurnDeg: number, limitInputPixels?: number): Promise<{ rgb: Raw; quad?: Quad } | null> {
-  const cw = Math.min(PAPER_PX, rgb.width);
-  const { data, info } = await sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb')
-    .resize({ width: cw }).raw().toBuffer({ resolveWithObject: true });
-  if (info.channels < 3 || Math.abs(info.height / info.width - rgb.height / rgb.width) > 0.02) return null;
-  const found = paperMask(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, info.channels);
-  if (!found) return null;
-  const mask = dilate(found, info.width, info.height, 1);
-  const out = Buffer.from(rgb.data);
-  const sx = info.width / rgb.width, sy = info.height / rgb.height, ch = rgb.channels;
-  for (let y = 0; y < rgb.height; y++) {
-    const row = Math.min(info.height - 1, Math.floor(y * sy)) * info.width;
-    for (let x = 0; x < rgb.width; x++) {
-      if (mask[row + Math.min(info.width - 1, Math.floor(x * sx))]) continue;
-      const i = (y * rgb.width + x) * ch;
-      for (let c = 0; c < ch; c++) out[i + c] = PAPER_DARK;
-    }
-  }
-  // One card (not two sides apart): its corners from the mask's outline, in frame px.
-  const m: Gray = { data: found.map((v) => v * 255), w: info.width, h: info.height };
-  const q = findCardQuad(m, 128, brightAxis(m, 128).angleDeg);
-  const quad = q ? (q.map((p) => ({ x: p.x / sx, y: p.y / sy })) as Quad) : undefined;
-  return { rgb: { ...rgb, data: out }, ...(quad ? { quad } : {}) };
-}
-
 /** The card cut from a frame, upright, at the input's resolution (the green channel; `rgb.channels` equal bands). */
 export interface FramedCard {
   rgb: Raw;
@@ -274,12 +237,21 @@ export interface FramedCard {
 
 /** The card found in the frame of `bytes` turned by `extraTurnDeg` (module comment). Errors: sharp's decode errors propagate. */
 export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPixels?: number): Promise<FramedCard> {
-  let rgb = await decodeFrame(bytes, extraTurnDeg, limitInputPixels);
+  const decoded = await decodeFrame(bytes, extraTurnDeg, limitInputPixels);
+  let rgb = decoded.raw;
   // A shadow across the whole frame is divided out before anything looks for the card (light.ts).
   let even = await evenFrame(rgb);
-  // A tinted card lying on neutral printed paper: the paper darkened around it (paper-backdrop.ts).
-  const onPaper = await darkenPaper(even.rgb, bytes, extraTurnDeg, limitInputPixels);
-  if (onPaper) even = { rgb: onPaper.rgb };
+  // A tinted card lying on neutral printed paper: the paper darkened around it (paper-backdrop.ts),
+  // its outline (one clean quadrilateral) the card's corners.
+  const colour = decoded.colour ?? (isJpeg(bytes) ? await colourOfFile(bytes, rgb.width, extraTurnDeg, limitInputPixels) : undefined);
+  const darkened = colour ? darkenPaper(even.rgb, colour) : null;
+  let onPaper: { quad?: Quad } | null = null;
+  if (darkened) {
+    even = { rgb: darkened.rgb };
+    const { mask } = darkened, sx = mask.w / rgb.width, sy = mask.h / rgb.height;
+    const q = findCardQuad(mask, 128, brightAxis(mask, 128).angleDeg);
+    onPaper = q ? { quad: q.map((p) => ({ x: p.x / sx, y: p.y / sy })) as Quad } : {};
+  }
   const framed = even.rgb;
   // Uniform light margins (paper around a scan or a PDF page's card images) go first; dark ones are
   // left for the card finder, which also straightens by the card's edges.
@@ -346,20 +318,48 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
  * shorter side of type not counted: a lens's fringes; a notary's stamp, a pen), three
  * bands green, red, blue, so that everything that finds the card still reads green (band 0) and the
  * card's grey page is made at the end with that ink read as paper. The colour pass waits for the card:
- * a blue desk or mat around it must stay dark for the card finder.
+ * a blue desk or mat around it must stay dark for the card finder. `colour`: a colour copy of the frame
+ * PAPER_PX wide (RGB, shrunk from the same decoded pixels: the paper backdrop's colour test,
+ * paper-backdrop.ts) for a PNG or other non-JPEG frame, whose second decode would cost a whole one
+ * again; absent for a JPEG (colourOfFile: a JPEG decodes shrunk in the DCT for a fraction of the cost)
+ * and for a frame without colour bands.
  */
-async function decodeFrame(bytes: Uint8Array, extraTurnDeg: number, limitInputPixels?: number): Promise<Raw> {
+async function decodeFrame(bytes: Uint8Array, extraTurnDeg: number, limitInputPixels?: number): Promise<{ raw: Raw; colour?: Colour }> {
   const img = sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb');
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
   const n = info.width * info.height;
+  const colour = info.channels === 3 && !isJpeg(bytes) ? await colourCopy(data, info.width, info.height) : undefined;
   if (info.channels !== 3 || !hasBlueInk(data, 3, info.width, Math.max(1, Math.round(Math.min(info.width, info.height) / 500)))) {
     const g = Buffer.allocUnsafe(n);
     for (let i = 0, j = info.channels === 1 ? 0 : 1; i < n; i++, j += info.channels) g[i] = data[j];
-    return { data: g, width: info.width, height: info.height, channels: 1 };
+    return { raw: { data: g, width: info.width, height: info.height, channels: 1 }, ...(colour ? { colour } : {}) };
   }
   // Green first (band 0 is what the card finder reads), then red and blue.
   for (let j = 0; j < data.length; j += 3) { const r = data[j]; data[j] = data[j + 1]; data[j + 1] = r; }
-  return { data, width: info.width, height: info.height, channels: 3 };
+  return { raw: { data, width: info.width, height: info.height, channels: 3 }, ...(colour ? { colour } : {}) };
+}
+
+/** An RGB frame (`data`, w x h, 3 bands) shrunk to PAPER_PX wide (or kept, when narrower): no second decode of the file. */
+async function colourCopy(data: Buffer, w: number, h: number): Promise<Colour> {
+  const cw = Math.min(PAPER_PX, w);
+  const out = await sharp(data, { raw: { width: w, height: h, channels: 3 } }).resize({ width: cw }).raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.length), w: out.info.width, h: out.info.height };
+}
+
+/** Whether `bytes` is a JPEG file (its SOI marker). */
+const isJpeg = (bytes: Uint8Array): boolean => bytes[0] === 0xff && bytes[1] === 0xd8;
+
+/**
+ * A JPEG frame's colour copy PAPER_PX wide (or `width`, its decoded width, when narrower) decoded again
+ * from the file: libjpeg scales by 1/2 to 1/8 while decoding (shrink-on-load), ~15 ms a frame against
+ * ~9 ms for shrinking the decoded pixels, and the copy is the one paperMask's thresholds were measured
+ * on (the sixteenth round): shrunk from the full decode, final14's form masks moved by a few pixels and
+ * the card crops with them (three documents' readings changed). Undefined without three bands.
+ */
+async function colourOfFile(bytes: Uint8Array, width: number, extraTurnDeg: number, limitInputPixels?: number): Promise<Colour | undefined> {
+  const { data, info } = await sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb')
+    .resize({ width: Math.min(PAPER_PX, width) }).raw().toBuffer({ resolveWithObject: true });
+  return info.channels < 3 ? undefined : { data: new Uint8Array(data.buffer, data.byteOffset, data.length), w: info.width, h: info.height };
 }
 
 /** How far (px) a lens's colour fringe may lie from type: about 1/400 of the card's shorter side. */

@@ -14,6 +14,8 @@
  * receipt and ID-card scanners that tell the document from a white table.
  */
 
+import type { Gray, Raw } from './frame.js';
+
 /** Blue's shortfall under green (1 - B/G) below which a pixel is neutral paper. */
 export const NEUTRAL_TINT = 0.05;
 /** Tints from NEUTRAL_TINT up to this are a tinted card; above it: wood, cloth, skin (not a card). */
@@ -89,6 +91,41 @@ export function paperMask(rgb: Uint8Array, w: number, h: number, channels: numbe
   const margins = [x0 / w, (w - 1 - x1) / w, y0 / h, (h - 1 - y1) / h];
   if (margins.filter((m) => m >= MIN_MARGIN).length < 3) return null;
   return kept;
+}
+
+/** A colour copy of a frame: RGB interleaved, `w` x `h` (frame.ts makes it from the pixels it decoded). */
+export interface Colour { data: Uint8Array; w: number; h: number }
+
+/** Copy width (px) of the frame's colour for paperMask. */
+export const PAPER_PX = 480;
+/** Level the paper around a card is darkened to (a desk's). */
+export const PAPER_DARK = 40;
+
+/**
+ * `rgb` (the frame, any bands, light evened) with everything outside the card set to PAPER_DARK when its
+ * colour copy `colour` (the same frame at PAPER_PX wide: frame.ts decodeFrame) shows a tinted card on
+ * neutral paper (paperMask); otherwise null. The mask is grown by one copy pixel so the card's own edge
+ * stays whole. `mask`: paperMask's card region (255 card, 0 not; copy px) for the card's outline
+ * (frame.ts takes its corners with perspective.ts findCardQuad). Errors: none (a copy whose shape is
+ * not the frame's, beyond 2 % in aspect, gives null).
+ */
+export function darkenPaper(rgb: Raw, colour: Colour): { rgb: Raw; mask: Gray } | null {
+  const { w, h } = colour;
+  if (Math.abs(h / w - rgb.height / rgb.width) > 0.02) return null;
+  const found = paperMask(colour.data, w, h, 3);
+  if (!found) return null;
+  const grown = dilate(found, w, h, 1);
+  const out = Buffer.from(rgb.data);
+  const sx = w / rgb.width, sy = h / rgb.height, ch = rgb.channels;
+  for (let y = 0; y < rgb.height; y++) {
+    const row = Math.min(h - 1, Math.floor(y * sy)) * w;
+    for (let x = 0; x < rgb.width; x++) {
+      if (grown[row + Math.min(w - 1, Math.floor(x * sx))]) continue;
+      const i = (y * rgb.width + x) * ch;
+      for (let c = 0; c < ch; c++) out[i + c] = PAPER_DARK;
+    }
+  }
+  return { rgb: { ...rgb, data: out }, mask: { data: found.map((v) => v * 255), w, h } };
 }
 
 /** `m` (0/1, w x h) grown by `r` px (square neighbourhood, separable). */

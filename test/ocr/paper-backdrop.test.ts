@@ -1,14 +1,14 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { findCard } from '../../src/ocr/frame.js';
-import { paperMask } from '../../src/ocr/paper-backdrop.js';
+import { darkenPaper, PAPER_DARK, paperMask } from '../../src/ocr/paper-backdrop.js';
 
 /**
  * A frame `w` x `h`: a surface (`surface`: neutral paper with a printed form's labels and rules turned
  * 8 degrees, a dark brown desk, or an app's flat light page) with a pale green card (#e3efdc, its own dark type) lying on it at
  * (`x`, `y`), `cw` x `ch` px, turned `turn` degrees; JPEG as a phone would save it.
  */
-async function frame(surface: 'form' | 'desk' | 'screen', o: { w?: number; h?: number; x?: number; y?: number; cw?: number; ch?: number; turn?: number; png?: boolean } = {}): Promise<Buffer> {
+async function frame(surface: 'form' | 'desk' | 'screen', o: { w?: number; h?: number; x?: number; y?: number; cw?: number; ch?: number; turn?: number; png?: boolean; photoPng?: boolean } = {}): Promise<Buffer> {
   const w = o.w ?? 1200, h = o.h ?? 800, cw = o.cw ?? 860, ch = o.ch ?? 540, x = o.x ?? 170, y = o.y ?? 130, turn = o.turn ?? 0;
   const rows: string[] = [];
   for (let r = 0; r < 14; r++) {
@@ -30,7 +30,8 @@ async function frame(surface: 'form' | 'desk' | 'screen', o: { w?: number; h?: n
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     data[i] = Math.max(0, Math.min(255, data[i] + ((seed % 9) - 4)));
   }
-  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).jpeg({ quality: 85 }).toBuffer();
+  const photo = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  return o.photoPng ? photo.png().toBuffer() : photo.jpeg({ quality: 85 }).toBuffer();
 }
 
 async function colour(bytes: Buffer, width = 480): Promise<{ data: Uint8Array; w: number; h: number }> {
@@ -73,5 +74,37 @@ describe('a card lying on printed paper (paper-backdrop.ts)', () => {
     expect(card.rgb.height).toBeGreaterThan(500);
     expect(card.rgb.height).toBeLessThan(580);
     expect(Math.abs(card.turned + 5)).toBeLessThan(1);
+  });
+
+  it('crops the card from a photo of the form saved as PNG (its colour copy shrunk from the one decode)', async () => {
+    const card = await findCard(await frame('form', { turn: 5, photoPng: true }));
+    expect(card.rgb.width).toBeGreaterThan(820);
+    expect(card.rgb.width).toBeLessThan(900);
+    expect(card.rgb.height).toBeGreaterThan(500);
+    expect(card.rgb.height).toBeLessThan(580);
+    expect(Math.abs(card.turned + 5)).toBeLessThan(1);
+  });
+
+  it('darkens the form around the card in the full frame from its colour copy, and refuses a copy of another shape (darkenPaper)', async () => {
+    const bytes = await frame('form');
+    const { data, info } = await sharp(bytes).extractChannel(1).raw().toBuffer({ resolveWithObject: true });
+    const green = { data, width: info.width, height: info.height, channels: 1 as const };
+    const copy = await colour(bytes);
+    const out = darkenPaper(green, copy);
+    expect(out).not.toBeNull();
+    const at = (x: number, y: number): number => out!.rgb.data[y * info.width + x];
+    // The form's corner and its labels' row above the card: the desk's level; the card's ground: as it was.
+    expect(at(30, 30)).toBe(PAPER_DARK);
+    expect(at(600, 60)).toBe(PAPER_DARK);
+    expect(at(600, 400)).toBe(data[400 * info.width + 600]);
+    expect(at(600, 400)).toBeGreaterThan(200);
+    // The mask comes back in copy px, the card's share of the frame.
+    expect(out!.mask.w).toBe(copy.w);
+    let area = 0;
+    for (const v of out!.mask.data) if (v === 255) area++;
+    expect(area / (copy.w * copy.h)).toBeGreaterThan(0.42);
+    // A copy of another frame's shape (a turned frame's) is no copy of this one.
+    const turned = await colour(await sharp(bytes).rotate(90).toBuffer());
+    expect(darkenPaper(green, turned)).toBeNull();
   });
 });
