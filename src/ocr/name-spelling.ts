@@ -39,7 +39,7 @@ export function restoreNames(d: Partial<Record<CnhFieldName, Draft>>): void {
  * A vowel read twice, plain and then marked ("GIOSUEÈ" for GIOSUÈ, boxed as wide as six letters: final15
  * #50): the recogniser wrote one glyph as its plain letter and again with the mark it saw over it. A
  * name spells a vowel and its own marked twin in that order almost never (the marked one first is French:
- * RENÉE, DÉSIRÉE, and is left alone). The plain one is dropped and the value capped at LOST_DIACRITIC_CAP
+ * RENÉE, DÉSIRÉE, and is left alone; a vowel before its nasal twin is Portuguese, ABRAÃO, and is left too). The plain one is dropped and the value capped at LOST_DIACRITIC_CAP
  * (which of the two the card prints, and whether a letter was lost between them, is inferred).
  */
 export function markedTwins(d: Partial<Record<CnhFieldName, Draft>>): void {
@@ -50,8 +50,12 @@ export function markedTwins(d: Partial<Record<CnhFieldName, Draft>>): void {
     if (valor !== v.valor) d[k] = { ...v, valor, cap: Math.min(v.cap ?? 1, LOST_DIACRITIC_CAP) };
   }
 }
-/** A plain vowel then a marked vowel (markedTwins keeps only pairs of one letter). */
-const PLAIN_THEN_MARKED = /([AEIOU])([ÀÁÂÃÄÈÉÊËÌÍÎÏÒÓÔÕÖÙÚÛÜ])/g;
+/**
+ * A plain vowel then a marked vowel (markedTwins keeps only pairs of one letter). Not the tilde: Portuguese
+ * writes a vowel before its own nasal twin (ABRAÃO; final6's fourteen such names were read right and
+ * would have lost a letter).
+ */
+const PLAIN_THEN_MARKED = /([AEIOU])([ÀÁÂÄÈÉÊËÌÍÎÏÒÓÔÖÙÚÛÜ])/g;
 
 /**
  * A surname printed twice on one card (the holder's and a parent's) has one spelling: a word read

@@ -33,6 +33,13 @@ describe("final15's text-level misses (seventeenth round)", () => {
     expect(d.nome_pai).toEqual({ valor: 'NOÉ AÉCIO SILVA', conf: 0.95 });
   });
 
+  it('a vowel before its own nasal twin is Portuguese and left alone (ABRAÃO: final6)', () => {
+    const d: Partial<Record<CnhFieldName, Draft>> = { nome_mae: { valor: 'AUGUSTA ABRAÃO KAWASAKI', conf: 0.95 }, nome_pai: { valor: 'JOÃO SIMOÕES', conf: 0.9 } };
+    markedTwins(d);
+    expect(d.nome_mae).toEqual({ valor: 'AUGUSTA ABRAÃO KAWASAKI', conf: 0.95 });
+    expect(d.nome_pai).toEqual({ valor: 'JOÃO SIMOÕES', conf: 0.9 });
+  });
+
   it('the digits of a failing check number that one recogniser confusion mends', () => {
     // 699.035.234-59 read with its 0 as 9 (final15 #47).
     expect(confusedDigits('699.935.234-59', isValidCpf)).toContain('9');
