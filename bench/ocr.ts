@@ -58,7 +58,7 @@
  * `final16` (seeds 1900000+, like final10-final15 a fresh sample of the whole widened set; also a
  * highlighter's band over the card, a ballpoint pen's mark across its print, a frame forwarded as a dithered
  * palette image, its own names) was made at the start of the seventeenth round, before its tuning: it is run
- * once by the lead at that round's end (`--part final16 --n 88`).
+ * once by the lead at that round's end (`--part final16 --n 88`, 79.5 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final16: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
