@@ -99,7 +99,14 @@ const J_AS_PARENTHESIS = /(?<=\p{L})\)(?=[\p{L}!])/gu;
 const J_AS_CLOSING = /(?<=\p{Lu}{3})[)\]](?=$|[\s,.])/gu;
 
 /**
- * Name as printed: uppercase letters (accents kept), spaces, apostrophes and hyphens inside words;
+ * What a name cannot hold: anything but Latin capitals (Basic Latin, Latin-1 and Latin Extended-A: a CNH-e's
+ * text layer writes DVOŘÁK, ŠÁRKA and SZŐKE as printed, and dropping their letters made "DVO ÁK": final16's
+ * text-layer PDFs), spaces, apostrophes and hyphens.
+ */
+const NOT_NAME_CHAR = /[^A-ZÀ-ÖØ-Ý\u0100-\u017F' \-]/g;
+
+/**
+ * Name as printed: uppercase letters (accents kept, Latin Extended-A too), spaces, apostrophes and hyphens inside words;
  * a ")" inside a word, or a ")" or "]" ending a word of three capitals, read as J (J_AS_PARENTHESIS,
  * J_AS_CLOSING); an "!" touching a letter read as I; stray marks
  * from the background removed; tokens of one non-word letter at the ends dropped.
@@ -107,7 +114,7 @@ const J_AS_CLOSING = /(?<=\p{Lu}{3})[)\]](?=$|[\s,.])/gu;
 export function normalizeName(s: string): string {
   // "!" touching a letter is the recogniser's reading of an I (GODÓI read "GODÓ!"): no name has one.
   const marked = apostrophes(s.replace(J_AS_PARENTHESIS, 'J').replace(J_AS_CLOSING, 'J').replace(/(?<=\p{L})!|!(?=\p{L})/gu, 'I'));
-  const cleaned = single(marked.toUpperCase().replace(/[^A-ZÀ-ÖØ-Ý' \-]/g, ' '));
+  const cleaned = single(marked.toUpperCase().replace(NOT_NAME_CHAR, ' '));
   // Apostrophes and hyphens join letters (D'ÁVILA, SANT'ANA, ANA-LÚCIA): at a word's edge they are marks.
   const parts = cleaned.split(' ').map((w) => w.replace(/^['-]+|['-]+$/g, '')).filter(Boolean);
   const keep1 = new Set(['E', 'A', 'O']);

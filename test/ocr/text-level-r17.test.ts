@@ -33,6 +33,13 @@ describe("final15's text-level misses (seventeenth round)", () => {
     expect(d.nome_pai).toEqual({ valor: 'NOÉ AÉCIO SILVA', conf: 0.95 });
   });
 
+  it('a name keeps the Latin letters Portuguese does not write (a text layer\'s DVOŘÁK, ŠÁRKA, SZŐKE: final16)', () => {
+    expect(normalizeName('DVOŘÁK ŠÁRKA SZŐKE')).toBe('DVOŘÁK ŠÁRKA SZŐKE');
+    expect(normalizeName('Růžička Nĕmec')).toBe('RŮŽIČKA NĔMEC');
+    // Marks that are not letters still go.
+    expect(normalizeName('JIŘÍ ¤ NOVÁK°')).toBe('JIŘÍ NOVÁK');
+  });
+
   it('a vowel before its own nasal twin is Portuguese and left alone (ABRAÃO: final6)', () => {
     const d: Partial<Record<CnhFieldName, Draft>> = { nome_mae: { valor: 'AUGUSTA ABRAÃO KAWASAKI', conf: 0.95 }, nome_pai: { valor: 'JOÃO SIMOÕES', conf: 0.9 } };
     markedTwins(d);
