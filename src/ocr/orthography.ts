@@ -36,6 +36,9 @@
  *   an Ñ, or an accent before a word's last syllable in a word ending in Z (Portuguese words in -z
  *   are stressed on their last syllable and carry no accent before it, Queiroz, Muniz, Diniz; the
  *   accented paroxytones in -ez, -iz, -oz, -az are Spanish: Giménez, Benítez, Rodríguez, Díaz).
+ *   A letter of Latin Extended-A (Ř, Š, Ž, Ě, Ů, Ő: Czech, Slovak, Hungarian; only a text layer brings one,
+ *   the recogniser never writes them) makes a name foreign too: NÉMETH beside DVOŘÁK keeps its acute
+ *   (final16's text-layer PDFs read it "NÊMETH").
  *   The name keeps the cap (name-spelling.ts) since a Portuguese reading would have mended it: a mark
  *   may still be lost (IBÁNEZ for IBÁÑEZ), so it is not read sure. The -ÃO rules still apply (João
  *   González). LL is no sign: Brazilian names write it often (Kelly, Wellington, Camilla).
@@ -118,9 +121,9 @@ export function restoreDiacritics(name: string, options: { person?: boolean } = 
 /** É or Ê, then consonants only, then the word's final E (FRENCH_GRAVE above); $1: the consonants and the E. */
 const FRENCH_GRAVE = /[ÉÊ]([B-DF-HJ-NP-TV-ZÇ]+E)$/;
 
-/** A word Portuguese spelling cannot produce (FOREIGN_SPELLING above): Ñ, or an accented paroxytone in -Z. */
+/** A word Portuguese spelling cannot produce (FOREIGN_SPELLING above): Ñ, a Latin Extended-A letter, or an accented paroxytone in -Z. */
 export function foreignSpelling(w: string): boolean {
-  return w.includes('Ñ') || /[ÁÉÍÓÚ][^AEIOUÁÉÍÓÚÂÊÔÃÕ]*[AEIOU]Z$/.test(w);
+  return w.includes('Ñ') || /[\u0100-\u017F]/.test(w) || /[ÁÉÍÓÚ][^AEIOUÁÉÍÓÚÂÊÔÃÕ]*[AEIOU]Z$/.test(w);
 }
 
 /** A word of one syllable ending in AO (ONE_SYLLABLE_AO above): no vowel before the AO. */

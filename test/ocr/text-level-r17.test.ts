@@ -3,6 +3,7 @@ import { normalizeName } from '../../src/ocr/normalize.js';
 import { confusedDigits, isValidCnhNumber, isValidCpf } from '../../src/ocr/validators.js';
 import { CONFUSED_DIGIT_CAP, doubtByConfusion, type Draft } from '../../src/ocr/checks.js';
 import { markedTwins } from '../../src/ocr/name-spelling.js';
+import { restoreDiacritics } from '../../src/ocr/orthography.js';
 import { extractFields } from '../../src/ocr/fields.js';
 import { groupPhrases, type OcrWord } from '../../src/ocr/words.js';
 import type { CnhFieldName } from '../../src/ocr/engine.js';
@@ -38,6 +39,12 @@ describe("final15's text-level misses (seventeenth round)", () => {
     expect(normalizeName('Růžička Nĕmec')).toBe('RŮŽIČKA NĔMEC');
     // Marks that are not letters still go.
     expect(normalizeName('JIŘÍ ¤ NOVÁK°')).toBe('JIŘÍ NOVÁK');
+  });
+
+  it('a name with a Latin Extended-A letter is foreign: no Portuguese circumflex put in (NÉMETH beside DVOŘÁK)', () => {
+    expect(restoreDiacritics('ISTVÁN GÉZA DVOŘÁK NÉMETH', { person: true }).name).toBe('ISTVÁN GÉZA DVOŘÁK NÉMETH');
+    // Without one the Portuguese rule still applies (a Portuguese name read with an acute for its circumflex).
+    expect(restoreDiacritics('ANTÓNIO SILVA', { person: true }).name).toBe('ANTÔNIO SILVA');
   });
 
   it('a vowel before its own nasal twin is Portuguese and left alone (ABRAÃO: final6)', () => {
