@@ -3,9 +3,8 @@
  * final14's JÄGER read "JÁGER" (0.92), HÜBNER read "HUBNER" (0.91), RÖHRIG read "RÓHRIG" (0.90) on type
  * 13-21 px high, dots of 2-3 px that the thresholded blobs of glyph-foreign.ts missed.
  */
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { drawn } from './drawn-word.js';
+import { drawn, worn } from './drawn-word.js';
 import { INK_LETTER_CAP, mendMarks } from '../../src/ocr/glyph-accent.js';
 import { dotsReading, inkOver } from '../../src/ocr/glyph-dots.js';
 import { mendForeignMarks } from '../../src/ocr/glyph-foreign.js';
@@ -16,14 +15,6 @@ import type { OcrWord } from '../../src/ocr/words.js';
 const mend = (g: Gray, ws: OcrWord[]): OcrWord[] => mendForeignMarks(g, mendMarks(g, ws));
 
 const FONTS = ['DejaVu Sans', 'DejaVu Serif', 'Liberation Sans', 'Liberation Serif', 'Liberation Mono'];
-
-/** `g` blurred by `sigma` px (none at 0) and saved as a JPEG of `quality`. */
-async function worn(g: Gray, sigma: number, quality: number): Promise<Gray> {
-  let s = sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 } });
-  if (sigma > 0) s = s.blur(sigma);
-  const { data, info } = await sharp(await s.jpeg({ quality }).toBuffer()).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
-}
 
 /** What the looks make of `truth` drawn at `sizes` px and worn, read as `read` at 0.9. */
 async function readings(truth: string, read: string, sizes: number[]): Promise<Array<{ text: string; conf: number; at: string }>> {

@@ -18,3 +18,11 @@ export async function drawn(text: string, font: string, size: number, bold = fal
   }
   return { g, box: { x0, y0, x1, y1 } };
 }
+
+/** `g` blurred by `sigma` px (none at 0) and saved as a JPEG of `quality`, decoded back to grey. */
+export async function worn(g: Gray, sigma: number, quality: number): Promise<Gray> {
+  let s = sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 } });
+  if (sigma > 0) s = s.blur(sigma);
+  const { data, info } = await sharp(await s.jpeg({ quality }).toBuffer()).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}

@@ -6,9 +6,8 @@
  * grave's ink gives È under the low line, an acute's gives É back at the word's confidence; right marks
  * and plain words are left as read.
  */
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { drawn } from './drawn-word.js';
+import { drawn, worn } from './drawn-word.js';
 import { INK_LETTER_CAP, inkLetter, markSlant, mendMarks } from '../../src/ocr/glyph-accent.js';
 import { mendForeignMarks } from '../../src/ocr/glyph-foreign.js';
 import type { Gray } from '../../src/ocr/glyph-i.js';
@@ -19,14 +18,6 @@ const mend = (g: Gray, ws: OcrWord[]): OcrWord[] => mendForeignMarks(g, mendMark
 
 const FONTS = ['DejaVu Sans', 'DejaVu Serif', 'Liberation Sans', 'Liberation Serif', 'Liberation Mono'];
 const SIZES = [27, 30, 34];
-
-/** `g` blurred by `sigma` px (none at 0) and saved as a JPEG of `quality`. */
-async function worn(g: Gray, sigma: number, quality: number): Promise<Gray> {
-  let s = sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 } });
-  if (sigma > 0) s = s.blur(sigma);
-  const { data, info } = await sharp(await s.jpeg({ quality }).toBuffer()).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
-}
 
 /** What mendMarks makes of `truth` drawn and worn, read as `read` at 0.9, over the fonts, sizes, blurs and qualities. */
 async function readings(truth: string, read: string, sizes = SIZES): Promise<Array<{ text: string; conf: number; at: string }>> {

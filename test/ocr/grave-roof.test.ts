@@ -5,21 +5,12 @@
  * the word doubted (at most INK_LETTER_CAP); on type under MIN_LETTER_HEIGHT only doubted. Right roofs
  * and waves (ANTÔNIO, CÂNDIDA, JOÃO, SIMÕES) are left as read at their confidence.
  */
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { drawn } from './drawn-word.js';
+import { drawn, worn } from './drawn-word.js';
 import { INK_LETTER_CAP, inkLetter, mendMarks } from '../../src/ocr/glyph-accent.js';
 import { mendForeignMarks } from '../../src/ocr/glyph-foreign.js';
-import type { Gray } from '../../src/ocr/glyph-i.js';
 
 const FONTS = ['DejaVu Sans', 'DejaVu Serif', 'Liberation Sans', 'Liberation Serif', 'Liberation Mono', 'DejaVu Sans Mono'];
-
-async function worn(g: Gray, sigma: number, quality: number): Promise<Gray> {
-  let s = sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 } });
-  if (sigma > 0) s = s.blur(sigma);
-  const { data, info } = await sharp(await s.jpeg({ quality }).toBuffer()).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
-}
 
 /** What the page pass's two looks make of `truth` drawn and worn, read as `read` at 0.9. */
 async function readings(truth: string, read: string, sizes: number[]): Promise<Array<{ text: string; conf: number; at: string }>> {
