@@ -17,7 +17,8 @@ import { edgeMarkedNumber, hasDigit, isNameWord, joinedWords, lostMarkWords, MAR
 import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { doubtByConfusion, passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 import { mendDate } from './validators.js';
-import { birthLine, GROWN_LABELS, linesUnderRow } from './field-lines.js';
+import { birthLine, GROWN_LABELS, linesUnderRow, townGap } from './field-lines.js';
+import { wordLeftOut } from './name-tails.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
 export { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
@@ -375,23 +376,25 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
     const v = d[k];
     if (v?.valor && (misreadNameWords(ps).length || tallNameWords(ps).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   };
-  // A name with an unsure tall mark over or just after it (doubts.ts markOverName), or a gap between its
-  // words as wide as a letter and a space (wideGap): letters may be lost. A gap that held a whole word
-  // (lineHole) is a loss for sure: BROKEN_WORD_CAP, so that a reading without it is taken over it.
+  // A name with an unsure tall mark over or just after it (doubts.ts markOverName), a gap between its words
+  // as wide as a letter and a space (wideGap), or a word of its type after it left out (name-tails.ts
+  // wordLeftOut): letters may be lost. A gap that held a whole word (lineHole) is a loss for sure:
+  // BROKEN_WORD_CAP, so that a reading without it is taken over it.
   const endHidden = (k: CnhFieldName, line: Phrase | undefined): void => {
     const v = d[k];
-    if (v?.valor && line && (markOverName(line, phrases) || wideGap(line))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, lineHole(line) ? BROKEN_WORD_CAP : NAME_DOUBT_CAP) };
+    if (v?.valor && line && (markOverName(line, phrases) || wideGap(line) || wordLeftOut(line, phrases))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, lineHole(line) ? BROKEN_WORD_CAP : NAME_DOUBT_CAP) };
   };
-  // A word broken in two by the recogniser, its pieces closer than a printed space (doubts.ts tightGap):
-  // the value is misread, and a surer reading of it may take its place (second-read.ts mergeReadings).
-  const broken = (k: CnhFieldName, ps: Phrase[]): void => {
+  // A word broken in two by the recogniser, its pieces closer than a printed space (doubts.ts tightGap), or a
+  // birth line with a gap that held letters (field-lines.ts townGap): the value is misread, and a surer
+  // reading of it may take its place (second-read.ts mergeReadings).
+  const broken = (k: CnhFieldName, ps: Phrase[], lost = false): void => {
     const v = d[k];
-    if (v?.valor && ps.length && tightGap(ps)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, BROKEN_WORD_CAP) };
+    if (v?.valor && ps.length && (lost || tightGap(ps))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, BROKEN_WORD_CAP) };
   };
   broken('nome_completo', namePs);
   if (paiLine) broken('nome_pai', [paiLine]);
   if (maeLine) broken('nome_mae', [maeLine]);
-  if (n3.length) broken('local_nascimento', n3);
+  if (n3.length) broken('local_nascimento', n3, townGap(n3));
   // A name's line ending in a lone capital of its type (doubts.ts cutAtEnd): a word cut to its first
   // letter, the name's end lost: BROKEN_WORD_CAP, so that a whole reading is taken over it.
   const cutEnd = (k: CnhFieldName, line: Phrase | undefined): void => {
