@@ -3,6 +3,9 @@ import { extractFields } from '../../src/ocr/fields.js';
 import { unsureCpf, UNSURE_CPF_CONF } from '../../src/ocr/fallbacks.js';
 import { townGap } from '../../src/ocr/field-lines.js';
 import { wordLeftOut } from '../../src/ocr/name-tails.js';
+import { findLabels } from '../../src/ocr/layout.js';
+import { oddTerm } from '../../src/ocr/validators.js';
+import { ODD_TERM_CAP, scoreFields } from '../../src/ocr/checks.js';
 import { groupPhrases, toPhrase, type OcrWord } from '../../src/ocr/words.js';
 
 const w = (text: string, conf: number, x0: number, y0: number, x1: number, y1: number): OcrWord => ({ text, conf, x0, y0, x1, y1 });
@@ -76,5 +79,28 @@ describe("final16's text-level misses (eighteenth round)", () => {
     expect(wordLeftOut(line, after('Takács', 716))).toBe(false);
     expect(wordLeftOut(line, after('TAKÁCS', 716, 440, 500))).toBe(false);
     expect(wordLeftOut(line, [line])).toBe(false);
+  });
+
+  it('a label read glued and cut at its end is found by its start (final16 #57: "DATAEMI", "DATAEM" for DATA EMISSÃO)', () => {
+    const ps = (t: string) => groupPhrases([w('LOCAL', 0.95, 1360, 245, 1418, 258), w(t, 0.88, 2077, 245, 2151, 258), w('10/04/2024', 0.96, 2097, 293, 2218, 313)]);
+    expect(findLabels(ps('DATAEMI')).get('emissao')?.phrase.text).toBe('DATAEMI');
+    expect(findLabels(ps('DATAEM')).get('emissao')?.phrase.text).toBe('DATAEM');
+    // DATA alone or DATAE is any date's label; DATAN is the birth's.
+    expect(findLabels(ps('DATAE')).get('emissao')).toBeUndefined();
+    expect(findLabels(ps('DATANAS')).get('emissao')).toBeUndefined();
+  });
+
+  it('an expiry on the issue\'s day and month but no licence term after it doubts the less sure of the two (final16 #57)', () => {
+    expect(oddTerm('10/04/2024', '10/04/2028')).toBe(true);
+    expect(oddTerm('10/04/2024', '10/04/2024')).toBe(true);
+    for (const y of ['2025', '2027', '2029', '2034']) expect(oddTerm('10/04/2024', `10/04/${y}`)).toBe(false);
+    // Another day (the expiry counted from the medical exam), or no date: nothing said.
+    expect(oddTerm('10/04/2024', '02/04/2028')).toBe(false);
+    expect(oddTerm('', '10/04/2028')).toBe(false);
+    const f = scoreFields({ data_emissao: { valor: '10/04/2024', conf: 0.96 }, data_validade: { valor: '10/04/2028', conf: 0.83 }, data_nascimento: { valor: '22/06/1997', conf: 0.96 } });
+    expect(f.data_validade.confianca).toBe(ODD_TERM_CAP);
+    expect(f.data_emissao.confianca).toBeGreaterThanOrEqual(0.8);
+    const g = scoreFields({ data_emissao: { valor: '10/04/2024', conf: 0.96 }, data_validade: { valor: '10/04/2029', conf: 0.83 }, data_nascimento: { valor: '22/06/1997', conf: 0.96 } });
+    expect(g.data_validade.confianca).toBeGreaterThanOrEqual(0.8);
   });
 });
