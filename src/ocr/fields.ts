@@ -13,12 +13,13 @@ import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelli
 import { loneHeaderUf, nearFiliacao, doubtFlatCodes, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
-import { edgeMarkedNumber, hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
+import { edgeMarkedNumber, hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
 import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { doubtByConfusion, passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 import { mendDate } from './validators.js';
 import { birthLine, GROWN_LABELS, linesUnderRow, townGap } from './field-lines.js';
 import { wordLeftOut } from './name-tails.js';
+import { cutStampWords } from './stamp-words.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
 export { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
@@ -432,17 +433,8 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   }
   restoreNames(d);
   particleHyphens(d);
-  // A notary's stamp read into a name or the birthplace's town (doubts.ts isStampWord): its words cut
-  // out, and what is left under the low-confidence line (the stamp may hide more of the value).
-  for (const k of ['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento'] as const) {
-    const v = d[k];
-    if (!v?.valor) continue;
-    const parts = v.valor.split(',');
-    const cut = parts.map((part) => part.split(' ').filter((t) => !isStampWord(t)).join(' ').trim());
-    if (cut.join(',') === parts.map((part) => part.trim()).join(',')) continue;
-    const valor = k === 'local_nascimento' ? cut.filter(Boolean).join(', ') : normalizeName(cut.join(' '));
-    d[k] = valor ? { ...v, valor, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) } : none;
-  }
+  // A notary's stamp read into a name or the birthplace's town: its words cut out (stamp-words.ts).
+  cutStampWords(d, NAME_DOUBT_CAP);
   // A name word without a vowel lost letters (doubts.ts vowellessWords), one too long for a name is two
   // read as one (joinedWords), a DER without the VAN or VON before it lost that word (orphanDer): under
   // the low-confidence line.
