@@ -13,7 +13,7 @@ import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelli
 import { loneHeaderUf, nearFiliacao, doubtFlatCodes, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
-import { edgeMarkedNumber, hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
+import { edgeMarkedNumber, hasDigit, headlessWords, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
 import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { doubtByConfusion, passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 import { mendDate } from './validators.js';
@@ -435,12 +435,12 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   particleHyphens(d);
   // A notary's stamp read into a name or the birthplace's town: its words cut out (stamp-words.ts).
   cutStampWords(d, NAME_DOUBT_CAP);
-  // A name word without a vowel lost letters (doubts.ts vowellessWords), one too long for a name is two
-  // read as one (joinedWords), a DER without the VAN or VON before it lost that word (orphanDer): under
-  // the low-confidence line.
+  // A name word without a vowel lost letters (doubts.ts vowellessWords), as did one opening with L or R
+  // before a consonant (headlessWords); one too long for a name is two read as one (joinedWords), a DER
+  // without the VAN or VON before it lost that word (orphanDer): under the low-confidence line.
   for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
     const v = d[k];
-    if (v?.valor && (vowellessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
 }

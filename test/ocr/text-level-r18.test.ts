@@ -4,6 +4,7 @@ import { unsureCpf, UNSURE_CPF_CONF } from '../../src/ocr/fallbacks.js';
 import { townGap } from '../../src/ocr/field-lines.js';
 import { wordLeftOut } from '../../src/ocr/name-tails.js';
 import { findLabels } from '../../src/ocr/layout.js';
+import { headlessWords } from '../../src/ocr/doubts.js';
 import { oddTerm } from '../../src/ocr/validators.js';
 import { ODD_TERM_CAP, scoreFields } from '../../src/ocr/checks.js';
 import { groupPhrases, toPhrase, type OcrWord } from '../../src/ocr/words.js';
@@ -14,8 +15,8 @@ const w = (text: string, conf: number, x0: number, y0: number, x1: number, y1: n
 // 64 px apart (the EDE under a pen mark), the line's spaces 14-15 px.
 const birthPage = (city: OcrWord[]): OcrWord[] => [
   w('2€', 0.86, 371, 135, 393, 148), w('1', 0.93, 400, 136, 407, 148), w('NOME', 0.93, 414, 135, 463, 148), w('E', 0.96, 470, 135, 479, 148),
-  w('SOBRENOME', 0.96, 486, 135, 594, 148), w('RUTE', 0.91, 347, 183, 440, 209), w('EMÍLIA', 0.91, 473, 184, 574, 209), w('NAGY', 0.92, 587, 189, 664, 209),
-  w('FIALA', 0.92, 677, 189, 756, 209), w('3', 0.95, 370, 222, 379, 234), w('DATA,', 0.95, 384, 221, 430, 235), w('LOCAL', 0.95, 437, 221, 490, 234),
+  w('SOBRENOME', 0.96, 486, 135, 594, 148), w('RUTE', 0.91, 380, 189, 460, 209), w('MARIA', 0.91, 473, 189, 574, 209), w('SOUZA', 0.92, 587, 189, 664, 209),
+  w('LIMA', 0.92, 677, 189, 756, 209), w('3', 0.95, 370, 222, 379, 234), w('DATA,', 0.95, 384, 221, 430, 235), w('LOCAL', 0.95, 437, 221, 490, 234),
   w('E', 0.95, 497, 222, 506, 234), w('UF', 0.96, 513, 221, 534, 234), w('DE', 0.96, 540, 221, 561, 234), w('NASCIMENTO', 0.96, 569, 222, 680, 234),
   w('12/09/1999,', 0.93, 357, 268, 510, 291), ...city,
   w('4a', 0.92, 373, 296, 391, 308), w('DATA', 0.87, 397, 295, 439, 308), w('EMISSÃO', 0.87, 444, 292, 520, 308), w('4b', 0.90, 721, 299, 739, 312),
@@ -102,5 +103,18 @@ describe("final16's text-level misses (eighteenth round)", () => {
     expect(f.data_emissao.confianca).toBeGreaterThanOrEqual(0.8);
     const g = scoreFields({ data_emissao: { valor: '10/04/2024', conf: 0.96 }, data_validade: { valor: '10/04/2029', conf: 0.83 }, data_nascimento: { valor: '22/06/1997', conf: 0.96 } });
     expect(g.data_validade.confianca).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('a name word opening with L or R before a consonant lost its first letter (final16 #38 "LDIKÓ" at 0.908)', () => {
+    expect(headlessWords('LDIKÓ POSPÍSIL BENES CERNY')).toEqual(['LDIKÓ']);
+    expect(headlessWords('ANA RTUR SILVA')).toEqual(['RTUR']);
+    // Openings that names do have: a vowel, LL, LH, LJ, LV, RH; and M or N before a consonant (NDIAYE, MBAYE).
+    expect(headlessWords('LLOYD LJUBICA LVOV RHODES LUÍSA RUTE NDIAYE MBAYE NGOZI')).toEqual([]);
+    const f = extractFields(groupPhrases(birthPage([w('SCHROEDER,', 0.92, 524, 268, 713, 291), w('SC', 0.96, 727, 268, 763, 288)]).map((x) => (x.text === 'RUTE' ? { ...x, text: 'LRUTE' } : x))), '').campos;
+    expect(f.nome_completo.valor).toBe('LRUTE MARIA SOUZA LIMA');
+    expect(f.nome_completo.confianca).toBeLessThan(0.8);
+    const g = extractFields(groupPhrases(birthPage([w('SCHROEDER,', 0.92, 524, 268, 713, 291), w('SC', 0.96, 727, 268, 763, 288)])), '').campos;
+    expect(g.nome_completo.valor).toBe('RUTE MARIA SOUZA LIMA');
+    expect(g.nome_completo.confianca).toBeGreaterThanOrEqual(0.8);
   });
 });
