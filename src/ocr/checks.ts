@@ -8,7 +8,7 @@ import { isBoilerplate } from './boilerplate.js';
 import { isCategoryReading, REMARK_CODES } from './codes.js';
 import type { LabelId } from './layout.js';
 import { CATEGORY_SET, isKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
-import { confusedDigits, isValidCnhNumber, isValidCpf, parseDate, validateDates } from './validators.js';
+import { confusedDigits, isValidCnhNumber, isValidCpf, oddTerm, parseDate, validateDates } from './validators.js';
 import { LEADING_PARTICLE, TRAILING_PARTICLE } from './doubts.js';
 
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
@@ -28,6 +28,9 @@ const none: Draft = { valor: '', conf: 0 };
  * month digit misread almost never breaks it; only the recogniser's own certainty speaks for those.
  */
 export const DATE_ORDER_CEILING = 0.79;
+
+/** Confidence cap of the issue or expiry date an odd term between them doubts (scoreFields, validators.ts oddTerm). */
+export const ODD_TERM_CAP = 0.7;
 
 /** Raises (passed check) or lowers (failed check) a recogniser confidence. */
 export function withValidation(conf: number, passed: boolean | undefined): number {
@@ -90,6 +93,12 @@ export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined 
 export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>): Record<CnhFieldName, CnhField> {
   for (const k of TEXT_FIELDS) if (d[k]?.valor && isBoilerplate(d[k].valor)) d[k] = none;
   const get = (k: CnhFieldName): Draft => d[k] ?? none;
+  // An expiry on the issue's day and month but no licence term after it (validators.ts oddTerm): the
+  // less sure of the two was misread (ties: the expiry, the one date no clock checks), under the line.
+  if (oddTerm(get('data_emissao').valor, get('data_validade').valor)) {
+    const k = get('data_emissao').conf < get('data_validade').conf ? 'data_emissao' : 'data_validade';
+    d[k] = { ...get(k), cap: Math.min(get(k).cap ?? 1, ODD_TERM_CAP) };
+  }
   const dates = validateDates({
     data_nascimento: get('data_nascimento').valor,
     data_primeira_habilitacao: get('data_primeira_habilitacao').valor,

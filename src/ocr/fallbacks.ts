@@ -30,6 +30,33 @@ export function adjacentPairs(phrases: Phrase[]): string[] {
   return out;
 }
 
+/** The CPF's printed shape, "DDD.DDD.DDD-DD" (separators as the recogniser reads them: a stop, a comma, a space). */
+const CPF_SHAPE = /(?<!\d)\d{3}[\s.,]{1,3}\d{3}[\s.,]{1,3}\d{3}\s?[-–]\s?\d{2}(?!\d)/;
+/**
+ * Confidence of a CPF taken from words the recogniser read unsure (unsureCpf): with its check digits
+ * passed it scores 0.6 x 0.55 + 0.4 = 0.73, under the low-confidence line (checks.ts withValidation).
+ */
+export const UNSURE_CPF_CONF = 0.55;
+
+/**
+ * A CPF read in its printed shape on one phrase (`phrases`: every word, whatever its confidence) whose
+ * check digits pass, or undefined: the one such value of the page, or none when two differ. The full
+ * text the other fall-backs search holds only words read at 0.25 or over, and the recogniser gives a
+ * number broken at its separators 0.00 per piece however clear its digits are (final16 #17: "772.099"
+ * and ".541-47", both 0.00, the CPF label read "ec"). The two check digits (mod 11, weights 10..2 and
+ * 11..2) catch every single misread digit, so a passing reading is the printed one but for a one in a
+ * hundred chance; the recogniser's doubt is kept: UNSURE_CPF_CONF, the value under the line.
+ */
+export function unsureCpf(phrases: Phrase[]): Draft | undefined {
+  const found = new Set<string>();
+  for (const p of phrases) {
+    const m = CPF_SHAPE.exec(p.text);
+    const c = m ? normalizeCpf(m[0]) : '';
+    if (c && isValidCpf(c)) found.add(c);
+  }
+  return found.size === 1 ? { valor: [...found][0], conf: UNSURE_CPF_CONF } : undefined;
+}
+
 /** Patterns over the full text for key fields whose label was not found. */
 export function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText: string, model: CnhModel, labels: Map<LabelId, FoundLabel>, phrases: Phrase[]): void {
   const f = 0.85;
@@ -49,6 +76,7 @@ export function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText
     const valid = [...fullText.matchAll(re)].filter((x) => (x[0].match(/\d/g)?.length ?? 0) >= 9).map((x) => normalizeCpf(x[0])).filter((c) => c && isValidCpf(c));
     if (valid.length && valid.every((c) => c === valid[0])) d.cpf = { valor: valid[0], conf: 0.8 * f };
   }
+  if (!d.cpf?.valor) d.cpf = unsureCpf(phrases) ?? d.cpf;
   if (!d.numero_cnh?.valor) {
     const cpfDigits = digitsOf(d.cpf?.valor ?? '');
     const cands = [...fullText.matchAll(/(?<!\d)\d{11}(?!\d)/g)].map((m) => m[0]).filter((x) => x !== cpfDigits);

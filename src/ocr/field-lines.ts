@@ -6,7 +6,7 @@
  */
 import { withContinuations, type FoundLabel } from './layout.js';
 import { confusedUf, normalizeDate, normalizeName, single, UFS } from './normalize.js';
-import { type Phrase } from './words.js';
+import { median, type Phrase } from './words.js';
 
 /** Label boxes whose type (layout.ts labelTypeLow) is under this share of their median box grew over it (linesUnderRow). */
 export const GROWN_LABELS = 0.7;
@@ -27,6 +27,32 @@ export function birthLine(line: string): { date: string; city: string; uf: strin
   const exact = UFS.has(last), near = exact ? '' : confusedUf(last);
   if (exact || near) rest.pop();
   return { date: normalizeDate(text), city: rest.join(' '), uf: exact ? last : near, confused: near !== '' };
+}
+
+/** A gap in the birth line over this many times its median gap between words held lost letters (townGap). */
+export const TOWN_GAP = 2;
+/** ... and over this share of the line's type height (a printed space is 0.3-0.5 of it). */
+const TOWN_GAP_TYPE = 0.6;
+
+/**
+ * Whether the birth line (`phrases`: field 3's value, "DD/MM/AAAA, CIDADE, UF", its words side by side)
+ * has a gap between two of its words over TOWN_GAP x the median of its gaps and over TOWN_GAP_TYPE of
+ * its type height: the card prints one space between the line's words, so a gap that wide held letters
+ * the recogniser lost, the town cut in two (final16 #26: "12/09/1999, SCHRO R, SC" for SCHROEDER, the
+ * EDE under a pen mark, 64 px where the line's spaces are 14-15 px; normalizeName drops the lone R and
+ * the town read "SCHRO" at 0.958). Needs three gaps (four words) to measure the line by.
+ */
+export function townGap(phrases: Phrase[]): boolean {
+  const ws = phrases.flatMap((p) => p.words).filter((w) => /[A-Za-zÀ-ÿ0-9]/.test(w.text)).sort((a, b) => a.x0 - b.x0);
+  const gaps: number[] = [];
+  for (let i = 1; i < ws.length; i++) {
+    const a = ws[i - 1], b = ws[i];
+    if (Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) <= 0 || b.x1 <= a.x1) continue;
+    gaps.push(b.x0 - a.x1);
+  }
+  const h = median(ws.map((w) => w.y1 - w.y0));
+  const m = median(gaps);
+  return gaps.length >= 3 && m > 0 && gaps.some((g) => g > TOWN_GAP * m && g > TOWN_GAP_TYPE * h);
 }
 
 /**

@@ -13,11 +13,13 @@ import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelli
 import { loneHeaderUf, nearFiliacao, doubtFlatCodes, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
-import { edgeMarkedNumber, hasDigit, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, isStampWord, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
+import { edgeMarkedNumber, hasDigit, headlessWords, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
 import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { doubtByConfusion, passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 import { mendDate } from './validators.js';
-import { birthLine, GROWN_LABELS, linesUnderRow } from './field-lines.js';
+import { birthLine, GROWN_LABELS, linesUnderRow, townGap } from './field-lines.js';
+import { wordLeftOut } from './name-tails.js';
+import { cutStampWords } from './stamp-words.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
 export { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
@@ -375,23 +377,25 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
     const v = d[k];
     if (v?.valor && (misreadNameWords(ps).length || tallNameWords(ps).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   };
-  // A name with an unsure tall mark over or just after it (doubts.ts markOverName), or a gap between its
-  // words as wide as a letter and a space (wideGap): letters may be lost. A gap that held a whole word
-  // (lineHole) is a loss for sure: BROKEN_WORD_CAP, so that a reading without it is taken over it.
+  // A name with an unsure tall mark over or just after it (doubts.ts markOverName), a gap between its words
+  // as wide as a letter and a space (wideGap), or a word of its type after it left out (name-tails.ts
+  // wordLeftOut): letters may be lost. A gap that held a whole word (lineHole) is a loss for sure:
+  // BROKEN_WORD_CAP, so that a reading without it is taken over it.
   const endHidden = (k: CnhFieldName, line: Phrase | undefined): void => {
     const v = d[k];
-    if (v?.valor && line && (markOverName(line, phrases) || wideGap(line))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, lineHole(line) ? BROKEN_WORD_CAP : NAME_DOUBT_CAP) };
+    if (v?.valor && line && (markOverName(line, phrases) || wideGap(line) || wordLeftOut(line, phrases))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, lineHole(line) ? BROKEN_WORD_CAP : NAME_DOUBT_CAP) };
   };
-  // A word broken in two by the recogniser, its pieces closer than a printed space (doubts.ts tightGap):
-  // the value is misread, and a surer reading of it may take its place (second-read.ts mergeReadings).
-  const broken = (k: CnhFieldName, ps: Phrase[]): void => {
+  // A word broken in two by the recogniser, its pieces closer than a printed space (doubts.ts tightGap), or a
+  // birth line with a gap that held letters (field-lines.ts townGap): the value is misread, and a surer
+  // reading of it may take its place (second-read.ts mergeReadings).
+  const broken = (k: CnhFieldName, ps: Phrase[], lost = false): void => {
     const v = d[k];
-    if (v?.valor && ps.length && tightGap(ps)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, BROKEN_WORD_CAP) };
+    if (v?.valor && ps.length && (lost || tightGap(ps))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, BROKEN_WORD_CAP) };
   };
   broken('nome_completo', namePs);
   if (paiLine) broken('nome_pai', [paiLine]);
   if (maeLine) broken('nome_mae', [maeLine]);
-  if (n3.length) broken('local_nascimento', n3);
+  if (n3.length) broken('local_nascimento', n3, townGap(n3));
   // A name's line ending in a lone capital of its type (doubts.ts cutAtEnd): a word cut to its first
   // letter, the name's end lost: BROKEN_WORD_CAP, so that a whole reading is taken over it.
   const cutEnd = (k: CnhFieldName, line: Phrase | undefined): void => {
@@ -429,23 +433,14 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   }
   restoreNames(d);
   particleHyphens(d);
-  // A notary's stamp read into a name or the birthplace's town (doubts.ts isStampWord): its words cut
-  // out, and what is left under the low-confidence line (the stamp may hide more of the value).
-  for (const k of ['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento'] as const) {
-    const v = d[k];
-    if (!v?.valor) continue;
-    const parts = v.valor.split(',');
-    const cut = parts.map((part) => part.split(' ').filter((t) => !isStampWord(t)).join(' ').trim());
-    if (cut.join(',') === parts.map((part) => part.trim()).join(',')) continue;
-    const valor = k === 'local_nascimento' ? cut.filter(Boolean).join(', ') : normalizeName(cut.join(' '));
-    d[k] = valor ? { ...v, valor, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) } : none;
-  }
-  // A name word without a vowel lost letters (doubts.ts vowellessWords), one too long for a name is two
-  // read as one (joinedWords), a DER without the VAN or VON before it lost that word (orphanDer): under
-  // the low-confidence line.
+  // A notary's stamp read into a name or the birthplace's town: its words cut out (stamp-words.ts).
+  cutStampWords(d, NAME_DOUBT_CAP);
+  // A name word without a vowel lost letters (doubts.ts vowellessWords), as did one opening with L or R
+  // before a consonant (headlessWords); one too long for a name is two read as one (joinedWords), a DER
+  // without the VAN or VON before it lost that word (orphanDer): under the low-confidence line.
   for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
     const v = d[k];
-    if (v?.valor && (vowellessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }
   return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
 }

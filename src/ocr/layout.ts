@@ -24,14 +24,23 @@ interface LabelDef {
    * neighbour: "9 CAT. HAB." read "(AT, HAB." or "SCALHABR"; a name such as CATHARINA is longer).
    */
   glued?: string;
+  /**
+   * Or, only where no phrase is the label otherwise: a phrase of one token that is this string's start,
+   * at least CUT_LABEL letters long (the label's words run together and its end lost: "DATAEMI" and
+   * "DATAEM" for DATA EMISSÃO on a dark old card's back, final16 #57's two readings).
+   */
+  cut?: string;
 }
+
+/** Letters a label's start (LabelDef.cut) must hold: past the DATA the date labels share and two more (DATAEM). */
+export const CUT_LABEL = 6;
 
 const LABELS: LabelDef[] = [
   { id: 'nome', all: ['SOBRENOME'] },
   { id: 'nome', all: ['NOME'], none: ['CARTEIRA'] },
   { id: 'nascimento3', all: ['NASCIMENTO', 'LOCAL'] },
   { id: 'nascimento', all: ['DATA', 'NASCIMENTO'], none: ['LOCAL'] },
-  { id: 'emissao', all: ['EMISSAO'], none: ['IDENTIDADE', 'ORG'] },
+  { id: 'emissao', all: ['EMISSAO'], none: ['IDENTIDADE', 'ORG'], cut: 'DATAEMISSAO' },
   { id: 'validade', all: ['VALIDADE'] },
   { id: 'identidade', all: ['IDENTIDADE'] },
   { id: 'cpf', all: ['CPF'] },
@@ -131,6 +140,12 @@ export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
       const ts = tokens(q), joined = ts.join('');
       return !taken(q) && ts.length > 0 && ts.length <= 3 && joined.length <= glued.length + 2 && fuzzyContains(joined, glued, 1);
     });
+    if (p) found.set(def.id, { id: def.id, phrase: p });
+  }
+  for (const def of LABELS) {
+    const cut = def.cut;
+    if (!cut || found.has(def.id)) continue;
+    const p = phrases.find((q) => { const ts = tokens(q); return !taken(q) && ts.length === 1 && ts[0].length >= CUT_LABEL && cut.startsWith(ts[0]); });
     if (p) found.set(def.id, { id: def.id, phrase: p });
   }
   if (found.size < LABEL_COUNT) for (const p of splitLabels(phrases)) {

@@ -137,6 +137,26 @@ export function validateDates(dates: CnhDates, today: number = Date.now()): Reco
 }
 
 /**
+ * The terms a licence is issued for, in years: 10, 5 or 3 by the holder's age (Código de Trânsito
+ * Brasileiro art. 147 §2, Lei 14.071/2020; 5 and 3 before it) and 1 for the Permissão para Dirigir
+ * (art. 148 §2). A doctor may set a shorter one, rarely.
+ */
+export const LICENCE_TERMS_YEARS = [1, 3, 5, 10];
+
+/**
+ * Whether an issue and an expiry date (`DD/MM/AAAA`, both real) fall on the same day and month while
+ * their years are no licence term apart (LICENCE_TERMS_YEARS): the expiry was counted from that issue,
+ * so one of the two years was misread (final16 #57: 10/04/2024 and "10/04/2028" for 10/04/2029, a 9
+ * read 8 at 0.898). False when either is no date or the days differ (the expiry counted from the
+ * medical exam, days before the issue: nothing to compare).
+ */
+export function oddTerm(issue: string, expiry: string): boolean {
+  const a = parseDate(issue), b = parseDate(expiry);
+  if (!a || !b || a.getUTCDate() !== b.getUTCDate() || a.getUTCMonth() !== b.getUTCMonth()) return false;
+  return !LICENCE_TERMS_YEARS.includes(b.getUTCFullYear() - a.getUTCFullYear());
+}
+
+/**
  * Digits the recogniser takes for one another in the card's types (closed loops lost or gained in low
  * light, blur and JPEG: 8 read for 0, 6 for 0, 4 for 1, 9 for 8), each with the digits it may stand for.
  */

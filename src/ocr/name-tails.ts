@@ -1,0 +1,34 @@
+/**
+ * A name's line that the value left words of out (issue #17, eighteenth round): text-level signs, on
+ * the recogniser's positioned words, that a name read sure is shorter than its printed line. Called by
+ * fields.ts (endHidden) with the name's line and every phrase of the page. Pure functions; no pixels.
+ */
+import { median, type OcrWord, type Phrase } from './words.js';
+
+/** How far (in the line's type heights) after a name's last word a word of its type still belongs to it (wordLeftOut): a lost word of up to five letters and its two spaces. */
+export const NAME_TAIL_REACH = 6;
+
+/**
+ * Whether a word of capitals (two letters or more, a comma after them allowed) stands on a name's line
+ * (`line`: its words left to right) after its last word, within NAME_TAIL_REACH type heights, at the
+ * line's type height (0.75-1.3 x the median of the line's words) and centred on it (within 0.35 of the
+ * height), and is no word of the line: a word of the name the value left out, and the name is shorter
+ * than its print. The recogniser read it apart from the line, unsure, after a gap where a word was lost
+ * under a pen mark (final16 #25: "ORSOLYA LIBUSE" at 0.913 for ORSOLYA LIBUŠE NĚMEC TAKÁCS, TAKÁCS read
+ * at 0.50, 121 px after LIBUSE on a 27 px type, NĚMEC unread). Looked for among every phrase
+ * (`phrases`); the card prints nothing else on a name's row that near (the next column's values start
+ * 20 type heights or more to the right).
+ */
+export function wordLeftOut(line: Phrase, phrases: Phrase[]): boolean {
+  const named = [...line.words].filter((w) => /[A-Za-zÀ-ÿ]{2}/.test(w.text)).sort((a, b) => a.x0 - b.x0);
+  if (named.length < 2) return false;
+  const h = median(named.map((w) => w.y1 - w.y0));
+  const cy = median(named.map((w) => (w.y0 + w.y1) / 2));
+  const end = named[named.length - 1].x1;
+  const own = new Set<OcrWord>(line.words);
+  return phrases.flatMap((p) => p.words).some((w) => {
+    if (own.has(w) || !/^[A-ZÀ-ÖØ-Þ]{2,},?$/.test(w.text)) return false;
+    const wh = w.y1 - w.y0;
+    return w.x0 > end && w.x0 - end < NAME_TAIL_REACH * h && wh >= 0.75 * h && wh <= 1.3 * h && Math.abs((w.y0 + w.y1) / 2 - cy) < 0.35 * h;
+  });
+}
