@@ -76,8 +76,9 @@ export function spellingDoubtOnly(k: CnhFieldName, f: CnhField): boolean {
  * holds it down. The doubt is a letter the model cannot write (final16's Czech Š Ž Č Ř read as their
  * plain twins at 0.81-0.93), and another preparation of the same ink reads the same plain letter
  * under the same cap: the merge (mergeReadings) can neither lift it nor take another reading's value
- * over it but at the cap plus MERGE_MARGIN. Traced on final16 #0-43 (both readings compared, page by
- * page): the five pages whose second reading such names alone made due changed no value. A name
+ * over it but at the cap plus MERGE_MARGIN. Measured (eighteenth round, both readings compared page by
+ * page): the pages whose second reading such names alone made due, final16 #0, 22, 24, 32, 39, 45, 72 and
+ * final15 #61, read every value the same without it (one right CPF stays under the line). A name
  * under the cap (read weakly) still counts: another reading may see its ink better.
  */
 export function heldAtMarkCap(k: CnhFieldName, f: CnhField): boolean {
