@@ -14,6 +14,7 @@
  */
 import { fieldCheck } from './checks.js';
 import { REMARK_CODES } from './codes.js';
+import { LOST_DIACRITIC_CAP } from './name-spelling.js';
 import type { CnhField, CnhFieldName } from './engine.js';
 import { CNH_FIELD_NAMES, NAME_FIELDS } from './engine.js';
 import { CARD_HEIGHT_PX, type PrepareOptions } from './preprocess.js';
@@ -69,15 +70,32 @@ export function spellingDoubtOnly(k: CnhFieldName, f: CnhField): boolean {
 }
 
 /**
+ * A name held exactly at the cap of a mark read plain (name-spelling.ts LOST_DIACRITIC_CAP, 0.7: a
+ * word whose box shows a mark over it that was not read, fields.ts lostMark; a foreign name left as
+ * read; a diacritic put back by spelling): its words were read surer than the cap and only the cap
+ * holds it down. The doubt is a letter the model cannot write (final16's Czech Š Ž Č Ř read as their
+ * plain twins at 0.81-0.93), and another preparation of the same ink reads the same plain letter
+ * under the same cap: the merge (mergeReadings) can neither lift it nor take another reading's value
+ * over it but at the cap plus MERGE_MARGIN. Measured (eighteenth round, both readings compared page by
+ * page): the pages whose second reading such names alone made due, final16 #0, 22, 24, 32, 39, 45, 72 and
+ * final15 #61, read every value the same without it (one right CPF stays under the line). A name
+ * under the cap (read weakly) still counts: another reading may see its ink better.
+ */
+export function heldAtMarkCap(k: CnhFieldName, f: CnhField): boolean {
+  return (NAME_FIELDS as readonly CnhFieldName[]).includes(k) && f.valor !== '' && f.confianca === LOST_DIACRITIC_CAP;
+}
+
+/**
  * How poor a reading is: over CORE_FIELDS, 1 for a missing value, 0.5 for one under UNSURE (a name
- * whose only doubt is its spelling, spellingDoubtOnly, counts 0: a second reading cannot resolve it).
+ * whose only doubt is its spelling, spellingDoubtOnly, or one held at a mark's cap, heldAtMarkCap,
+ * counts 0: a second reading cannot resolve it).
  */
 export function readingMisses(campos: Record<CnhFieldName, CnhField>): number {
   let misses = 0;
   for (const k of CORE_FIELDS) {
     const f = campos[k];
     if (!f.valor) misses += 1;
-    else if (f.confianca < UNSURE && !spellingDoubtOnly(k, f)) misses += 0.5;
+    else if (f.confianca < UNSURE && !spellingDoubtOnly(k, f) && !heldAtMarkCap(k, f)) misses += 0.5;
   }
   return misses;
 }
