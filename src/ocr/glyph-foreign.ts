@@ -86,6 +86,10 @@ function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: numb
   }
   // A flat bar over an A, O or N is a tilde as well as a macron (a 2-row wave reads level): no letter.
   if (cls === 'macron' && 'AON'.includes(base)) return {};
+  // A wave whose middle dips on a dim page fits a v (tuning #13: CONCEIÇÃO made "CONCEIÇĂO" at 0.44): over
+  // an A or O, letters the model writes with a tilde, a v is a breve or a tilde; read with a tilde it is
+  // left as read, read plain it is doubted.
+  if (cls === 'caron' && 'AO'.includes(base)) return c === base ? { doubt: true } : {};
   // A ring seen only in the gray levels over a letter read with a roof or a wave is that roof blurred
   // (ÂNGELO made "ÅNGELO" in Liberation Serif Bold, blurred): a ring there needs its eye in the threshold.
   if (cls === 'ring' && 'ÂÊÔÃÕ'.includes(c) && !holed(g, mine[0])) return {};

@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { drawn, worn } from './drawn-word.js';
 import { INK_LETTER_CAP, markInk, mendMarks } from '../../src/ocr/glyph-accent.js';
 import { mendForeignMarks } from '../../src/ocr/glyph-foreign.js';
-import { letterSpans, markClass, markedLetter, withMark, type MarkClass } from '../../src/ocr/glyph-marks.js';
+import { inkMarksOnly, letterSpans, markClass, markedLetter, withMark, type MarkClass } from '../../src/ocr/glyph-marks.js';
+import { mergeReadings } from '../../src/ocr/second-read.js';
+import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from '../../src/ocr/engine.js';
 import type { Blob, Gray } from '../../src/ocr/glyph-i.js';
 import type { OcrWord } from '../../src/ocr/words.js';
 
@@ -90,5 +92,19 @@ describe('letters the model cannot write, from their ink', () => {
         if (r.text === word) expect(r.conf, `${word} ${r.at}`).toBe(0.9);
       }
     }
+  });
+});
+
+describe('a reading whose marks the ink gave', () => {
+  it('is not replaced by a surer reading of the same letters without them (final16 #35: BENEŠ at 0.6, BENES at 0.903)', () => {
+    expect(inkMarksOnly('JAROSLAVA BENEŠ', 'JAROSLAVA BENES')).toBe(true);
+    expect(inkMarksOnly('JAROSLAVA BENES', 'JAROSLAVA BENES')).toBe(false);
+    expect(inkMarksOnly('JOSÉ', 'JOSE')).toBe(false); // the model writes É: its reading may be right
+    expect(inkMarksOnly('BENEŠ', 'BENEŠ NAGY')).toBe(false);
+    const field = (valor: string, confianca: number): CnhField => ({ valor, confianca } as CnhField);
+    const blank = Object.fromEntries(CNH_FIELD_NAMES.map((k) => [k, field('', 0)])) as Record<CnhFieldName, CnhField>;
+    const merged = mergeReadings({ ...blank, nome_mae: field('JAROSLAVA BENEŠ', 0.6) }, { ...blank, nome_mae: field('JAROSLAVA BENES', 0.903) });
+    expect(merged.nome_mae.valor).toBe('JAROSLAVA BENEŠ');
+    expect(merged.nome_mae.confianca).toBeLessThan(0.8);
   });
 });
