@@ -33,7 +33,7 @@ import {
 } from './glyph-accent.js';
 import { wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { dotsReading } from './glyph-dots.js';
-import { holed, letterSpans, markClass, markSized, markedLetter } from './glyph-marks.js';
+import { NEAR, holed, letterSpans, markClass, markSized, markedLetter } from './glyph-marks.js';
 import type { OcrWord } from './words.js';
 
 /** Capitals with two dots above, by base letter. */
@@ -165,11 +165,12 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
   // Ink of a mark's size and place over a plain letter whose shape does not tell (a caron blurred into a
   // 9 x 5 px blob, final16 #37's BOŽENA read "BOZENA" at 0.7): the letter may carry a mark the model
   // cannot write, so the word is doubted. Only a blob standing clear of its letter (1 px or more above the
-  // capitals' top), centred over it (its centre in the middle half of the letter's columns) and within its
-  // columns; any other ink is print or dirt and leaves the word as read.
+  // capitals' top, at most NEAR of their height), 3 x 3 px and 6 px of ink or more, centred over it (its
+  // centre in the middle half of the letter's columns) and within its columns; any other ink is print,
+  // dirt or noise and leaves the word as read.
   const markLike = (k: number): boolean => {
     const m = ink.marks[k], s = spans[over[k]], cx = (m.x0 + m.x1) / 2, q = (s.x1 - s.x0) / 4;
-    return markSized(m, ink.letterH) && m.y1 < ink.top - 1 && m.x0 >= s.x0 - 2 && m.x1 <= s.x1 + 2 && cx >= s.x0 + q && cx <= s.x1 - q;
+    return markSized(m, ink.letterH) && m.x1 - m.x0 >= 2 && m.y1 - m.y0 >= 2 && m.px.length >= 6 && m.y1 < ink.top - 1 && ink.top - m.y1 <= NEAR * ink.letterH && m.x0 >= s.x0 - 2 && m.x1 <= s.x1 + 2 && cx >= s.x0 + q && cx <= s.x1 - q;
   };
   const unclear = over.map((i, k) => i >= 0 && !out.has(i) && baseOf(chars[i]) === chars[i] && markLike(k));
   if (unclear.some(Boolean)) doubt = true;
