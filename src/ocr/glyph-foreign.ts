@@ -73,7 +73,9 @@ function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: numb
   // "RÚZICKA", Ő for "KÓRÖSI"): the marks it writes are glyph-accent.ts's.
   const cls = markClass(g, mine, letterH, top);
   const letter = cls ? markedLetter(base, cls) : undefined;
-  if (letter && cls === 'diaeresis') {
+  // Two dots keep the fifteenth round's test whatever markClass says, unless it saw a double acute
+  // (final14's STRÖHER read "STRÔHER" was lost when the diaeresis waited on markClass).
+  if (mine.length === 2 && DIAERESIS[base] && cls !== 'doubleAcute') {
     // Two dots keep glyph-foreign's own test (each level by the gray levels too).
     const dot = (b: Blob): boolean => {
       const [w, h] = size(b);
@@ -82,7 +84,7 @@ function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: numb
     };
     const [a, b] = mine;
     const rise = Math.abs((a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2);
-    return dot(a) && dot(b) && a.x1 < b.x0 && rise <= DOTS_MAX_RISE * letterH ? { letter } : {};
+    return dot(a) && dot(b) && a.x1 < b.x0 && rise <= DOTS_MAX_RISE * letterH ? { letter: DIAERESIS[base] } : {};
   }
   // A flat bar over an A, O or N is a tilde as well as a macron (a 2-row wave reads level): no letter.
   if (cls === 'macron' && 'AON'.includes(base)) return {};
