@@ -192,7 +192,7 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
     const conf = (w: OcrWord): number => (close ? Math.max(w.conf, Math.min(oldConf, s.closeCap!)) : w.conf);
     // Same line, same place: boxes follow the old phrase so the layout reading is unchanged.
     const y0 = p.y0, y1 = p.y1;
-    const replaced = found.map((w) => ({ ...placed(w, left, 0, scale), conf: conf(w), reread: true, y0, y1 }));
+    const replaced = mendForeignMarks(page, found.map((w) => ({ ...placed(w, left, 0, scale), conf: conf(w), reread: true, y0, y1 })), valueSized);
     out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
   }
   return doubtIdentityNumber(rec, prep, lostRemarkCodes(page, await lostCodeLetters(rec, prep, page, out)));

@@ -13,6 +13,7 @@
  * only where they are surer than the first reading's.
  */
 import { fieldCheck } from './checks.js';
+import { inkMarksOnly } from './glyph-marks.js';
 import { REMARK_CODES } from './codes.js';
 import { LOST_DIACRITIC_CAP } from './name-spelling.js';
 import type { CnhField, CnhFieldName } from './engine.js';
@@ -186,7 +187,7 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
     // the mirror of cutShort, which keeps a first value against a second one cut short. Both readings
     // sure of the two still disagree (below): letters more at a name's end may be a mark read as type.
     const lettersAfter = (NAME_FIELDS as readonly CnhFieldName[]).includes(k) && a.valor !== '' && b.valor.length > a.valor.length && b.valor.startsWith(a.valor) && b.confianca >= a.confianca;
-    const take = b.valor !== '' && !noRemark && (!a.valor || wordsBefore || lettersAfter || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
+    const take = b.valor !== '' && !noRemark && !inkMarksOnly(a.valor, b.valor) && (!a.valor || wordsBefore || lettersAfter || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
     // Both readings sure of different values (neither the other cut short, nor the other with words
     // before it): one of them is misread and the ink did not tell which ("5403196854" at 0.856 against
     // 540319854 at 0.95, final6 #7): the value taken is kept, under the low-confidence line. The other

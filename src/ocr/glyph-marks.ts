@@ -1,0 +1,239 @@
+/**
+ * The class of a mark above a capital, told by the shape of its ink alone, for any alphabet written in
+ * Latin letters (issue #17, eighteenth round). The Portuguese model writes only Á À Â Ã Ç É Ê Í Ó Ô Õ Ú;
+ * Czech, Slovak, Hungarian, Polish, Romanian, Baltic, Turkish and Nordic names carry other marks, and the
+ * recogniser reads each as its plain twin, sure of it (final16: DOLEŽAL read "DOLEZAL", ČERNÝ "CERNY",
+ * KŐRÖSI "KÓRÖSI", at 0.81-0.93). A mark's class is a matter of its shape, whatever the letter:
+ * - one stroke rising to the right: an acute (markSlant >= SLANT_CLEAR); falling: a grave;
+ * - a v opening up (its ink's height per column falls to the middle and rises again: the roof's profile
+ *   reversed, glyph-accent.ts markShape's circumflex fit <= -V_MIN_FIT): a caron (háček), or a breve
+ *   where the letter takes no caron (Ă Ğ Ŭ; the two differ only in a sharp or round foot, which a few
+ *   pixels do not tell, and no Latin letter of Latin-1 or Extended-A takes both but E: Ě is taken);
+ * - a roof opening down: a circumflex (Ĉ Ŝ Ŷ...; the model's own Â Ê Ô are glyph-accent.ts's);
+ * - a small round blob with a hole: a ring (Å Ů);
+ * - one small round blob, level: a dot (Ż Ė İ Ġ Ċ);
+ * - one flat bar, wide and at most 3 px tall, its ink's height the same across: a macron (Ē Ī Ū);
+ * - two small blobs side by side, each a stroke leaning right (binarySlant >= DOUBLE_MIN_SLANT): a double
+ *   acute (Ő Ű); each level and round: two dots (glyph-foreign.ts).
+ * Measured on capitals drawn in DejaVu and Liberation (Sans, Serif, Mono) at 22 and 28 px, clean and
+ * blurred 0.8 px at JPEG 40: carons' circumflex fit -0.79..-1.00 (breves the same), roofs +0.66..+0.98;
+ * double acutes' strokes binarySlant 0.43..0.88 each, dots -0.33..+0.33. The letter with a mark is
+ * composed by Unicode (NFC) and kept only in Latin-1 and Latin Extended-A (U+00C0-U+017F), the letters
+ * normalize.ts keeps in a name: a class the letter does not take gives no letter. Pure functions.
+ */
+import { ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, MARK_MAX_HEIGHT, SLANT_CLEAR, SLANT_FLAT, markShape, markSlant } from './glyph-accent.js';
+import type { Blob, Gray } from './glyph-i.js';
+import { fold } from './words.js';
+
+export type MarkClass = 'acute' | 'grave' | 'circumflex' | 'caron' | 'breve' | 'ring' | 'dot' | 'macron' | 'doubleAcute' | 'diaeresis';
+
+/** The combining mark (U+03xx) of each class. */
+const COMBINING: Record<MarkClass, string> = {
+  acute: '\u0301', grave: '\u0300', circumflex: '\u0302', caron: '\u030C', breve: '\u0306', ring: '\u030A',
+  dot: '\u0307', macron: '\u0304', doubleAcute: '\u030B', diaeresis: '\u0308',
+};
+
+/**
+ * The capital `base` with the mark `m` as one letter (NFC), or undefined when Unicode has no such letter
+ * in Latin-1 or Latin Extended-A (U+00C0-U+017F: the letters a name keeps, normalize.ts).
+ */
+export function withMark(base: string, m: MarkClass): string | undefined {
+  const c = (base + COMBINING[m]).normalize('NFC');
+  if ([...c].length !== 1) return undefined;
+  const code = c.codePointAt(0)!;
+  return code >= 0xc0 && code <= 0x17f ? c : undefined;
+}
+
+/** The letter a v opening up over `base` makes: its caron's, or its breve's where it takes no caron. */
+export function vLetter(base: string): string | undefined {
+  return withMark(base, 'caron') ?? withMark(base, 'breve');
+}
+
+/**
+ * The slant of a blob's own thresholded pixels: the correlation of their column with their height (rows
+ * counted upwards), +1 for a stroke rising to the right. Unlike markSlant it looks at no pixel outside
+ * the blob, so the other stroke of a pair does not flatten it (a double acute's strokes 3-5 px apart
+ * read 0.03-0.19 by markSlant, 0.43-0.88 here).
+ */
+export function binarySlant(b: Blob, width: number): number {
+  let n = 0, sx = 0, sy = 0;
+  for (const p of b.px) { n++; sx += p % width; sy += Math.floor(p / width); }
+  if (!n) return 0;
+  const mx = sx / n, my = sy / n;
+  let sxy = 0, sxx = 0, syy = 0;
+  for (const p of b.px) {
+    const dx = (p % width) - mx, dy = Math.floor(p / width) - my;
+    sxy += dx * dy; sxx += dx * dx; syy += dy * dy;
+  }
+  return sxx > 0 && syy > 0 ? -sxy / Math.sqrt(sxx * syy) : 0;
+}
+
+/** A v (caron) or a roof fits markShape's circumflex profile at least this far from 0 (measured 0.79-1.00). */
+export const V_MIN_FIT = 0.6;
+/** A v or a roof is at least this share of its letter's height wide (measured: 5-9 px over 15-21 px capitals)... */
+const V_MIN_WIDTH = 0.25;
+/**
+ * ...and at most this share (carons measured up to 9 px over 18 px capitals; print over a low-light page's
+ * first letter, 11 x 3 px over 19 px capitals, fits a roof: final16 #35's SVOBODA made "ŜVOBODA").
+ */
+const V_MAX_WIDTH = 0.5;
+/** Each stroke of a double acute leans right at least this much (binarySlant); two dots lean under it. */
+export const DOUBLE_MIN_SLANT = 0.45;
+/** A dot is at most this share of its letter's height wide and tall (measured 2-4 px over 15-21 px). */
+const DOT_MAX_SIZE = 0.25;
+/**
+ * A lone dot, or ink whose class is not told, lies at most this share of the letters' height above their
+ * top (marks measured 1-4 px over 16-21 px capitals); a 2 x 2 px speck 7 px above 18 px capitals is a
+ * photo's noise (final6 #47: KOWALSKI doubted, its line then lost to the father's).
+ */
+export const NEAR = 0.3;
+/** A macron is at least this share of its letter's height wide, at least MACRON_MIN_ASPECT times as wide as tall... */
+const MACRON_MIN_WIDTH = 0.3;
+const MACRON_MIN_ASPECT = 3;
+/** ...and its columns' ink centres lie within this many pixels of each other in height. */
+const MACRON_MAX_RISE = 1;
+/** A ring is at most this share of its letter's height wide or tall (glyph-foreign.ts's). */
+const RING_MAX_SIZE = 0.45;
+
+/** Whether a blob's box holds paper closed off by its ink (a ring's eye), 4-connected from the box's edge. */
+export function holed(g: Gray, b: Blob): boolean {
+  const w = b.x1 - b.x0 + 1, h = b.y1 - b.y0 + 1;
+  const ink = new Uint8Array(w * h);
+  for (const p of b.px) ink[(Math.floor(p / g.width) - b.y0) * w + (p % g.width) - b.x0] = 1;
+  const seen = new Uint8Array(w * h), stack: number[] = [];
+  for (let k = 0; k < w * h; k++) {
+    const x = k % w, y = Math.floor(k / w);
+    if ((x === 0 || y === 0 || x === w - 1 || y === h - 1) && !ink[k]) { seen[k] = 1; stack.push(k); }
+  }
+  while (stack.length) {
+    const k = stack.pop()!, x = k % w, y = Math.floor(k / w);
+    for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const nx = x + dx, ny = y + dy, n = ny * w + nx;
+      if (nx >= 0 && ny >= 0 && nx < w && ny < h && !ink[n] && !seen[n]) { seen[n] = 1; stack.push(n); }
+    }
+  }
+  for (let k = 0; k < w * h; k++) if (!ink[k] && !seen[k]) return true;
+  return false;
+}
+
+/**
+ * Whether a blob's gray levels show a closed eye (a ring whose eye the threshold filled: Ů in DejaVu Sans
+ * at 19-22 px, a 7 x 5 px blob): the lightest pixel inside its box (not on its edge) is lighter than its
+ * darkest ink by at least EYE_MIN_CONTRAST of the ink's depth under the paper, and ink at least half as
+ * dark as that contrast lies on each of its four sides (a v or a roof, light above or below, is open);
+ * downwards it is looked for 2 px under the blob, whose foot markInk cuts at the letters' top.
+ */
+export function grayEye(g: Gray, b: Blob): boolean {
+  if (b.x1 - b.x0 < 2 || b.y1 - b.y0 < 2) return false;
+  let ink = 255, paper = 0;
+  for (const p of b.px) ink = Math.min(ink, g.data[p]);
+  for (let y = Math.max(0, b.y0 - 1); y <= Math.min(g.height - 1, b.y1 + 1); y++) {
+    for (let x = Math.max(0, b.x0 - 1); x <= Math.min(g.width - 1, b.x1 + 1); x++) paper = Math.max(paper, g.data[y * g.width + x]);
+  }
+  let cx = -1, cy = -1, light = -1;
+  for (let y = b.y0 + 1; y < b.y1; y++) for (let x = b.x0 + 1; x < b.x1; x++) {
+    const v = g.data[y * g.width + x];
+    if (v > light) { light = v; cx = x; cy = y; }
+  }
+  if (cx < 0 || light - ink < EYE_MIN_CONTRAST * (paper - ink)) return false;
+  const dark = ink + 0.5 * (light - ink);
+  const side = (dx: number, dy: number): boolean => {
+    for (let x = cx + dx, y = cy + dy; x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= Math.min(g.height - 1, b.y1 + 2); x += dx, y += dy) if (g.data[y * g.width + x] <= dark) return true;
+    return false;
+  };
+  return side(1, 0) && side(-1, 0) && side(0, 1) && side(0, -1);
+}
+/** A ring's eye is lighter than its ink by at least this share of the ink's depth under the paper. */
+const EYE_MIN_CONTRAST = 0.3;
+
+/** The spread (px) of a blob's columns' ink centres in height: 0 for a level bar. */
+function rise(b: Blob, width: number): number {
+  const sum = new Map<number, [number, number]>();
+  for (const p of b.px) { const x = p % width, s = sum.get(x) ?? [0, 0]; s[0] += Math.floor(p / width); s[1]++; sum.set(x, s); }
+  const c = [...sum.values()].map(([s, n]) => s / n);
+  return Math.max(...c) - Math.min(...c);
+}
+
+/** Whether a blob is of a mark's size over letters `letterH` px high: 2 px tall or more, within MARK_MAX_HEIGHT, at most 0.65 of the height wide. */
+export function markSized(b: Blob, letterH: number): boolean {
+  const w = b.x1 - b.x0 + 1, h = b.y1 - b.y0 + 1;
+  return h >= 2 && w >= 2 && h <= MARK_MAX_HEIGHT * letterH && w <= 0.65 * letterH;
+}
+
+/**
+ * The class of the mark whose ink is `mine` (the blobs over one glyph, left to right) over capitals
+ * `letterH` px high whose top is row `top`, by shape alone (the rules of this file's head); undefined
+ * when the ink is no mark or its shape does not tell.
+ */
+export function markClass(g: Gray, mine: Blob[], letterH: number, top: number): MarkClass | undefined {
+  const size = (b: Blob): [number, number] => [b.x1 - b.x0 + 1, b.y1 - b.y0 + 1];
+  if (!mine.length || !mine.every((b) => markSized(b, letterH))) return undefined;
+  if (mine.length === 2) {
+    const [a, b] = mine;
+    const level = Math.abs((a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2) <= 0.15 * letterH && a.x1 < b.x0;
+    const small = (m: Blob): boolean => { const [w, h] = size(m); return w <= 0.3 * letterH && h <= 0.3 * letterH && w <= 2 * h && h <= 2 * w; };
+    if (!level || !small(a) || !small(b)) return undefined;
+    const sa = binarySlant(a, g.width), sb = binarySlant(b, g.width);
+    if (sa >= DOUBLE_MIN_SLANT && sb >= DOUBLE_MIN_SLANT) return 'doubleAcute';
+    if (Math.abs(sa) < DOUBLE_MIN_SLANT && Math.abs(sb) < DOUBLE_MIN_SLANT) return 'diaeresis';
+    return undefined;
+  }
+  if (mine.length !== 1) return undefined;
+  const m = mine[0], [w, h] = size(m);
+  if (w <= RING_MAX_SIZE * letterH && h <= RING_MAX_SIZE * letterH && w <= 1.6 * h && h <= 1.6 * w && h >= 4 && (holed(g, m) || grayEye(g, m))) return 'ring';
+  const slant = markSlant(g, m, top);
+  if (w <= ACUTE_MAX_WIDTH * letterH && w <= ACUTE_MAX_ASPECT * h) {
+    if (slant >= SLANT_CLEAR) return 'acute';
+    if (slant <= -SLANT_CLEAR) return 'grave';
+  }
+  if (w <= DOT_MAX_SIZE * letterH && h <= DOT_MAX_SIZE * letterH && w <= 2 * h && h <= 2 * w && Math.abs(slant) < SLANT_FLAT && top - m.y1 <= NEAR * letterH
+    && Math.abs(binarySlant(m, g.width)) < DOUBLE_MIN_SLANT) return 'dot';
+  if (w >= MACRON_MIN_WIDTH * letterH && w >= MACRON_MIN_ASPECT * h && h <= 3 && Math.abs(slant) < SLANT_FLAT && rise(m, g.width) <= MACRON_MAX_RISE) return 'macron';
+  if (w >= V_MIN_WIDTH * letterH && w <= V_MAX_WIDTH * letterH && w >= 5 && Math.abs(slant) < SLANT_CLEAR) {
+    const fit = markShape(m.px, g.width, letterH).fits;
+    if (fit.circumflex <= -V_MIN_FIT) return 'caron';
+    if (fit.circumflex >= V_MIN_FIT && fit.circumflex - fit.tilde >= 0.25 && Math.abs(slant) < SLANT_FLAT) return 'circumflex';
+  }
+  return undefined;
+}
+
+/**
+ * The letter a capital `base` (read plain or with a mark) takes under a mark of class `m`: its caron's
+ * or breve's for a v (vLetter), else withMark's; undefined where Unicode has none in Latin-1 or
+ * Extended-A.
+ */
+export function markedLetter(base: string, m: MarkClass): string | undefined {
+  return m === 'caron' ? vLetter(base) : withMark(base, m);
+}
+
+/** A letter's columns within a word: the glyph it lies in (index) and whether it has that glyph alone. */
+export interface LetterSpan { x0: number; x1: number; glyph: number; whole: boolean }
+
+/**
+ * The columns of each of a word's `n` letters from its glyphs (left to right): one glyph a letter where
+ * there are as many; else each glyph holds as many letters as its width is median glyph widths (rounded,
+ * at least one: two capitals touching, "KA" in DejaVu Sans or "ŘÁ" in a squeezed line, are one blob twice
+ * as wide), split evenly, when that accounts for exactly `n`; undefined otherwise.
+ */
+export function letterSpans(glyphs: Blob[], n: number): LetterSpan[] | undefined {
+  if (glyphs.length === n) return glyphs.map((b, k) => ({ x0: b.x0, x1: b.x1, glyph: k, whole: true }));
+  if (glyphs.length > n || !glyphs.length) return undefined;
+  const widths = glyphs.map((b) => b.x1 - b.x0 + 1), med = [...widths].sort((a, b) => a - b)[Math.floor(widths.length / 2)];
+  const count = widths.map((w) => Math.max(1, Math.round(w / med)));
+  if (count.reduce((a, b) => a + b, 0) !== n) return undefined;
+  return glyphs.flatMap((b, k) => Array.from({ length: count[k] }, (_, j) => ({
+    x0: b.x0 + Math.round((j * widths[k]) / count[k]), x1: b.x0 + Math.round(((j + 1) * widths[k]) / count[k]) - 1, glyph: k, whole: count[k] === 1,
+  })));
+}
+
+/**
+ * Whether a value `a` holds letters with a mark the model cannot write (Latin Extended-A: given from the
+ * ink here, or by a text layer) that `b` reads plain or with the model's marks, their letters otherwise
+ * the same (fold): the two readings differ only in marks the recogniser could not have seen, so `b`'s
+ * confidence says nothing against `a` (final16 #35: a second page reading "JAROSLAVA BENES POSPÍSIL" at
+ * 0.903 over the first's BENEŠ at 0.6, the mended word capped by INK_LETTER_CAP).
+ */
+export function inkMarksOnly(a: string, b: string): boolean {
+  const extA = /[\u0100-\u017f]/;
+  return a !== b && extA.test(a) && !extA.test(b) && fold(a) === fold(b);
+}
