@@ -62,7 +62,7 @@
  * `final17` (seeds 2000000+, like final10-final16 a fresh sample of the whole widened set; also a strip
  * of clear tape across the card, a frame grabbed from an interlaced video source, a frame forwarded two or
  * three times as a JPEG, its own names) was made at the start of the eighteenth round, before its tuning: it
- * is run once by the lead at that round's end (`--part final17 --n 88`).
+ * is run once by the lead at that round's end (`--part final17 --n 88`, 72.7 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final17: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
