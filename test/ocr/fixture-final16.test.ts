@@ -8,18 +8,10 @@ import { final16Draws, highlighted, paletted, penMarked } from '../fixtures/cnh/
 import { rng } from '../fixtures/cnh/people.js';
 import { pdfOf } from '../fixtures/cnh/widened-print.js';
 import { readPdf } from '../../src/ocr/input.js';
+import { barCard, rawPixels } from './fixture-card.js';
 
-/** A 640 x 400 light card (RGBA PNG, transparent corners) with black bars (type) across it. */
-async function card(): Promise<Buffer> {
-  const bars = Array.from({ length: 12 }, (_, k) => `<rect x="40" y="${24 + 30 * k}" width="560" height="16" fill="#111"/>`).join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" rx="30" fill="#e6e6dc"/>${bars}</svg>`;
-  return sharp(Buffer.from(svg)).ensureAlpha().png().toBuffer();
-}
-
-async function raw(png: Buffer): Promise<{ data: Buffer; w: number; h: number; ch: number }> {
-  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-  return { data, w: info.width, h: info.height, ch: info.channels };
-}
+const card = (): Promise<Buffer> => barCard('#e6e6dc');
+const raw = rawPixels;
 
 describe('final16 effects', () => {
   it('a highlighter tints the ground of a band, keeps type dark and the alpha as it was', async () => {
