@@ -270,8 +270,6 @@ export function markOverName(line: Phrase, phrases: Phrase[]): boolean {
   return [...line.words, ...phrases.flatMap((q) => q.words)].some((w) => w.conf < 0.5 && w.y1 - w.y0 > 1.2 * h && w.x0 > from && w.x0 < to && over(w));
 }
 
-export { isStampWord } from './stamp-words.js';
-
 /** A gap between a name's words this many times the median of its line's other gaps holds a lost letter (wideGap). */
 export const WIDE_GAP = 2;
 
@@ -289,6 +287,21 @@ export function wideGap(line: Phrase): boolean {
   return m > 0 && gaps.some((g) => g > WIDE_GAP * m && g > 0.6 * line.h);
 }
 
+/**
+ * The gaps (px, negative where boxes overlap) between consecutive words of `ws` taken left to right that
+ * stand side by side on one line (boxes overlapping vertically), not a word boxed inside the other.
+ */
+export function sideGaps(ws: OcrWord[]): number[] {
+  const sorted = [...ws].sort((a, b) => a.x0 - b.x0);
+  const gaps: number[] = [];
+  for (let i = 1; i < sorted.length; i++) {
+    const a = sorted[i - 1], b = sorted[i];
+    if (Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) <= 0 || b.x1 <= a.x1) continue;
+    gaps.push(b.x0 - a.x1);
+  }
+  return gaps;
+}
+
 /** A gap between two words of a value's line narrower than this many type heights is no printed space (tightGap). */
 export const TIGHT_GAP = 0.2;
 /** ... and narrower than this share of the line's median gap between words. */
@@ -304,15 +317,9 @@ const TIGHT_GAP_SHARE = 0.35;
  * Needs two other gaps to measure the line by.
  */
 export function tightGap(phrases: Phrase[]): boolean {
-  const ws = phrases.flatMap((p) => p.words).filter((w) => /[A-Za-zÀ-ÿ]/.test(w.text) && !/\d/.test(w.text)).sort((a, b) => a.x0 - b.x0);
+  const ws = phrases.flatMap((p) => p.words).filter((w) => /[A-Za-zÀ-ÿ]/.test(w.text) && !/\d/.test(w.text));
   const h = median(ws.map((w) => w.y1 - w.y0));
-  const gaps: number[] = [];
-  for (let i = 1; i < ws.length; i++) {
-    const a = ws[i - 1], b = ws[i];
-    // Side by side on one line (boxes overlapping vertically), not a word boxed inside the other.
-    if (Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) <= 0 || b.x1 <= a.x1) continue;
-    gaps.push(b.x0 - a.x1);
-  }
+  const gaps = sideGaps(ws);
   if (gaps.length < 3 || h <= 0) return false;
   const m = median(gaps);
   // Overlapping boxes (a negative gap) are a mark read with a word ("GERRIT|" over HENDRIK's first

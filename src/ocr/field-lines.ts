@@ -6,6 +6,7 @@
  */
 import { withContinuations, type FoundLabel } from './layout.js';
 import { confusedUf, normalizeDate, normalizeName, single, UFS } from './normalize.js';
+import { sideGaps } from './doubts.js';
 import { median, type Phrase } from './words.js';
 
 /** Label boxes whose type (layout.ts labelTypeLow) is under this share of their median box grew over it (linesUnderRow). */
@@ -43,13 +44,8 @@ const TOWN_GAP_TYPE = 0.6;
  * the town read "SCHRO" at 0.958). Needs three gaps (four words) to measure the line by.
  */
 export function townGap(phrases: Phrase[]): boolean {
-  const ws = phrases.flatMap((p) => p.words).filter((w) => /[A-Za-zÀ-ÿ0-9]/.test(w.text)).sort((a, b) => a.x0 - b.x0);
-  const gaps: number[] = [];
-  for (let i = 1; i < ws.length; i++) {
-    const a = ws[i - 1], b = ws[i];
-    if (Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) <= 0 || b.x1 <= a.x1) continue;
-    gaps.push(b.x0 - a.x1);
-  }
+  const ws = phrases.flatMap((p) => p.words).filter((w) => /[A-Za-zÀ-ÿ0-9]/.test(w.text));
+  const gaps = sideGaps(ws);
   const h = median(ws.map((w) => w.y1 - w.y0));
   const m = median(gaps);
   return gaps.length >= 3 && m > 0 && gaps.some((g) => g > TOWN_GAP * m && g > TOWN_GAP_TYPE * h);

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { extractFields } from '../../src/ocr/fields.js';
 import { withContinuations } from '../../src/ocr/layout.js';
 import { nearFiliacao } from '../../src/ocr/near-labels.js';
-import { isStampWord, markOverName, vowellessWords, wideGap } from '../../src/ocr/doubts.js';
+import { markOverName, vowellessWords, wideGap } from '../../src/ocr/doubts.js';
+import { isStampWord } from '../../src/ocr/stamp-words.js';
 import { groupPhrases, readingText, toPhrase, type OcrWord } from '../../src/ocr/words.js';
 
 type Row = [string, number, number, number, number, number];
