@@ -1,7 +1,7 @@
 /**
  * CNH OCR benchmark on the widened synthetic set (test/fixtures/cnh/widened.ts, issue #17):
  *
- *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|final5|final6|final7|final8|final9|final10|final11|final12|final13|final14|final15|final16|final17|both] [--n 44] [--only 3,17] [--pool 1] [--model fast|npm] [--verbose]
+ *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|final5|final6|final7|final8|final9|final10|final11|final12|final13|final14|final15|final16|final17|final18|both] [--n 44] [--only 3,17] [--pool 1] [--model fast|npm] [--verbose]
  *
  * `tuning` (seeds 100000+) may be tuned on; `heldout` (seeds 900000+) was run several times and its
  * errors seen once: a validation part now; `untouched` (seeds 700000+, with fonts and uneven light the
@@ -63,7 +63,11 @@
  * of clear tape across the card, a frame grabbed from an interlaced video source, a frame forwarded two or
  * three times as a JPEG, its own names) was made at the start of the eighteenth round, before its tuning: it
  * is run once by the lead at that round's end (`--part final17 --n 88`, 72.7 %): a validation part now.
- * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final17: 88);
+ * `final18` (seeds 2100000+, like final10-final17 a fresh sample of the whole widened set; also ink bled
+ * into the card's stock, a wide-angle lens's barrel distortion, a cheap sensor's impulse noise, its own
+ * names) was made at the start of the nineteenth round, before its tuning: it is run once by the lead at
+ * that round's end (`--part final18 --n 88`).
+ * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final18: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
  * median CPU s), documents fully right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
@@ -92,8 +96,12 @@ const arg = (name: string): string | undefined => {
 };
 const partArg = arg('--part') ?? 'both';
 const parts: Part[] = partArg === 'both' ? ['tuning', 'heldout'] : [partArg as Part];
-if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: tuning, heldout, untouched, final, final2, final3, final4, final5, final6, final7, final8, final9, final10, final11, final12, final13, final14, final15, final16, final17 or both, not ${partArg}`);
-const n = Number(arg('--n') ?? (partArg === 'final5' || partArg === 'final6' || partArg === 'final7' || partArg === 'final8' || partArg === 'final9' || partArg === 'final10' || partArg === 'final11' || partArg === 'final12' || partArg === 'final13' || partArg === 'final14' || partArg === 'final15' || partArg === 'final16' || partArg === 'final17' ? 88 : 44));
+if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: ${Object.keys(PART_SEED).join(', ')} or both, not ${partArg}`);
+/** Parts made as a fresh sample of the whole widened set after final10's pattern (final10.ts freshDraws). */
+const FRESH_PARTS: readonly string[] = ['final10', 'final11', 'final12', 'final13', 'final14', 'final15', 'final16', 'final17', 'final18'];
+/** Parts of 88 documents (2 models x 11 conditions x 4). */
+const LONG_PARTS: readonly string[] = ['final5', 'final6', 'final7', 'final8', 'final9', ...FRESH_PARTS];
+const n = Number(arg('--n') ?? (LONG_PARTS.includes(partArg) ? 88 : 44));
 const poolSize = Number(arg('--pool') ?? 1);
 const only = arg('--only')?.split(',').map(Number);
 if (only?.some((i) => !Number.isInteger(i) || i < 0)) throw new Error(`--only: comma-separated document indices, not ${arg('--only')}`);
@@ -156,7 +164,7 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
     const os = outs.filter((o) => o.doc.font === f && o.doc.condition !== 'pdf-text');
     return [f, String(os.length), pct(exactAll(os)), pct(fullyRight(os)), median(os.map((o) => o.cpu)).toFixed(2)];
   })));
-  if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3' || part === 'final4' || part === 'final5' || part === 'final6' || part === 'final7' || part === 'final8' || part === 'final9' || part === 'final10' || part === 'final11' || part === 'final12' || part === 'final13' || part === 'final14' || part === 'final15' || part === 'final16' || part === 'final17') {
+  if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3' || part === 'final4' || part === 'final5' || part === 'final6' || part === 'final7' || part === 'final8' || part === 'final9' || part === 'final10' || part === 'final11' || part === 'final12' || part === 'final13' || part === 'final14' || part === 'final15' || part === 'final16' || part === 'final17' || part === 'final18') {
     console.log('\n## Variants only this part has\n');
     const reserved = (o: Outcome): boolean => (UNTOUCHED_FONTS as readonly string[]).includes(o.doc.font);
     const bold = (o: Outcome): boolean => (FINAL2_FONTS as readonly string[]).includes(o.doc.font);
@@ -202,7 +210,9 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
         ['forwarded as a palette image', outs.filter((o) => o.doc.paletted)]] as Array<[string, Outcome[]]> : []),
       ...(part === 'final17' ? [['clear tape across the card', outs.filter((o) => o.doc.taped)], ['interlaced video frame', outs.filter((o) => o.doc.interlaced)],
         ['forwarded two or three times', outs.filter((o) => (o.doc.forwarded ?? 0) > 0)]] as Array<[string, Outcome[]]> : []),
-      ...(part === 'final10' || part === 'final11' || part === 'final12' || part === 'final13' || part === 'final14' || part === 'final15' || part === 'final16' || part === 'final17' ? [['notary\'s stamp', outs.filter((o) => o.doc.notarised)],
+      ...(part === 'final18' ? [['ink bled into the card', outs.filter((o) => o.doc.bled)], ['wide-angle barrel distortion', outs.filter((o) => o.doc.barrel)],
+        ['sensor impulse noise', outs.filter((o) => o.doc.specks)]] as Array<[string, Outcome[]]> : []),
+      ...(FRESH_PARTS.includes(part) ? [['notary\'s stamp', outs.filter((o) => o.doc.notarised)],
         ['two card effects', outs.filter((o) => (o.doc.mixed ?? []).filter((e) => CARD_EFFECTS.includes(e)).length === 2)],
         ...Object.entries(EFFECT_NAMES).map(([e, name]) => [`${name} (earlier part's effect)`, outs.filter((o) => (o.doc.mixed ?? []).includes(e))] as [string, Outcome[]]),
         ['values in another face', outs.filter((o) => o.doc.valueFont && !o.doc.italicValues)], ['values in italic', outs.filter((o) => o.doc.italicValues)],
