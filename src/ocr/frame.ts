@@ -10,6 +10,7 @@
  * from it.
  */
 import sharp from 'sharp';
+import { deinterlace } from './interlace.js';
 import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspective, type Quad } from './perspective.js';
 import { findShadowStep, liftShadowStep } from './shadow-step.js';
 import { UNEVEN_FRAME, dividePlane, framePlane, otsu } from './light.js';
@@ -328,6 +329,8 @@ async function decodeFrame(bytes: Uint8Array, extraTurnDeg: number, limitInputPi
   const img = sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb');
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
   const n = info.width * info.height;
+  // A frame from an interlaced video source: its two fields joined again before anything mixes its rows (interlace.ts).
+  deinterlace(data, info.width, info.height, info.channels, info.channels === 1 ? 0 : 1);
   const colour = info.channels === 3 && !isJpeg(bytes) ? await colourCopy(data, info.width, info.height) : undefined;
   if (info.channels !== 3 || !hasBlueInk(data, 3, info.width, Math.max(1, Math.round(Math.min(info.width, info.height) / 500)))) {
     const g = Buffer.allocUnsafe(n);
