@@ -1,13 +1,13 @@
 /**
  * The card found in a frame (the geometry half of preprocess.ts's preparation): decode (EXIF
- * orientation, green channel: red and black ink both turn dark, the pale green card stays light), a
- * hard shadow lifted (shadow-step.ts) and the frame's uneven light divided out (light.ts), light
- * margins trimmed, the card found over a darker background and straightened along its long axis or,
- * photographed at an angle, warped upright (perspective.ts), then residual skew and quarter turns from
- * the text lines' projection profiles. What comes out depends only on the bytes and the turn asked for:
- * the reader prepares a page up to four times (a turn of 180 degrees, second and third readings with
- * other tone settings), so the last frame's card is kept (FrameCache) and its later preparations start
- * from it.
+ * orientation, green channel: red and black ink both turn dark, the pale green card stays light; an
+ * interlaced video frame's two fields joined again, interlace.ts), a hard shadow lifted (shadow-step.ts)
+ * and the frame's uneven light divided out (light.ts), light margins trimmed, the card found over a
+ * darker background and straightened along its long axis or, photographed at an angle, warped upright
+ * (perspective.ts), then residual skew and quarter turns from the text lines' projection profiles.
+ * What comes out depends only on the bytes and the turn asked for: the reader prepares a page up to four
+ * times (a turn of 180 degrees, second and third readings with other tone settings), so the last frame's
+ * card is kept (FrameCache) and its later preparations start from it.
  */
 import sharp from 'sharp';
 import { deinterlace } from './interlace.js';
