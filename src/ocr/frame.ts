@@ -1,15 +1,16 @@
 /**
  * The card found in a frame (the geometry half of preprocess.ts's preparation): decode (EXIF
- * orientation, green channel: red and black ink both turn dark, the pale green card stays light), a
- * hard shadow lifted (shadow-step.ts) and the frame's uneven light divided out (light.ts), light
- * margins trimmed, the card found over a darker background and straightened along its long axis or,
- * photographed at an angle, warped upright (perspective.ts), then residual skew and quarter turns from
- * the text lines' projection profiles. What comes out depends only on the bytes and the turn asked for:
- * the reader prepares a page up to four times (a turn of 180 degrees, second and third readings with
- * other tone settings), so the last frame's card is kept (FrameCache) and its later preparations start
- * from it.
+ * orientation, green channel: red and black ink both turn dark, the pale green card stays light; an
+ * interlaced video frame's two fields joined again, interlace.ts), a hard shadow lifted (shadow-step.ts)
+ * and the frame's uneven light divided out (light.ts), light margins trimmed, the card found over a
+ * darker background and straightened along its long axis or, photographed at an angle, warped upright
+ * (perspective.ts), then residual skew and quarter turns from the text lines' projection profiles.
+ * What comes out depends only on the bytes and the turn asked for: the reader prepares a page up to four
+ * times (a turn of 180 degrees, second and third readings with other tone settings), so the last frame's
+ * card is kept (FrameCache) and its later preparations start from it.
  */
 import sharp from 'sharp';
+import { deinterlace } from './interlace.js';
 import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspective, type Quad } from './perspective.js';
 import { findShadowStep, liftShadowStep } from './shadow-step.js';
 import { UNEVEN_FRAME, dividePlane, framePlane, otsu } from './light.js';
@@ -328,6 +329,8 @@ async function decodeFrame(bytes: Uint8Array, extraTurnDeg: number, limitInputPi
   const img = sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb');
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
   const n = info.width * info.height;
+  // A frame from an interlaced video source: its two fields joined again before anything mixes its rows (interlace.ts).
+  deinterlace(data, info.width, info.height, info.channels, info.channels === 1 ? 0 : 1);
   const colour = info.channels === 3 && !isJpeg(bytes) ? await colourCopy(data, info.width, info.height) : undefined;
   if (info.channels !== 3 || !hasBlueInk(data, 3, info.width, Math.max(1, Math.round(Math.min(info.width, info.height) / 500)))) {
     const g = Buffer.allocUnsafe(n);
