@@ -10,7 +10,7 @@ import {
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isPlaceLine, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
-import { loneHeaderUf, nearFiliacao, doubtFlatCodes, withoutTallCodes } from './near-labels.js';
+import { categoryUnderCpf, loneHeaderUf, nearFiliacao, doubtFlatCodes, PLACED_CODE_CAP, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
 import { edgeMarkedNumber, hasDigit, headlessWords, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
@@ -80,6 +80,8 @@ const EDGE_MARK_CAP = 0.75;
 const SMALL_UF_CAP = 0.7;
 /** Confidence cap of a date mended through the recogniser's digit confusions (validators.ts mendDate). */
 const MENDED_DATE_CAP = 0.6;
+/** A CPF as printed, alone on its phrase ("618.781.028-77"): the category's column on a 2022 front when the CPF's label went unread. */
+const CPF_PRINTED = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
 const CONFUSED_UF_CAP = 0.7;
 
@@ -190,6 +192,9 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   const catLabel = labels.get('categoria'), catPs = below('categoria').map(withoutTallCodes);
   const catText = normalizeCategory(catPs.map((p) => p.text).join(' '));
   d.categoria = catText ? { valor: catText, conf: valueConfidence(catPs) } : none;
+  // Its label unread on a 2022 front: the code in the CPF's column under it (near-labels.ts categoryUnderCpf).
+  const placedCat = !catText && !catLabel && model === '2022' ? categoryUnderCpf(below('cpf')[0] ?? phrases.find((p) => CPF_PRINTED.test(p.text)), phrases, labelPhrases) : undefined;
+  if (placedCat) d.categoria = { valor: placedCat.text.trim(), conf: valueConfidence([placedCat]), cap: PLACED_CODE_CAP };
   // Read, but no category in it ("R" for B): read again with the recogniser held to the categories' letters.
   if (!d.categoria.valor && catPs.length === 1) suspects.push({ phrase: widenedCode(catPs[0], true), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET });
   if (d.categoria.valor && catLabel && catPs.length === 1) {
