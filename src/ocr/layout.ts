@@ -36,9 +36,12 @@ interface LabelDef {
    * its end kept: HABILITAÇÃO read "MAATUITAÇÃO", "VRABUTAÇÃO", "MANELSTAÇÃO", "1º eis ITAÇÃO" on
    * final17's photographs; the narrow B I L I run together, the wide TAÇÃO with its marks held). The
    * lowest such phrase under a label found is taken: a card's heading (CARTEIRA NACIONAL DE
-   * HABILITAÇÃO) stands above every label of both models.
+   * HABILITAÇÃO) stands above every label of both models. `lead`: the phrase's first token must be this
+   * word within one edit, and the phrase two tokens or three (DATA EMISSÃO read "DATA CISÃO" on an old
+   * card's back, final17 #73's second reading: its issue date then placed as the expiry by role; the
+   * front's PERMISSÃO, also ending SÃO, has no DATA before it).
    */
-  tail?: { end: string; word: string };
+  tail?: { end: string; word: string; lead?: string };
 }
 
 /** Letters a tail-read label word (LabelDef.tail) may differ in length from the label's word. */
@@ -52,7 +55,7 @@ const LABELS: LabelDef[] = [
   { id: 'nome', all: ['NOME'], none: ['CARTEIRA'] },
   { id: 'nascimento3', all: ['NASCIMENTO', 'LOCAL'] },
   { id: 'nascimento', all: ['DATA', 'NASCIMENTO'], none: ['LOCAL'] },
-  { id: 'emissao', all: ['EMISSAO'], none: ['IDENTIDADE', 'ORG'], cut: 'DATAEMISSAO' },
+  { id: 'emissao', all: ['EMISSAO'], none: ['IDENTIDADE', 'ORG'], cut: 'DATAEMISSAO', tail: { end: 'SAO', word: 'EMISSAO', lead: 'DATA' } },
   { id: 'validade', all: ['VALIDADE'] },
   { id: 'identidade', all: ['IDENTIDADE'] },
   { id: 'cpf', all: ['CPF'] },
@@ -167,7 +170,8 @@ export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
     const top = Math.min(...[...found.values()].map((l) => l.phrase.y0));
     const p = phrases.filter((q) => {
       const ts = tokens(q), last = ts.at(-1) ?? '';
-      return !taken(q) && q.y0 > top && ts.length <= 3 && last.endsWith(tail.end) && Math.abs(last.length - tail.word.length) <= TAIL_SLACK && !def.none?.some((tok) => ts.some((w) => tokenMatches(w, tok)));
+      const led = !tail.lead || (ts.length >= 2 && editDistance(ts[0], tail.lead) <= 1);
+      return !taken(q) && q.y0 > top && led && ts.length <= 3 && last.endsWith(tail.end) && Math.abs(last.length - tail.word.length) <= TAIL_SLACK && !def.none?.some((tok) => ts.some((w) => tokenMatches(w, tok)));
     }).sort((a, b) => a.y0 - b.y0).at(-1);
     if (p) found.set(def.id, { id: def.id, phrase: p });
   }
