@@ -30,22 +30,7 @@ interface LabelDef {
    * "DATAEM" for DATA EMISSÃO on a dark old card's back, final16 #57's two readings).
    */
   cut?: string;
-  /**
-   * Or, only where no phrase is the label otherwise: a phrase of at most 3 tokens whose last word ends
-   * with this string and is the label word's length within TAIL_SLACK (the long word's start misread,
-   * its end kept: HABILITAÇÃO read "MAATUITAÇÃO", "VRABUTAÇÃO", "MANELSTAÇÃO", "1º eis ITAÇÃO" on
-   * final17's photographs; the narrow B I L I run together, the wide TAÇÃO with its marks held). The
-   * lowest such phrase under a label found is taken: a card's heading (CARTEIRA NACIONAL DE
-   * HABILITAÇÃO) stands above every label of both models. `lead`: the phrase's first token must be this
-   * word within one edit, and the phrase two tokens or three (DATA EMISSÃO read "DATA CISÃO" on an old
-   * card's back, final17 #73's second reading: its issue date then placed as the expiry by role; the
-   * front's PERMISSÃO, also ending SÃO, has no DATA before it).
-   */
-  tail?: { end: string; word: string; lead?: string };
 }
-
-/** Letters a tail-read label word (LabelDef.tail) may differ in length from the label's word. */
-export const TAIL_SLACK = 3;
 
 /** Letters a label's start (LabelDef.cut) must hold: past the DATA the date labels share and two more (DATAEM). */
 export const CUT_LABEL = 6;
@@ -55,13 +40,13 @@ const LABELS: LabelDef[] = [
   { id: 'nome', all: ['NOME'], none: ['CARTEIRA'] },
   { id: 'nascimento3', all: ['NASCIMENTO', 'LOCAL'] },
   { id: 'nascimento', all: ['DATA', 'NASCIMENTO'], none: ['LOCAL'] },
-  { id: 'emissao', all: ['EMISSAO'], none: ['IDENTIDADE', 'ORG'], cut: 'DATAEMISSAO', tail: { end: 'SAO', word: 'EMISSAO', lead: 'DATA' } },
+  { id: 'emissao', all: ['EMISSAO'], none: ['IDENTIDADE', 'ORG'], cut: 'DATAEMISSAO' },
   { id: 'validade', all: ['VALIDADE'] },
   { id: 'identidade', all: ['IDENTIDADE'] },
   { id: 'cpf', all: ['CPF'] },
   { id: 'registro', all: ['REGISTRO'] },
   { id: 'categoria', all: ['CAT'], glued: 'CATHAB' },
-  { id: 'primeira', all: ['HABILITACAO'], none: ['CARTEIRA', 'NACIONAL', 'CAT'], tail: { end: 'TACAO', word: 'HABILITACAO' } },
+  { id: 'primeira', all: ['HABILITACAO'], none: ['CARTEIRA', 'NACIONAL', 'CAT'] },
   { id: 'filiacao', all: ['FILIACAO'] },
   { id: 'observacoes', all: ['OBSERVACOES'] },
   { id: 'local', all: ['LOCAL'], none: ['NASCIMENTO', 'DATA'] },
@@ -161,18 +146,6 @@ export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
     const cut = def.cut;
     if (!cut || found.has(def.id)) continue;
     const p = phrases.find((q) => { const ts = tokens(q); return !taken(q) && ts.length === 1 && ts[0].length >= CUT_LABEL && cut.startsWith(ts[0]); });
-    if (p) found.set(def.id, { id: def.id, phrase: p });
-  }
-  for (const def of LABELS) {
-    const tail = def.tail;
-    if (!tail || found.has(def.id)) continue;
-    // Under some label found (the heading stands above them all), the lowest.
-    const top = Math.min(...[...found.values()].map((l) => l.phrase.y0));
-    const p = phrases.filter((q) => {
-      const ts = tokens(q), last = ts.at(-1) ?? '';
-      const led = !tail.lead || (ts.length >= 2 && editDistance(ts[0], tail.lead) <= 1);
-      return !taken(q) && q.y0 > top && led && ts.length <= 3 && last.endsWith(tail.end) && Math.abs(last.length - tail.word.length) <= TAIL_SLACK && !def.none?.some((tok) => ts.some((w) => tokenMatches(w, tok)));
-    }).sort((a, b) => a.y0 - b.y0).at(-1);
     if (p) found.set(def.id, { id: def.id, phrase: p });
   }
   if (found.size < LABEL_COUNT) for (const p of splitLabels(phrases)) {
