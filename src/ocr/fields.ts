@@ -9,21 +9,22 @@ import {
   isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isPlaceLine, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
-import { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
-import { loneHeaderUf, nearFiliacao, doubtFlatCodes, withoutTallCodes } from './near-labels.js';
+import { particleHyphens, restoreNames } from './name-spelling.js';
+import { categoryUnderCpf, loneHeaderUf, nearFiliacao, doubtFlatCodes, PLACED_CODE_CAP, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
-import { edgeMarkedNumber, hasDigit, headlessWords, isNameWord, joinedWords, lostMarkWords, MARK_ABOVE, lineHole, markOverName, misreadNameWords, orphanDer, rgWidthFits, tallNameWords, tallStray, cutAtEnd, tightGap, valueConfidence, vowellessWords, wideGap } from './doubts.js';
+import { edgeMarkedNumber, hasDigit, headlessWords, isNameWord, joinedWords, orphanDer, rgWidthFits, tallStray, valueConfidence, vowellessWords } from './doubts.js';
 import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { doubtByConfusion, passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 import { mendDate } from './validators.js';
-import { birthLine, GROWN_LABELS, linesUnderRow, townGap } from './field-lines.js';
-import { wordLeftOut } from './name-tails.js';
+import { birthLine, GROWN_LABELS, linesUnderRow } from './field-lines.js';
 import { cutStampWords } from './stamp-words.js';
+import { doubtNameLines, NAME_DOUBT_CAP } from './name-doubts.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
 export { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
 export { loneHeaderUf, nearFiliacao, withoutTallCodes } from './near-labels.js';
+export { LOST_MARK_SCALE, MAX_LOST_MARK_REREADS } from './name-doubts.js';
 
 const none: Draft = { valor: '', conf: 0 };
 
@@ -60,15 +61,6 @@ const LOST_START_CAP = 0.5;
  * unread: field 3's label line stands between them (~3 label heights from the name's foot to the date's top).
  */
 const BIRTH_LINE_REACH = 5;
-/** Confidence cap of a name with a word that says it was misread (doubts.ts misreadNameWords). */
-const NAME_DOUBT_CAP = 0.7;
-/**
- * Confidence cap of a name or town with a word broken in two (doubts.ts tightGap) or a hole that held a
- * word (lineHole): further under the line than NAME_DOUBT_CAP, since such a value is misread as it
- * stands, so that another reading's whole word (at 0.7 when its own box shows a lost mark) is taken over
- * it (final11 #36, #57).
- */
-const BROKEN_WORD_CAP = 0.55;
 /**
  * An identity line's number and its issuer DETRAN with a state ("102959350 DETRAN PR", "12.345.678-9
  * DETRAN-PR"): at least 5 digits (dots, dashes, slashes and a final X between them), then DETRAN.
@@ -80,6 +72,8 @@ const EDGE_MARK_CAP = 0.75;
 const SMALL_UF_CAP = 0.7;
 /** Confidence cap of a date mended through the recogniser's digit confusions (validators.ts mendDate). */
 const MENDED_DATE_CAP = 0.6;
+/** A CPF as printed, alone on its phrase ("618.781.028-77"): the category's column on a 2022 front when the CPF's label went unread. */
+const CPF_PRINTED = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
 const CONFUSED_UF_CAP = 0.7;
 
@@ -116,16 +110,6 @@ export interface Suspect {
    */
   closeCap?: number;
 }
-
-/**
- * Enlargement of a name word read again for a diacritic it seems to have lost (doubts.ts
- * lostMarkWords): the mark over a capital is a few pixels at value size.
- */
-export const LOST_MARK_SCALE = 2;
-/** The new reading of such a word is taken only this confident (and only when it adds the mark). */
-const LOST_MARK_CONF = 0.7;
-/** At most this many such words are read again per page (most cards print one or two accents a line). */
-export const MAX_LOST_MARK_REREADS = 3;
 
 /**
  * Phrases (+ their reading-order text) -> the fifteen `campos`. Values found by label keep the mean
@@ -190,6 +174,9 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   const catLabel = labels.get('categoria'), catPs = below('categoria').map(withoutTallCodes);
   const catText = normalizeCategory(catPs.map((p) => p.text).join(' '));
   d.categoria = catText ? { valor: catText, conf: valueConfidence(catPs) } : none;
+  // Its label unread on a 2022 front: the code in the CPF's column under it (near-labels.ts categoryUnderCpf).
+  const placedCat = !catText && !catLabel && model === '2022' ? categoryUnderCpf(below('cpf')[0] ?? phrases.find((p) => CPF_PRINTED.test(p.text)), phrases, labelPhrases) : undefined;
+  if (placedCat) d.categoria = { valor: placedCat.text.trim(), conf: valueConfidence([placedCat]), cap: PLACED_CODE_CAP };
   // Read, but no category in it ("R" for B): read again with the recogniser held to the categories' letters.
   if (!d.categoria.valor && catPs.length === 1) suspects.push({ phrase: widenedCode(catPs[0], true), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET });
   if (d.categoria.valor && catLabel && catPs.length === 1) {
@@ -361,65 +348,8 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   // (either may be the misread one) but under the low-confidence line.
   if (d.uf.valor && localUf && UFS.has(localUf) && localUf !== d.uf.valor) d.uf = { ...d.uf, conf: d.uf.conf * 0.6 };
 
-  // Names (and the birthplace's town) with a word whose box shows a mark above it that was not read:
-  // under the low-confidence line, and the word read again enlarged (taken if it then reads the mark).
-  const marked: OcrWord[] = [];
-  const lostMark = (k: CnhFieldName, ps: Phrase[]): void => {
-    const lost = lostMarkWords(ps);
-    const v = d[k];
-    if (!lost.length || !v?.valor) return;
-    d[k] = { ...v, cap: Math.min(v.cap ?? 1, LOST_DIACRITIC_CAP) };
-    marked.push(...lost);
-  };
-  // Names read sure with a word that says otherwise (doubts.ts misreadNameWords: small letters, a box
-  // far wider than its letters; tallNameWords: a box far taller than the line's): under the low-confidence line.
-  const misread = (k: CnhFieldName, ps: Phrase[]): void => {
-    const v = d[k];
-    if (v?.valor && (misreadNameWords(ps).length || tallNameWords(ps).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
-  };
-  // A name with an unsure tall mark over or just after it (doubts.ts markOverName), a gap between its words
-  // as wide as a letter and a space (wideGap), or a word of its type after it left out (name-tails.ts
-  // wordLeftOut): letters may be lost. A gap that held a whole word (lineHole) is a loss for sure:
-  // BROKEN_WORD_CAP, so that a reading without it is taken over it.
-  const endHidden = (k: CnhFieldName, line: Phrase | undefined): void => {
-    const v = d[k];
-    if (v?.valor && line && (markOverName(line, phrases) || wideGap(line) || wordLeftOut(line, phrases))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, lineHole(line) ? BROKEN_WORD_CAP : NAME_DOUBT_CAP) };
-  };
-  // A word broken in two by the recogniser, its pieces closer than a printed space (doubts.ts tightGap), or a
-  // birth line with a gap that held letters (field-lines.ts townGap): the value is misread, and a surer
-  // reading of it may take its place (second-read.ts mergeReadings).
-  const broken = (k: CnhFieldName, ps: Phrase[], lost = false): void => {
-    const v = d[k];
-    if (v?.valor && ps.length && (lost || tightGap(ps))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, BROKEN_WORD_CAP) };
-  };
-  broken('nome_completo', namePs);
-  if (paiLine) broken('nome_pai', [paiLine]);
-  if (maeLine) broken('nome_mae', [maeLine]);
-  if (n3.length) broken('local_nascimento', n3, townGap(n3));
-  // A name's line ending in a lone capital of its type (doubts.ts cutAtEnd): a word cut to its first
-  // letter, the name's end lost: BROKEN_WORD_CAP, so that a whole reading is taken over it.
-  const cutEnd = (k: CnhFieldName, line: Phrase | undefined): void => {
-    const v = d[k];
-    if (v?.valor && line && cutAtEnd(line)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, BROKEN_WORD_CAP) };
-  };
-  cutEnd('nome_completo', namePs.at(-1));
-  cutEnd('nome_pai', paiLine);
-  cutEnd('nome_mae', maeLine);
-  endHidden('nome_completo', below('nome').at(-1));
-  endHidden('nome_pai', paiLine);
-  endHidden('nome_mae', maeLine);
-  misread('nome_completo', below('nome'));
-  if (paiLine) misread('nome_pai', [paiLine]);
-  if (maeLine) misread('nome_mae', [maeLine]);
-  lostMark('nome_completo', below('nome'));
-  if (paiLine) lostMark('nome_pai', [paiLine]);
-  if (maeLine) lostMark('nome_mae', [maeLine]);
-  if (n3.length) lostMark('local_nascimento', n3);
-  for (const w of [...new Set(marked)].slice(0, MAX_LOST_MARK_REREADS)) {
-    const plain = w.text.replace(/,$/, '');
-    const accept = (t: string): boolean => !t.includes(' ') && MARK_ABOVE.test(t) && fold(t).replace(/,$/, '') === plain;
-    suspects.push({ phrase: toPhrase([w]), accept, scale: LOST_MARK_SCALE, minConf: LOST_MARK_CONF });
-  }
+  // Names and the birthplace's town doubted by what their lines show (name-doubts.ts doubtNameLines).
+  suspects.push(...doubtNameLines(d, phrases, { name: namePs, nameLabelled: below('nome'), pai: paiLine, mae: maeLine, birth: n3 }));
 
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels, phrases);
   // An identity number holding a digit the page's checked numbers show misread (checks.ts doubtByConfusion).

@@ -1,11 +1,11 @@
 /**
  * Anchors found when a card's usual ones are lost (fields.ts extractFields): the issuing state read alone
  * where the DETRAN line stands, a category's line without the security print's tall blobs, the FILIAÇÃO
- * label read a few letters off.
+ * label read a few letters off, the category placed under the CPF's column (categoryUnderCpf).
  */
 import type { Draft } from './checks.js';
 import type { FoundLabel, LabelId } from './layout.js';
-import { UFS } from './normalize.js';
+import { CATEGORY_SET, UFS } from './normalize.js';
 import { editDistance, fold, toPhrase, type Phrase } from './words.js';
 
 /** Confidence cap of a state read alone where the DETRAN line stands (loneHeaderUf): its DETRAN was not read. */
@@ -95,3 +95,29 @@ export function nearFiliacao(phrases: Phrase[], labelPhrases: Set<Phrase>): Foun
 const ALONE_REACH = 10;
 /** How far (in the word's heights) from a found label's start a short -AÇÃO word counts as in the labels' column. */
 const COLUMN_REACH = 3;
+
+/** Confidence cap of a category placed under the CPF's column with its label unread (categoryUnderCpf): its role is the layout's word, not a label's. */
+export const PLACED_CODE_CAP = 0.75;
+/** How far under the CPF's value (its heights) the category's value may start: one label row between them (4.0-4.3 measured on final17's 2022 fronts). */
+const CODE_BELOW_CPF = 6;
+/** A placed category's box at least this share of the CPF value's height (labels print ~0.6 of a value's type). */
+const CODE_TYPE_SHARE = 0.8;
+/** Least confidence of a placed category's every word. */
+const PLACED_CODE_CONF = 0.5;
+
+/**
+ * The category on a 2022 card's front whose "9 CAT. HAB." label went unread (read "=, “e.", "vet a\"":
+ * final17 #6, #24): the front prints it in the CPF's column, one label row under the CPF's value (4d CPF,
+ * then 9 CAT. HAB., then FILIAÇÃO with the parents' full lines). The one phrase, under `cpf` (the CPF's
+ * value phrase) by at most CODE_BELOW_CPF of its heights and starting within one of them of its start,
+ * whose text is a category exactly (normalize.ts CATEGORY_SET, no other mark), boxed as tall as value
+ * type (CODE_TYPE_SHARE) and read at PLACED_CODE_CONF or over; undefined when none or two such. Phrases
+ * taken by a label are skipped.
+ */
+export function categoryUnderCpf(cpf: Phrase | undefined, phrases: Phrase[], labelPhrases: Set<Phrase>): Phrase | undefined {
+  if (!cpf) return undefined;
+  const h = cpf.y1 - cpf.y0;
+  const found = phrases.filter((p) => !labelPhrases.has(p) && p !== cpf && p.y0 >= cpf.y1 && p.y0 - cpf.y1 <= CODE_BELOW_CPF * h && Math.abs(p.x0 - cpf.x0) <= h
+    && CATEGORY_SET.has(p.text.trim()) && p.y1 - p.y0 >= CODE_TYPE_SHARE * h && p.words.every((w) => w.conf >= PLACED_CODE_CONF));
+  return found.length === 1 ? found[0] : undefined;
+}
