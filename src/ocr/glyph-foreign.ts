@@ -33,7 +33,7 @@ import {
 } from './glyph-accent.js';
 import { wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { dotsReading } from './glyph-dots.js';
-import { NEAR, RING_MAX_SIZE, flatBar, holed, letterSpans, markClass, markSized, markedLetter, vLetter } from './glyph-marks.js';
+import { NEAR, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
 import type { OcrWord } from './words.js';
 
 /** Capitals with two dots above, by base letter. */
@@ -143,9 +143,9 @@ const RING_FOOT = 0.15;
 /**
  * Whether a glyph carries a ring joined to its top (Å in DejaVu and Liberation: the ring touches the A's
  * apex, so the two are one blob): it rises above the word's capitals (`capTop`, the median glyph top) by
- * at least 0.15 of their height, and its ink above that line is a ring's: at most RING_MAX_SIZE of the
- * height tall and wide, round (neither side over 1.6 times the other), and holed down to RING_FOOT of the
- * height under the capitals' top.
+ * at least 0.15 of their height, and its ink above that line is a ring's: of a ring's size (glyph-marks.ts
+ * ringSized: at most RING_MAX_SIZE of the height tall and wide, neither side over 1.6 times the other),
+ * and holed down to RING_FOOT of the height under the capitals' top.
  */
 function ringOnTop(g: Gray, b: Blob, capTop: number, letterH: number): boolean {
   if (capTop - b.y0 < 0.15 * letterH) return false;
@@ -158,7 +158,7 @@ function ringOnTop(g: Gray, b: Blob, capTop: number, letterH: number): boolean {
   for (const p of px) if (Math.floor(p / g.width) < capTop) { x0 = Math.min(x0, p % g.width); x1 = Math.max(x1, p % g.width); }
   const top: Blob = { ...b, px, x0: b.x0, x1: b.x1, y1: foot - 1 };
   const w = x1 - x0 + 1, h = capTop - b.y0;
-  return w <= RING_MAX_SIZE * letterH && h <= RING_MAX_SIZE * letterH && w <= 1.6 * h && h <= 1.6 * w && holed(g, top);
+  return ringSized(w, h, letterH) && holed(g, top);
 }
 
 /**

@@ -21,7 +21,7 @@
  * composed by Unicode (NFC) and kept only in Latin-1 and Latin Extended-A (U+00C0-U+017F), the letters
  * normalize.ts keeps in a name: a class the letter does not take gives no letter. Pure functions.
  */
-import { ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, MARK_MAX_HEIGHT, SLANT_CLEAR, SLANT_FLAT, markShape, markSlant } from './glyph-accent.js';
+import { ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, MARK_MAX_HEIGHT, MARK_MAX_WIDTH, SLANT_CLEAR, SLANT_FLAT, markShape, markSlant } from './glyph-accent.js';
 import type { Blob, Gray } from './glyph-i.js';
 import { fold } from './words.js';
 
@@ -94,6 +94,10 @@ const MACRON_MIN_ASPECT = 3;
 const MACRON_MAX_RISE = 1;
 /** A ring is at most this share of its letter's height wide or tall (glyph-foreign.ts's too). */
 export const RING_MAX_SIZE = 0.45;
+/** Whether ink `w` x `h` px over letters `letterH` px high is of a ring's size: within RING_MAX_SIZE, neither side over 1.6 times the other. */
+export function ringSized(w: number, h: number, letterH: number): boolean {
+  return w <= RING_MAX_SIZE * letterH && h <= RING_MAX_SIZE * letterH && w <= 1.6 * h && h <= 1.6 * w;
+}
 /**
  * A flat bar's columns' ink centres, weighed by the gray levels, lie this close (px, root mean square)
  * to one straight line. Measured on words drawn in eight DejaVu and Liberation faces at 24-32 px, plain
@@ -197,10 +201,10 @@ export function flatBar(g: Gray, m: Blob, letterH: number): boolean {
   return markSized(m, letterH) && w >= MACRON_MIN_WIDTH * letterH && w >= MACRON_MIN_ASPECT * h && w >= 5 && barWave(g, m) <= BAR_MAX_WAVE;
 }
 
-/** Whether a blob is of a mark's size over letters `letterH` px high: 2 px tall or more, within MARK_MAX_HEIGHT, at most 0.65 of the height wide. */
+/** Whether a blob is of a mark's size over letters `letterH` px high: 2 px tall or more, within MARK_MAX_HEIGHT, at most MARK_MAX_WIDTH (0.65) of the height wide. */
 export function markSized(b: Blob, letterH: number): boolean {
   const w = b.x1 - b.x0 + 1, h = b.y1 - b.y0 + 1;
-  return h >= 2 && w >= 2 && h <= MARK_MAX_HEIGHT * letterH && w <= 0.65 * letterH;
+  return h >= 2 && w >= 2 && h <= MARK_MAX_HEIGHT * letterH && w <= MARK_MAX_WIDTH * letterH;
 }
 
 /**
@@ -223,7 +227,7 @@ export function markClass(g: Gray, mine: Blob[], letterH: number, top: number): 
   }
   if (mine.length !== 1) return undefined;
   const m = mine[0], [w, h] = size(m);
-  if (w <= RING_MAX_SIZE * letterH && h <= RING_MAX_SIZE * letterH && w <= 1.6 * h && h <= 1.6 * w && h >= 4 && (holed(g, m) || grayEye(g, m))) return 'ring';
+  if (ringSized(w, h, letterH) && h >= 4 && (holed(g, m) || grayEye(g, m))) return 'ring';
   const slant = markSlant(g, m, top);
   if (w <= ACUTE_MAX_WIDTH * letterH && w <= ACUTE_MAX_ASPECT * h) {
     if (slant >= SLANT_CLEAR) return 'acute';
