@@ -94,6 +94,10 @@ export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>,
     const depth = b.y1 - base;
     if (depth < minDepth || b.y0 - base > BELOW_GAP * letterH || b.y1 - base > BELOW_REACH * letterH) continue;
     if (b.x1 - b.x0 + 1 > BELOW_MAX_WIDTH * letterH || b.x0 < s.x0 - 2 || b.x1 > s.x1 + 2) continue;
+    // Ink centred in the last letter's right quarter is taken for the word's own punctuation (a town's
+    // comma before its state, set tight, whose head stands beside the letter: final16 #24's
+    // "MASSARANDUBA," made "MASSARANDUBĄ," before this); an ogonek at a word's end (rare in names) is lost.
+    if (i === spans.length - 1 && cx >= s.x1 - (s.x1 - s.x0) / 4) continue;
     // Joined: its top row touches ink right above it (an ogonek or cedilla drawn on to its letter, and a
     // J's or Q's own tail in DejaVu Sans).
     const joined = b.px.some((p) => {
@@ -114,10 +118,12 @@ export function belowReading(g: Gray, w: OcrWord): { letters: Map<number, string
   const out = new Map<number, string>();
   const chars = [...w.text.replace(/,$/, '')];
   if (!chars.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ\u0100-\u017f]/.test(c))) return { letters: out, doubt: false };
+  // A word read with a trailing comma: its last letter's ink below may be that comma.
   const found = belowMarks(g, w, chars.length);
   if (!found) return { letters: out, doubt: false };
   let doubt = false;
   for (const { letter: i, joined } of found.marks) {
+    if (i === chars.length - 1 && /,$/.test(w.text)) continue;
     const c = chars[i], base = c.normalize('NFD')[0];
     // A letter read with its mark below already (Ç, or given here) keeps it.
     if (/[\u0326-\u0328]/.test(c.normalize('NFD'))) continue;

@@ -64,3 +64,18 @@ describe('marks below a capital (glyph-below.ts)', () => {
     expect(got.filter((r) => r.conf <= INK_LETTER_CAP).length, JSON.stringify(got)).toBeGreaterThanOrEqual(6);
   }, 60_000);
 });
+
+describe('a town read with its comma (glyph-below.ts)', () => {
+  it('takes no comma after a word for a mark under its last letter', async () => {
+    // A comma set tight against the A's right foot (a squeezed line), read with the word or left out.
+    for (const read of ['MASSARANDUBA,', 'MASSARANDUBA']) {
+      for (const font of FONTS) for (const [sigma, quality] of WEAR) {
+        const d = await drawn('MASSARANDUBA', font, 28);
+        const { x1, y1 } = d.box;
+        for (let y = y1 + 2; y <= y1 + 7; y++) for (let x = x1 - 1 - Math.max(0, y - y1 - 4); x <= x1 + 1 - Math.max(0, y - y1 - 4); x++) d.g.data[y * d.g.width + x] = 17;
+        const [w] = mendBelowMarks(await worn(d.g, sigma, quality), [{ text: read, conf: 0.9, ...d.box, x1: x1 + 1, y1: y1 + 7 }]);
+        expect(w, `${read} ${font} ${sigma}`).toMatchObject({ text: read, conf: 0.9 });
+      }
+    }
+  }, 60_000);
+});
