@@ -42,7 +42,7 @@ const WIDE_MIN_ASPECT = 1.4;
  */
 export const MARK_MAX_HEIGHT = 0.32;
 /** ...and at most this share wide (measured: tildes up to 0.58). */
-const MARK_MAX_WIDTH = 0.65;
+export const MARK_MAX_WIDTH = 0.65;
 /**
  * Under this letter height (px) a mark is a few pixels: its shape is not judged (measured values: 18-27
  * px; labels 12-15; the bold heading HABILITAÇÃO's 16-17 px capitals, whose 3-row tilde is all stroke and

@@ -1,0 +1,155 @@
+/**
+ * Marks under a capital, read from their ink (issue #17, nineteenth round). Latvian and Lithuanian names
+ * carry a comma under a consonant (Ņ Ķ Ģ Ļ Ŗ: Unicode names them "with cedilla") and an ogonek under a
+ * vowel (Ą Ę Į Ų); Romanian and Turkish ones a cedilla or comma under S and T (Ş Ţ). The Portuguese
+ * model writes only Ç with a mark below and reads the others as their plain twins, sure of it (final17:
+ * SKUJIŅA read "SKUJINA" at 0.913, KALNIŅŠ "KALNINS" at 0.905): ink under the baseline was never looked
+ * at. This looks at each letter's glyph (glyph-i.ts wordGlyphs, paired with the word's letters by
+ * glyph-marks.ts letterSpans) and at the ink just under the word's baseline:
+ * - the baseline at a letter is the median foot of its neighbours (two each side), so a page's tilt does
+ *   not put a plain letter's foot below it;
+ * - a mark below hangs from the letter or starts just under it (its top at most BELOW_GAP of the
+ *   letters' height under the baseline), reaches at least BELOW_MIN_DEPTH under it, ends within
+ *   BELOW_REACH (the next line's letters and a table rule run on past it), is at most BELOW_MAX_WIDTH of
+ *   the height wide and lies within its letter's columns (an underline or a rule runs across letters);
+ * - a mark's shape there (a comma, a cedilla's hook, an ogonek's hook) is one small stroke: it is told
+ *   from a rule or a letter of the next line by its size and place; which of the three it is the letter
+ *   decides by Unicode, as no capital of Latin-1 or Latin Extended-A takes two of them (the consonants
+ *   take U+0327, the vowels U+0328; composed by NFC and kept in U+00C0-U+017F, glyph-marks.ts withMark's
+ *   range, the letters normalize.ts keeps in a name).
+ * A letter given a mark here is one the model cannot write: the word's confidence is kept at most
+ * INK_LETTER_CAP. A mark below a letter that takes none (or a C, whose Ç the model writes itself, read
+ * plain) only doubts the word (confidence at most INK_LETTER_CAP). Pure functions on a gray page.
+ */
+import { INK_LETTER_CAP } from './glyph-accent.js';
+import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
+import { letterSpans } from './glyph-marks.js';
+import type { OcrWord } from './words.js';
+
+/** A mark below starts at most this share of the letters' height under their baseline (touching or just under)... */
+export const BELOW_GAP = 0.2;
+/** ...reaches at least this share (and 3 px) under it (a tilted page's foot dips 1-2 px)... */
+export const BELOW_MIN_DEPTH = 0.15;
+/** ...ends within this share under it (commas and ogoneks measured 0.2-0.4 of 18-34 px capitals)... */
+export const BELOW_REACH = 0.5;
+/** ...and is at most this share of the letters' height wide (an underline or a rule is wider). */
+export const BELOW_MAX_WIDTH = 0.5;
+
+/**
+ * Under this letter height (px) nothing is looked at: a mark below is a few pixels, a speck's size
+ * (values' capitals on the cards are 13-21 px high; a comma under 15 px capitals is 4-5 px tall).
+ */
+export const BELOW_MIN_LETTER_HEIGHT = 14;
+
+/** The combining marks below, in the order they are tried: cedilla/comma (consonants), ogonek (vowels). */
+const BELOW_MARKS = ['\u0327', '\u0328'];
+
+/** The capital `base` with the one mark below Unicode gives it in Latin-1 or Extended-A, or undefined. */
+export function belowLetter(base: string): string | undefined {
+  for (const m of BELOW_MARKS) {
+    const c = (base + m).normalize('NFC');
+    if ([...c].length !== 1) continue;
+    const code = c.codePointAt(0)!;
+    if (code >= 0xc0 && code <= 0x17f) return c;
+  }
+  return undefined;
+}
+
+/** The ink under one letter: the blob hanging below its baseline (px inside the letter's columns). */
+export interface BelowMark { letter: number; mark: Blob; depth: number; joined: boolean }
+
+/**
+ * The marks hanging under a capital word's letters (`n` letters), by letter index; undefined when the
+ * word's glyphs do not pair with its letters or its type is under BELOW_MIN_LETTER_HEIGHT. Also the letters'
+ * height.
+ */
+export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>, n: number): { marks: BelowMark[]; letterH: number } | undefined {
+  const glyphs = wordGlyphs(g, w);
+  const spans = glyphs.length ? letterSpans(glyphs, n) : undefined;
+  if (!spans) return undefined;
+  const heights = glyphs.map((b) => b.y1 - b.y0 + 1).sort((a, b) => a - b);
+  const letterH = heights[Math.floor(heights.length / 2)];
+  if (letterH < BELOW_MIN_LETTER_HEIGHT) return undefined;
+  const feet = glyphs.map((b) => b.y1);
+  // The baseline at glyph k: the median foot of up to two neighbours each side (its own left out: an
+  // ogonek joined to its letter lowers its foot).
+  const baseAt = (k: number): number => {
+    const near = feet.filter((_, j) => j !== k && Math.abs(j - k) <= 2).sort((a, b) => a - b);
+    return near.length ? near[Math.floor(near.length / 2)] : feet[k];
+  };
+  const bases = glyphs.map((_, k) => baseAt(k));
+  const x0 = Math.max(0, glyphs[0].x0 - 1), x1 = Math.min(g.width - 1, glyphs[glyphs.length - 1].x1 + 1);
+  const top = Math.min(...bases) + 1, bottom = Math.min(g.height - 1, Math.max(...bases) + Math.ceil(BELOW_REACH * letterH) + 1);
+  if (bottom - top < 3) return undefined;
+  const t = otsu(g, x0, Math.min(...glyphs.map((b) => b.y0)), x1, bottom);
+  const minDepth = Math.max(3, BELOW_MIN_DEPTH * letterH);
+  const out: BelowMark[] = [];
+  for (const b of blobs(g, x0, top, x1, bottom, t)) {
+    if (b.px.length < 5 || b.y1 >= bottom) continue;
+    const cx = (b.x0 + b.x1) / 2, i = spans.findIndex((s) => s.x0 <= cx && cx <= s.x1);
+    if (i < 0) continue;
+    const s = spans[i], base = bases[s.glyph];
+    // Only the ink under this letter's baseline counts: a blob cut at the band's top whose rows lie at
+    // or above it is the letter's own foot.
+    const depth = b.y1 - base;
+    if (depth < minDepth || b.y0 - base > BELOW_GAP * letterH || b.y1 - base > BELOW_REACH * letterH) continue;
+    if (b.x1 - b.x0 + 1 > BELOW_MAX_WIDTH * letterH || b.x0 < s.x0 - 2 || b.x1 > s.x1 + 2) continue;
+    // Ink centred in the last letter's right quarter is taken for the word's own punctuation (a town's
+    // comma before its state, set tight, whose head stands beside the letter: final16 #24's
+    // "MASSARANDUBA," made "MASSARANDUBĄ," before this); an ogonek at a word's end (rare in names) is lost.
+    if (i === spans.length - 1 && cx >= s.x1 - (s.x1 - s.x0) / 4) continue;
+    // Joined: its top row touches ink right above it (an ogonek or cedilla drawn on to its letter, and a
+    // J's or Q's own tail in DejaVu Sans).
+    const joined = b.px.some((p) => {
+      const y = Math.floor(p / g.width), x = p % g.width;
+      return y === b.y0 && y > 0 && [-1, 0, 1].some((dx) => x + dx >= 0 && x + dx < g.width && g.data[(y - 1) * g.width + x + dx] <= t);
+    });
+    out.push({ letter: i, mark: b, depth, joined });
+  }
+  return { marks: out, letterH };
+}
+
+/**
+ * Each letter of a capital word (a trailing comma left out) given the mark below its ink shows
+ * (belowLetter of its base), by index, and whether ink of a mark's size and place hangs under a letter
+ * that takes no such mark or that the model could have written with it (C, read plain: Ç): `doubt`.
+ */
+export function belowReading(g: Gray, w: OcrWord): { letters: Map<number, string>; doubt: boolean } {
+  const out = new Map<number, string>();
+  const chars = [...w.text.replace(/,$/, '')];
+  if (!chars.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ\u0100-\u017f]/.test(c))) return { letters: out, doubt: false };
+  // A word read with a trailing comma: its last letter's ink below may be that comma.
+  const found = belowMarks(g, w, chars.length);
+  if (!found) return { letters: out, doubt: false };
+  let doubt = false;
+  for (const { letter: i, joined } of found.marks) {
+    if (i === chars.length - 1 && /,$/.test(w.text)) continue;
+    const c = chars[i], base = c.normalize('NFD')[0];
+    // A letter read with its mark below already (Ç, or given here) keeps it.
+    if (/[\u0326-\u0328]/.test(c.normalize('NFD'))) continue;
+    const letter = c === base && base !== 'C' ? belowLetter(base) : undefined;
+    if (letter) out.set(i, letter);
+    // Ink drawn on to a letter that takes no mark below is its own (a J's or Q's tail); a C read plain
+    // with a cedilla on it is the model's to read.
+    else if (!joined) doubt = true;
+  }
+  return { letters: out, doubt };
+}
+
+/**
+ * Words with each letter whose ink shows a mark below written with it (belowReading: SKUJIŅA for
+ * "SKUJINA", ĄŽUOLAS for "AŽUOLAS"), their confidence kept at most INK_LETTER_CAP, and words with ink of
+ * a mark's size under a letter that takes none kept at most INK_LETTER_CAP too, among the words `judged`
+ * accepts (the caller's: value-size words); every other word as it was. Nothing is read again.
+ */
+export function mendBelowMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
+  return words.map((w) => {
+    if (!/[A-ZÀ-Þ]/.test(w.text) || !judged(w)) return w;
+    const { letters, doubt } = belowReading(g, w);
+    if (!letters.size && !doubt) return w;
+    const comma = /,$/.test(w.text) ? ',' : '';
+    const chars = [...w.text.replace(/,$/, '')];
+    for (const [i, c] of letters) chars[i] = c;
+    return { ...w, text: chars.join('') + comma, conf: Math.min(w.conf, INK_LETTER_CAP) };
+  });
+}
