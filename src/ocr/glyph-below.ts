@@ -41,6 +41,9 @@ export const BELOW_MAX_WIDTH = 0.5;
  */
 export const BELOW_MIN_LETTER_HEIGHT = 14;
 
+/** Fewest letters of a word judged (belowReading): shorter ones are codes and particles. */
+export const BELOW_MIN_LETTERS = 3;
+
 /** The combining marks below, in the order they are tried: cedilla/comma (consonants), ogonek (vowels). */
 const BELOW_MARKS = ['\u0327', '\u0328'];
 
@@ -58,12 +61,18 @@ export function belowLetter(base: string): string | undefined {
 /** The ink under one letter: the blob hanging below its baseline (px inside the letter's columns). */
 export interface BelowMark { letter: number; mark: Blob; depth: number; joined: boolean }
 
+/** Least pixels of a loose speck counted as grain under a word (belowMarks `specks`). */
+const SPECK_MIN_PX = 2;
+
 /**
  * The marks hanging under a capital word's letters (`n` letters), by letter index; undefined when the
  * word's glyphs do not pair with its letters or its type is under BELOW_MIN_LETTER_HEIGHT. Also the letters'
- * height.
+ * height, and `specks`: loose ink in the same band (touching neither the letters nor the band's floor, at
+ * least SPECK_MIN_PX, within the word and not its trailing punctuation) that is no mark (under no letter, or
+ * of no mark's size or place): a noisy or dark frame's grain, where ink under a letter is no evidence of a
+ * mark (final12 #57, low light: grain under FACUNDO and LIMACHI read as an ogonek and commas).
  */
-export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>, n: number): { marks: BelowMark[]; letterH: number } | undefined {
+export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>, n: number): { marks: BelowMark[]; letterH: number; specks: number } | undefined {
   const glyphs = wordGlyphs(g, w);
   const spans = glyphs.length ? letterSpans(glyphs, n) : undefined;
   if (!spans) return undefined;
@@ -84,20 +93,24 @@ export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>,
   const t = otsu(g, x0, Math.min(...glyphs.map((b) => b.y0)), x1, bottom);
   const minDepth = Math.max(3, BELOW_MIN_DEPTH * letterH);
   const out: BelowMark[] = [];
-  for (const b of blobs(g, x0, top, x1, bottom, t)) {
-    if (b.px.length < 5 || b.y1 >= bottom) continue;
-    const cx = (b.x0 + b.x1) / 2, i = spans.findIndex((s) => s.x0 <= cx && cx <= s.x1);
-    if (i < 0) continue;
+  const last = spans[spans.length - 1];
+  // One blob of the band: pushed to `out` when it is a mark under a letter; else true when it is a loose speck.
+  const markOf = (b: Blob): boolean => {
+    const cx = (b.x0 + b.x1) / 2;
+    const loose = b.y0 > top && b.y1 < bottom && b.px.length >= SPECK_MIN_PX && cx < last.x1 - (last.x1 - last.x0) / 4;
+    if (b.px.length < 5 || b.y1 >= bottom) return loose;
+    const i = spans.findIndex((s) => s.x0 <= cx && cx <= s.x1);
+    if (i < 0) return loose;
     const s = spans[i], base = bases[s.glyph];
     // Only the ink under this letter's baseline counts: a blob cut at the band's top whose rows lie at
     // or above it is the letter's own foot.
     const depth = b.y1 - base;
-    if (depth < minDepth || b.y0 - base > BELOW_GAP * letterH || b.y1 - base > BELOW_REACH * letterH) continue;
-    if (b.x1 - b.x0 + 1 > BELOW_MAX_WIDTH * letterH || b.x0 < s.x0 - 2 || b.x1 > s.x1 + 2) continue;
+    if (depth < minDepth || b.y0 - base > BELOW_GAP * letterH || b.y1 - base > BELOW_REACH * letterH) return loose;
+    if (b.x1 - b.x0 + 1 > BELOW_MAX_WIDTH * letterH || b.x0 < s.x0 - 2 || b.x1 > s.x1 + 2) return loose;
     // Ink centred in the last letter's right quarter is taken for the word's own punctuation (a town's
     // comma before its state, set tight, whose head stands beside the letter: final16 #24's
     // "MASSARANDUBA," made "MASSARANDUBĄ," before this); an ogonek at a word's end (rare in names) is lost.
-    if (i === spans.length - 1 && cx >= s.x1 - (s.x1 - s.x0) / 4) continue;
+    if (i === spans.length - 1 && cx >= s.x1 - (s.x1 - s.x0) / 4) return false;
     // Joined: its top row touches ink right above it (an ogonek or cedilla drawn on to its letter, and a
     // J's or Q's own tail in DejaVu Sans).
     const joined = b.px.some((p) => {
@@ -105,8 +118,11 @@ export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>,
       return y === b.y0 && y > 0 && [-1, 0, 1].some((dx) => x + dx >= 0 && x + dx < g.width && g.data[(y - 1) * g.width + x + dx] <= t);
     });
     out.push({ letter: i, mark: b, depth, joined });
-  }
-  return { marks: out, letterH };
+    return false;
+  };
+  let specks = 0;
+  for (const b of blobs(g, x0, top, x1, bottom, t)) if (markOf(b)) specks++;
+  return { marks: out, letterH, specks };
 }
 
 /**
@@ -117,10 +133,16 @@ export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>,
 export function belowReading(g: Gray, w: OcrWord): { letters: Map<number, string>; doubt: boolean } {
   const out = new Map<number, string>();
   const chars = [...w.text.replace(/,$/, '')];
-  if (!chars.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ\u0100-\u017f]/.test(c))) return { letters: out, doubt: false };
+  // Words of one or two letters are the card's codes (a category AC, a state SC) or a name's particle:
+  // no mark below is written or doubted on them (final13 #69: category "AC" doubted by ink under its C,
+  // then read "A").
+  if (chars.length < BELOW_MIN_LETTERS || chars.some((c) => !/[A-ZÀ-ÖØ-Þ\u0100-\u017f]/.test(c))) return { letters: out, doubt: false };
   // A word read with a trailing comma: its last letter's ink below may be that comma.
   const found = belowMarks(g, w, chars.length);
   if (!found) return { letters: out, doubt: false };
+  // Grain under the word: ink under a letter may be more of it; a mark found there only doubts the word
+  // (ink drawn on to a letter that takes no mark below is still its own tail).
+  if (found.specks > 0) return { letters: out, doubt: found.marks.some((m) => !m.joined || belowLetter([...chars[m.letter].normalize('NFD')][0]) !== undefined) };
   let doubt = false;
   for (const { letter: i, joined } of found.marks) {
     if (i === chars.length - 1 && /,$/.test(w.text)) continue;

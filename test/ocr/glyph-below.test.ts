@@ -65,6 +65,45 @@ describe('marks below a capital (glyph-below.ts)', () => {
   }, 60_000);
 });
 
+describe('codes and particles (glyph-below.ts BELOW_MIN_LETTERS)', () => {
+  it('leaves a two-letter code with ink under it as read (a category AC, a state SC)', async () => {
+    const comma = (g: Gray, box: { x0: number; x1: number; y1: number }): void => {
+      // A comma-sized dot under the code's second letter.
+      const cx = Math.round(box.x0 + 0.75 * (box.x1 - box.x0));
+      for (let y = box.y1 + 3; y <= box.y1 + 7; y++) for (let x = cx - 1; x <= cx + 1; x++) g.data[y * g.width + x] = 15;
+    };
+    for (const code of ['AC', 'SC', 'AE']) {
+      for (const r of await readings(code, code, 28, comma)) expect(r, `${code} ${r.at}`).toMatchObject({ text: code, conf: 0.9 });
+    }
+    // The same ink under a longer word's letter is judged (written or doubted) in some faces.
+    const long = await readings('PAULINO', 'PAULINO', 28, comma);
+    expect(long.filter((r) => r.text !== 'PAULINO' || r.conf < 0.9).length, JSON.stringify(long)).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+});
+
+describe('grain under a word (glyph-below.ts belowMarks specks)', () => {
+  it('writes no letter from a speck under a letter when the band under the word holds other loose specks; doubts the word', async () => {
+    // Dots of a noisy, dark frame: one of a comma's size under the N (a mark's place), two small ones between letters.
+    const dots = (specks: boolean) => (g: Gray, box: { x0: number; x1: number; y1: number }): void => {
+      const w = box.x1 - box.x0, dot = (cx: number, cy: number, r: number): void => {
+        for (let y = cy - r; y <= cy + r; y++) for (let x = cx - r; x <= cx + r; x++) g.data[y * g.width + x] = 15;
+      };
+      // Under the N of PAULINO (its sixth letter of seven).
+      dot(Math.round(box.x0 + w * 0.77), box.y1 + 5, 2);
+      if (!specks) return;
+      dot(Math.round(box.x0 + w * 0.215), box.y1 + 4, 1);
+      dot(Math.round(box.x0 + w * 0.5), box.y1 + 6, 1);
+    };
+    // The comma-sized dot alone is taken for a mark under the N in some faces (PAULIŅO)...
+    const alone = await readings('PAULINO', 'PAULINO', 28, dots(false));
+    expect(alone.filter((r) => r.text === 'PAULIŅO').length, JSON.stringify(alone)).toBeGreaterThanOrEqual(3);
+    // ...with grain beside it, no face writes a letter, and the faces that saw the mark doubt the word.
+    const got = await readings('PAULINO', 'PAULINO', 28, dots(true));
+    for (const r of got) expect(r.text, r.at).toBe('PAULINO');
+    expect(got.filter((r) => r.conf <= INK_LETTER_CAP).length, JSON.stringify(got)).toBeGreaterThanOrEqual(3);
+  }, 60_000);
+});
+
 describe('a town read with its comma (glyph-below.ts)', () => {
   it('takes no comma after a word for a mark under its last letter', async () => {
     // A comma set tight against the A's right foot (a squeezed line), read with the word or left out.
