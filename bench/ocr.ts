@@ -164,7 +164,7 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
     const os = outs.filter((o) => o.doc.font === f && o.doc.condition !== 'pdf-text');
     return [f, String(os.length), pct(exactAll(os)), pct(fullyRight(os)), median(os.map((o) => o.cpu)).toFixed(2)];
   })));
-  if (part === 'untouched' || part === 'final' || part === 'final2' || part === 'final3' || part === 'final4' || part === 'final5' || part === 'final6' || part === 'final7' || part === 'final8' || part === 'final9' || part === 'final10' || part === 'final11' || part === 'final12' || part === 'final13' || part === 'final14' || part === 'final15' || part === 'final16' || part === 'final17' || part === 'final18') {
+  if (['untouched', 'final', 'final2', 'final3', 'final4', ...LONG_PARTS].includes(part)) {
     console.log('\n## Variants only this part has\n');
     const reserved = (o: Outcome): boolean => (UNTOUCHED_FONTS as readonly string[]).includes(o.doc.font);
     const bold = (o: Outcome): boolean => (FINAL2_FONTS as readonly string[]).includes(o.doc.font);

@@ -24,6 +24,7 @@
 import { INK_LETTER_CAP } from './glyph-accent.js';
 import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { letterSpans } from './glyph-marks.js';
+import { mendForeignMarks } from './glyph-foreign.js';
 import type { OcrWord } from './words.js';
 
 /** A mark below starts at most this share of the letters' height under their baseline (touching or just under)... */
@@ -174,4 +175,13 @@ export function mendBelowMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) =
     for (const [i, c] of letters) chars[i] = c;
     return { ...w, text: chars.join('') + comma, conf: Math.min(w.conf, INK_LETTER_CAP) };
   });
+}
+
+/**
+ * The marks over and under capitals the model cannot write, read from the ink: glyph-foreign.ts
+ * mendForeignMarks, then mendBelowMarks, among the words `judged` accepts (the page pass, a suspect's
+ * re-reading and a row's re-reading all mend both, in this order).
+ */
+export function mendInkMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
+  return mendBelowMarks(g, mendForeignMarks(g, words, judged), judged);
 }

@@ -19,8 +19,7 @@ import { editDistance, groupPhrases, valueHeight, type OcrWord, type Phrase } fr
 import { tGlyphs, wordGlyphs, type Gray } from './glyph-i.js';
 import { mendMarks } from './glyph-accent.js';
 import { mendTildeN } from './glyph-tilde-n.js';
-import { mendForeignMarks } from './glyph-foreign.js';
-import { mendBelowMarks } from './glyph-below.js';
+import { mendInkMarks } from './glyph-below.js';
 import { inkMarksOnly } from './glyph-marks.js';
 import { mendDottedZeros } from './glyph-zero.js';
 import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, placed } from './cuts.js';
@@ -171,7 +170,7 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
   // Marks are judged on value-size words only: a label's marks are a few pixels (EMISSÃO's tilde named a circumflex).
   const typeH = valueHeight(words);
   const valueSized = (w: OcrWord): boolean => typeH > 0 && w.y1 - w.y0 >= VALUE_TYPE_SHARE * typeH;
-  words = lostLineEnds(page, mendTildeN(page, mendBelowMarks(page, mendForeignMarks(page, mendMarks(page, mendDottedZeros(page, words, valueSized), valueSized), valueSized), valueSized), valueSized));
+  words = lostLineEnds(page, mendTildeN(page, mendInkMarks(page, mendMarks(page, mendDottedZeros(page, words, valueSized), valueSized), valueSized), valueSized));
   const { suspects } = extractFields(groupPhrases(words), '');
   let out = words;
   for (const s of suspects) {
@@ -194,7 +193,7 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
     const conf = (w: OcrWord): number => (close ? Math.max(w.conf, Math.min(oldConf, s.closeCap!)) : w.conf);
     // Same line, same place: boxes follow the old phrase so the layout reading is unchanged.
     const y0 = p.y0, y1 = p.y1;
-    const replaced = mendBelowMarks(page, mendForeignMarks(page, found.map((w) => ({ ...placed(w, left, 0, scale), conf: conf(w), reread: true, y0, y1 })), valueSized), valueSized);
+    const replaced = mendInkMarks(page, found.map((w) => ({ ...placed(w, left, 0, scale), conf: conf(w), reread: true, y0, y1 })), valueSized);
     // A re-reading that differs only by dropping letters the ink wrote (final17 #36: SKUJIŅA at 0.6 re-read "SKUJINA" at 0.903) is no better.
     if (inkMarksOnly(p.words.map((w) => w.text).join(' '), replaced.map((w) => w.text).join(' '))) continue;
     out = [...out.filter((w) => !p.words.includes(w)), ...replaced];

@@ -13,8 +13,7 @@
 import sharp from 'sharp';
 import { CUT_PAD, grayOf, HAS_TEXT, paddedCut } from './cuts.js';
 import { mendMarks } from './glyph-accent.js';
-import { mendForeignMarks } from './glyph-foreign.js';
-import { mendBelowMarks } from './glyph-below.js';
+import { mendInkMarks } from './glyph-below.js';
 import type { Gray } from './glyph-i.js';
 import { detectModel, findLabels, labelCapHeight, labelHeight, valueBelow, type FoundLabel } from './layout.js';
 import { evenPaper } from './light.js';
@@ -279,7 +278,7 @@ export async function rereadValueRows(rec: Recognizer, prep: PreparedImage, word
     const kept = placed.filter((w) => w.conf >= ROW_MIN_CONF || (w.x1 > x0 && w.x0 < x1));
     gray ??= await grayOf(prep);
     // Its marks too, as the page pass's (glyph-accent.ts, glyph-foreign.ts: final13 #56's YOLÈNE read "YOLENE" here again; glyph-below.ts: final17 #36's SKUJIŅA).
-    const found = kept.length ? mendBelowMarks(gray, mendForeignMarks(gray, mendMarks(gray, mendReadT(gray, [...out.filter((w) => !row.words.includes(w)), ...kept]).slice(-kept.length)))) : kept;
+    const found = kept.length ? mendInkMarks(gray, mendMarks(gray, mendReadT(gray, [...out.filter((w) => !row.words.includes(w)), ...kept]).slice(-kept.length))) : kept;
     if (!takesRow(row.kind, ws, found, h)) continue;
     out = [...out.filter((w) => !row.words.includes(w)), ...(row.kind === 'name' ? disputed(ws, found) : found).map((w) => ({ ...w, reread: true }))];
   }
