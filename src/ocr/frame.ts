@@ -3,8 +3,8 @@
  * orientation, green channel: red and black ink both turn dark, the pale green card stays light; an
  * interlaced video frame's two fields joined again, interlace.ts), a hard shadow lifted (shadow-step.ts)
  * and the frame's uneven light divided out (light.ts), light margins trimmed, the card found over a
- * darker background and straightened along its long axis or, photographed at an angle, warped upright
- * (perspective.ts), then residual skew and quarter turns from the text lines' projection profiles.
+ * darker background and straightened along its long axis (unless the type runs along the frame's rows
+ * instead: typeRefusesAxis) or, photographed at an angle, warped upright (perspective.ts), then residual skew and quarter turns from the text lines' projection profiles.
  * What comes out depends only on the bytes and the turn asked for: the reader prepares a page up to four
  * times (a turn of 180 degrees, second and third readings with other tone settings), so the last frame's
  * card is kept (FrameCache) and its later preparations start from it.
@@ -144,6 +144,40 @@ function skewPoints(g: Gray, t: number, ink: number): Int32Array {
   return Int32Array.from(pts);
 }
 
+/**
+ * Degrees of the bright region's long axis (brightAxis) beyond which a turn by it, taken without a card
+ * outline (findCardQuad found none), is checked against the type: the residual skew search covers 3.
+ */
+export const AXIS_CHECK_DEG = 3;
+/**
+ * How much better (projection-profile energy of the type alone) the type must line up with the frame's
+ * own axes than with the bright region's axis for that axis to be refused. A card half in a hard
+ * shadow (final18 #50, glare: the lit part a trapezoid cut by the shadow's slanted edge, the edge not
+ * lifted: shadow-step.ts needs a straight step across the whole frame) has a lit region whose axis
+ * lies 41 degrees off the card's: turned by it, every line ran at 41 degrees and the page lost every
+ * field. Its type scores 3.0 x higher unturned; on final18's other frames turned by their axis without
+ * an outline the two agree within a factor 1.2 either way.
+ */
+export const TYPE_AXIS_RATIO = 1.5;
+
+/**
+ * Whether the type (pixels darker than halfway from the darkest percentile to `t`, as estimateSkew's
+ * second search) lines up TYPE_AXIS_RATIO times better along the frame's own rows (best within 1 degree
+ * of 0) than along the rows turned `deg` (best within 1 degree of it): the bright region's axis is
+ * then no card's.
+ */
+export function typeRefusesAxis(g: Gray, t: number, deg: number): boolean {
+  const dark = skewPoints(g, t, Math.round((darkestPercentile(g.data) + t) / 2));
+  if (dark.length < 50) return false;
+  const offset = g.w + g.h, bins = new Int32Array(2 * offset + 1);
+  let atAxis = 0, atZero = 0;
+  for (let d = -1; d <= 1; d += 0.25) {
+    atAxis = Math.max(atAxis, profileScore(dark, deg + d, bins, offset));
+    atZero = Math.max(atZero, profileScore(dark, d, bins, offset));
+  }
+  return atZero > TYPE_AXIS_RATIO * atAxis;
+}
+
 /** The level under which 1 % of the pixels lie (the type's ink on a card page). */
 function darkestPercentile(data: Uint8Array): number {
   const hist = new Uint32Array(256);
@@ -276,7 +310,9 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
     turned -= (Math.atan2(top.y, top.x) * 180) / Math.PI;
     ({ g, scale } = await toAnalysis(rgb));
   } else if (axis.share > 0.1 && axis.share < 0.85) {
-    if (Math.abs(axis.angleDeg) > 0.3) {
+    // Without an outline, a large turn by the bright region's axis must not go against the type.
+    const refused = Math.abs(axis.angleDeg) > AXIS_CHECK_DEG && typeRefusesAxis(g, t, axis.angleDeg);
+    if (Math.abs(axis.angleDeg) > 0.3 && !refused) {
       rgb = await toRaw(firstBand(fromRaw(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }), rgb));
       turned -= axis.angleDeg;
       ({ g, scale } = await toAnalysis(rgb));
