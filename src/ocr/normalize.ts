@@ -99,14 +99,21 @@ const J_AS_PARENTHESIS = /(?<=\p{L})\)(?=[\p{L}!])/gu;
 const J_AS_CLOSING = /(?<=\p{Lu}{3})[)\]](?=$|[\s,.])/gu;
 
 /**
- * What a name cannot hold: anything but Latin capitals (Basic Latin, Latin-1 and Latin Extended-A: a CNH-e's
- * text layer writes DVOŘÁK, ŠÁRKA and SZŐKE as printed, and dropping their letters made "DVO ÁK": final16's
- * text-layer PDFs), spaces, apostrophes and hyphens.
+ * The Latin letters a person's name may be printed with, as a character-class body: Basic Latin, Latin-1
+ * (Þ too: Icelandic), Latin Extended-A (Ř Š Ž Ő Ş Ğ İ: Czech, Hungarian, Turkish), Latin Extended-B (Ș Ț
+ * with the comma below: Romanian; Ə: Azerbaijani; Ǎ Ǐ Ǒ Ǔ: Pinyin; Ơ Ư: Vietnamese) and Latin Extended
+ * Additional (Ạ Ả Ế Ộ: Vietnamese; Ḑ: Livonian). A CNH-e's text layer writes them as printed (final16:
+ * DVOŘÁK came back "DVO ÁK" when Extended-A was dropped; final18: LUMINIȚA "LUMINI A", ȚURCANU "URCANU"
+ * when Extended-B was). The recogniser's Portuguese model writes none of them (its character set holds
+ * Latin-1 letters only), and the ink readers (glyph-*.ts) write Latin-1 and Extended-A, so only a text
+ * layer brings the others in. Lowercase letters of these ranges are uppercased before the test.
  */
-const NOT_NAME_CHAR = /[^A-ZÀ-ÖØ-Ý\u0100-\u017F' \-]/g;
+export const NAME_LETTERS = 'A-ZÀ-ÖØ-Þ\u0100-\u024F\u1E00-\u1EFF';
+/** What a name cannot hold: anything but NAME_LETTERS, spaces, apostrophes and hyphens. */
+const NOT_NAME_CHAR = new RegExp(`[^${NAME_LETTERS}' \\-]`, 'g');
 
 /**
- * Name as printed: uppercase letters (accents kept, Latin Extended-A too), spaces, apostrophes and hyphens inside words;
+ * Name as printed: uppercase letters (accents kept, NAME_LETTERS), spaces, apostrophes and hyphens inside words;
  * a ")" inside a word, or a ")" or "]" ending a word of three capitals, read as J (J_AS_PARENTHESIS,
  * J_AS_CLOSING); an "!" touching a letter read as I; stray marks
  * from the background removed; tokens of one non-word letter at the ends dropped.
@@ -114,7 +121,8 @@ const NOT_NAME_CHAR = /[^A-ZÀ-ÖØ-Ý\u0100-\u017F' \-]/g;
 export function normalizeName(s: string): string {
   // "!" touching a letter is the recogniser's reading of an I (GODÓI read "GODÓ!"): no name has one.
   const marked = apostrophes(s.replace(J_AS_PARENTHESIS, 'J').replace(J_AS_CLOSING, 'J').replace(/(?<=\p{L})!|!(?=\p{L})/gu, 'I'));
-  const cleaned = single(marked.toUpperCase().replace(NOT_NAME_CHAR, ' '));
+  // Composed first (NFC): a text layer may write Ș as S and a combining comma below (U+0326).
+  const cleaned = single(marked.normalize('NFC').toUpperCase().replace(NOT_NAME_CHAR, ' '));
   // Apostrophes and hyphens join letters (D'ÁVILA, SANT'ANA, ANA-LÚCIA): at a word's edge they are marks.
   const parts = cleaned.split(' ').map((w) => w.replace(/^['-]+|['-]+$/g, '')).filter(Boolean);
   const keep1 = new Set(['E', 'A', 'O']);
