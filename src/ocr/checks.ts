@@ -7,7 +7,7 @@ import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
 import { isBoilerplate } from './boilerplate.js';
 import { isCategoryReading, REMARK_CODES } from './codes.js';
 import type { LabelId } from './layout.js';
-import { CATEGORY_SET, isKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
+import { CATEGORY_SET, isKnownIssuer, nearKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
 import { confusedDigits, isValidCnhNumber, isValidCpf, oddTerm, parseDate, validateDates } from './validators.js';
 import { LEADING_PARTICLE, TRAILING_PARTICLE } from './doubts.js';
 
@@ -75,7 +75,8 @@ export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined 
     case 'rg': return /^\d{6,14}X?$/.test(valor);
     // Remarks are restriction codes (one letter) and EAR: anything else was misread ("FARA").
     case 'observacoes': return REMARK_CODES.test(valor) ? undefined : false;
-    case 'orgao_expedidor': return isKnownIssuer(valor) ? true : /^[A-Z]{2,12}$/.test(valor) ? undefined : false;
+    // A body one letter off a known one was misread (normalize.ts nearKnownIssuer): failed, so under the line.
+    case 'orgao_expedidor': return isKnownIssuer(valor) ? true : /^[A-Z]{2,12}$/.test(valor) && !nearKnownIssuer(valor) ? undefined : false;
     case 'nome_completo':
     case 'nome_pai':
     case 'nome_mae':

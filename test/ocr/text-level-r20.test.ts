@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeName } from '../../src/ocr/normalize.js';
 import { foreignSpelling, restoreDiacritics } from '../../src/ocr/orthography.js';
+import { nearKnownIssuer, normalizeCategory } from '../../src/ocr/normalize.js';
+import { fieldCheck } from '../../src/ocr/checks.js';
+import { wordLeftOut } from '../../src/ocr/name-tails.js';
+import { mergeReadings } from '../../src/ocr/second-read.js';
+import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from '../../src/ocr/engine.js';
+import { toPhrase, type OcrWord } from '../../src/ocr/words.js';
+
+const w = (text: string, conf: number, x0: number, y0: number, x1: number, y1: number): OcrWord => ({ text, conf, x0, y0, x1, y1 });
+function campos(changes: Partial<Record<CnhFieldName, CnhField>>): Record<CnhFieldName, CnhField> {
+  const out = Object.fromEntries(CNH_FIELD_NAMES.map((k) => [k, { valor: '', confianca: 0 }])) as Record<CnhFieldName, CnhField>;
+  return { ...out, ...changes };
+}
 
 describe("final18's text-level misses (twentieth round)", () => {
   it("a name keeps the letters of Latin Extended-B and Extended Additional (a text layer's LUMINIȚA, ȚURCANU: final18)", () => {
@@ -22,5 +34,48 @@ describe("final18's text-level misses (twentieth round)", () => {
     expect(foreignSpelling('SERBAN')).toBe(false);
     expect(restoreDiacritics('ANTÓNIO ȘERBAN', { person: true }).name).toBe('ANTÓNIO ȘERBAN');
     expect(restoreDiacritics('ANTÓNIO SERBAN', { person: true }).name).toBe('ANTÔNIO SERBAN');
+  });
+
+  it('an issuing body one letter off a known one fails its check (final18 #78: SESP read "SESF" at 0.923)', () => {
+    expect(nearKnownIssuer('SESF')).toBe(true);
+    expect(nearKnownIssuer('SSPP')).toBe(true);
+    expect(fieldCheck('orgao_expedidor', 'SESF')).toBe(false);
+    // Known bodies pass; a body far from every known one is left without an opinion.
+    expect(nearKnownIssuer('SESP')).toBe(false);
+    expect(fieldCheck('orgao_expedidor', 'SESP')).toBe(true);
+    expect(fieldCheck('orgao_expedidor', 'CGPIMG')).toBeUndefined();
+  });
+
+  it('a word of four letters or more under the category label is no category reading (final18 #74: KEMAL read "E")', () => {
+    expect(normalizeCategory('KEMAL')).toBe('');
+    expect(normalizeCategory('KEMAL B')).toBe('B');
+    // Codes as read before: a stray mark, glued punctuation, ACC.
+    expect(normalizeCategory('AB')).toBe('AB');
+    expect(normalizeCategory('R A')).toBe('A');
+    expect(normalizeCategory('ACC')).toBe('ACC');
+    expect(normalizeCategory('AB.')).toBe('AB');
+  });
+
+  it("a name's left-out end: a shorter word inside the line's band, or small letters after it (final18 #55, #74)", () => {
+    // #55: LUMINITA NEAGU boxed 68 px tall (ink bled), DUMITRESCU 28 px inside their band.
+    const tall = toPhrase([w('LUMINITA', 0.88, 359, 131, 493, 199), w('NEAGU', 0.92, 507, 131, 593, 199)]);
+    expect(wordLeftOut(tall, [tall, toPhrase([w('DUMITRESCU', 0.91, 610, 170, 786, 198)])])).toBe(true);
+    // Out of the band (a line under it) or far shorter (a speck): nothing said.
+    expect(wordLeftOut(tall, [tall, toPhrase([w('DUMITRESCU', 0.91, 610, 190, 786, 218)])])).toBe(false);
+    expect(wordLeftOut(tall, [tall, toPhrase([w('DU', 0.91, 610, 170, 630, 180)])])).toBe(false);
+    // #74: ANGHELESCU read "ANGHELE", its end an "a" half the type's height, on the line.
+    const cut = toPhrase([w('KEMAL', 0.92, 356, 639, 457, 662), w('KOÇ', 0.91, 603, 637, 662, 664), w('ANGHELE', 0.91, 672, 639, 809, 661), w('a', 0.78, 864, 644, 871, 656)]);
+    expect(wordLeftOut(cut, [cut])).toBe(true);
+    const whole = toPhrase([w('KEMAL', 0.92, 356, 639, 457, 662), w('KOÇ', 0.91, 603, 637, 662, 664), w('ANGHELESCU', 0.91, 672, 639, 871, 661)]);
+    expect(wordLeftOut(whole, [whole])).toBe(false);
+  });
+
+  it('two readings of a category that differ leave the one taken under the line (final18 #73: AB at 0.73, "AD" at 0.934)', () => {
+    const m = mergeReadings(campos({ categoria: { valor: 'AB', confianca: 0.73 } }), campos({ categoria: { valor: 'AD', confianca: 0.934 } }));
+    expect(m.categoria.valor).toBe('AD');
+    expect(m.categoria.confianca).toBeLessThan(0.8);
+    // The same code twice, or an other reading too unsure to count: kept sure.
+    expect(mergeReadings(campos({ categoria: { valor: 'AB', confianca: 0.73 } }), campos({ categoria: { valor: 'AB', confianca: 0.934 } })).categoria.confianca).toBe(0.934);
+    expect(mergeReadings(campos({ categoria: { valor: 'E', confianca: 0.3 } }), campos({ categoria: { valor: 'AD', confianca: 0.934 } })).categoria.confianca).toBe(0.934);
   });
 });
