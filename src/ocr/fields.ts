@@ -146,6 +146,11 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   const d: Partial<Record<CnhFieldName, Draft>> = {};
 
   d.nome_completo = read('nome', normalizeName, false, isNameWord);
+  // The birth line or a place ("13/04/1956, JATAIZINHO, PR", "ASTORGA, PR") taken for the name's line, the
+  // name's own line unread: no person's name holds a date or ends in a comma and a state (final18 #14, #72,
+  // #74: the town read as the name at 0.7). The name is looked for above the next label instead.
+  const underName = below('nome').map((p) => p.text).join(' ');
+  if (d.nome_completo.valor && (BIRTH_START.test(underName) || isPlaceLine(underName))) d.nome_completo = none;
   // The phrases the name was read from (under its label, or above the next label when it was unread).
   let namePs = d.nome_completo.valor ? below('nome') : [];
   // A mark read as a short word after the name, boxed far taller than it (doubts.ts tallStray): not the

@@ -6,7 +6,8 @@ import { fieldCheck } from '../../src/ocr/checks.js';
 import { wordLeftOut } from '../../src/ocr/name-tails.js';
 import { mergeReadings } from '../../src/ocr/second-read.js';
 import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from '../../src/ocr/engine.js';
-import { toPhrase, type OcrWord } from '../../src/ocr/words.js';
+import { groupPhrases, toPhrase, type OcrWord } from '../../src/ocr/words.js';
+import { extractFields } from '../../src/ocr/fields.js';
 
 const w = (text: string, conf: number, x0: number, y0: number, x1: number, y1: number): OcrWord => ({ text, conf, x0, y0, x1, y1 });
 function campos(changes: Partial<Record<CnhFieldName, CnhField>>): Record<CnhFieldName, CnhField> {
@@ -77,5 +78,58 @@ describe("final18's text-level misses (twentieth round)", () => {
     // The same code twice, or an other reading too unsure to count: kept sure.
     expect(mergeReadings(campos({ categoria: { valor: 'AB', confianca: 0.73 } }), campos({ categoria: { valor: 'AB', confianca: 0.934 } })).categoria.confianca).toBe(0.934);
     expect(mergeReadings(campos({ categoria: { valor: 'E', confianca: 0.3 } }), campos({ categoria: { valor: 'AD', confianca: 0.934 } })).categoria.confianca).toBe(0.934);
+  });
+
+  it("the birth line under the name's label, the name's own line lost, is no name (final18 #74: 'JATAIZINHO PR' at 0.7)", () => {
+    // final18 #74's second reading (2022 model, blur, DejaVu Sans Bold), the card's top: the name's line
+    // read under a word boxed 56 px tall over it, the birth line taken for it.
+    const page = [
+    w('CARTEIRA', 0.96, 53, 74, 500, 101),
+    w('NACIONAL', 0.96, 179, 70, 289, 108),
+    w('DE', 0.94, 304, 70, 333, 108),
+    w('HABILITAÇÃO', 0.29, 349, 74, 500, 101),
+    w('DETRAN', 0.95, 981, 56, 1144, 79),
+    w('201', 0.63, 359, 144, 401, 158),
+    w('NOME', 0.91, 413, 139, 463, 167),
+    w('E', 0.91, 473, 144, 481, 158),
+    w('SOBRENOME', 0.93, 489, 144, 606, 158),
+    w('ERKAN', 0.91, 354, 170, 453, 192),
+    w('HOSEYIN', 0.79, 464, 166, 594, 193),
+    w('TÂNASE', 0.55, 604, 166, 724, 194),
+    w('CELIK', 0.47, 734, 167, 820, 199),
+    w('=', 0.54, 921, 176, 933, 178),
+    w('3', 0.93, 351, 223, 361, 237),
+    w('DATA,', 0.93, 370, 219, 424, 247),
+    w('LOCAL', 0.96, 433, 219, 484, 247),
+    w('E', 0.76, 494, 223, 504, 237),
+    w('UF', 0.78, 513, 219, 536, 247),
+    w('DE', 0.96, 546, 219, 569, 247),
+    w('NASCIMENTO', 0.95, 574, 223, 699, 238),
+    w('13/04/1956,', 0.93, 363, 247, 537, 273),
+    w('JATAIZINHO,', 0.92, 544, 248, 727, 275),
+    w('PR', 0.96, 740, 249, 779, 271),
+    w('4b', 0.84, 699, 292, 727, 320),
+    w('VALIDADE', 0.96, 734, 296, 827, 311),
+    w('REPÚBLICA', 0.9, 54, 30, 159, 50),
+    w('FEDERATIVA', 0.9, 164, 30, 280, 50),
+    w('DO', 0.9, 287, 30, 316, 50),
+    w('BRASIL', 0.9, 321, 30, 391, 50),
+    w('MINISTÉRIO', 0.9, 56, 58, 166, 77),
+    w('DOS', 0.9, 171, 58, 211, 77),
+    w('TRANSPORTES', 0.9, 217, 58, 359, 77),
+    w('ERKAN', 0.89, 355, 142, 465, 198),
+    ];
+    const f = extractFields(groupPhrases(page), '').campos;
+    expect(f.nome_completo.valor).not.toContain('JATAIZINHO');
+    expect(f.local_nascimento.valor).toBe('JATAIZINHO, PR');
+  });
+
+  it('a name with a word of one letter (no connector) fails its check (final18 #2: OĞUZ read "O UZ" at 0.923)', () => {
+    expect(fieldCheck('nome_completo', 'O UZ KURT KILIÇ')).toBe(false);
+    expect(fieldCheck('nome_mae', 'ANA M SILVA')).toBe(false);
+    // The connectors E and Y are words of names.
+    expect(fieldCheck('nome_completo', 'MARIA E SILVA')).toBeUndefined();
+    expect(fieldCheck('nome_pai', 'JUAN GARCÍA Y LÓPEZ')).toBeUndefined();
+    expect(fieldCheck('nome_pai', 'OĞUZ KURT KILIÇ'.replace('Ğ', 'G'))).toBeUndefined();
   });
 });
