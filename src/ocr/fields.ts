@@ -6,7 +6,7 @@
 import { type CnhField, type CnhFieldName } from './engine.js';
 import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, labelTypeLow, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
 import {
-  isKnownIssuer, normalizeCategory, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
+  isKnownIssuer, normalizeCategory, wordNotCode, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isPlaceLine, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { particleHyphens, restoreNames } from './name-spelling.js';
@@ -146,6 +146,11 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   const d: Partial<Record<CnhFieldName, Draft>> = {};
 
   d.nome_completo = read('nome', normalizeName, false, isNameWord);
+  // The birth line or a place ("13/04/1956, JATAIZINHO, PR", "ASTORGA, PR") taken for the name's line, the
+  // name's own line unread: no person's name holds a date or ends in a comma and a state (final18 #14, #72,
+  // #74: the town read as the name at 0.7). The name is looked for above the next label instead.
+  const underName = below('nome').map((p) => p.text).join(' ');
+  if (d.nome_completo.valor && (BIRTH_START.test(underName) || isPlaceLine(underName))) d.nome_completo = none;
   // The phrases the name was read from (under its label, or above the next label when it was unread).
   let namePs = d.nome_completo.valor ? below('nome') : [];
   // A mark read as a short word after the name, boxed far taller than it (doubts.ts tallStray): not the
@@ -178,7 +183,7 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   const placedCat = !catText && !catLabel && model === '2022' ? categoryUnderCpf(below('cpf')[0] ?? phrases.find((p) => CPF_PRINTED.test(p.text)), phrases, labelPhrases) : undefined;
   if (placedCat) d.categoria = { valor: placedCat.text.trim(), conf: valueConfidence([placedCat]), cap: PLACED_CODE_CAP };
   // Read, but no category in it ("R" for B): read again with the recogniser held to the categories' letters.
-  if (!d.categoria.valor && catPs.length === 1) suspects.push({ phrase: widenedCode(catPs[0], true), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET });
+  if (!d.categoria.valor && catPs.length === 1 && !catPs[0].words.every((w) => wordNotCode(w.text))) suspects.push({ phrase: widenedCode(catPs[0], true), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET });
   if (d.categoria.valor && catLabel && catPs.length === 1) {
     // A code starting a glyph or more right of where this card's values start lost its first letter
     // ("AE" read "E" at 0.97: final2 part): read again from where it should begin, and capped under the

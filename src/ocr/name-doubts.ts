@@ -95,7 +95,8 @@ export function doubtNameLines(d: Partial<Record<CnhFieldName, Draft>>, phrases:
   cutEnd('nome_completo', lines.name.at(-1));
   cutEnd('nome_pai', lines.pai);
   cutEnd('nome_mae', lines.mae);
-  endHidden('nome_completo', lines.nameLabelled.at(-1));
+  // The name's line as read under its label, else the one read above the next label (fields.ts: the label unread).
+  endHidden('nome_completo', (lines.nameLabelled.length ? lines.nameLabelled : lines.name).at(-1));
   endHidden('nome_pai', lines.pai);
   endHidden('nome_mae', lines.mae);
   misread('nome_completo', lines.nameLabelled);

@@ -7,12 +7,14 @@ import { median, type OcrWord, type Phrase } from './words.js';
 
 /** How far (in the line's type heights) after a name's last word a word of its type still belongs to it (wordLeftOut): a lost word of up to five letters and its two spaces. */
 export const NAME_TAIL_REACH = 6;
+/** Least height (share of the line's word height) of a word boxed inside a name's line band that wordLeftOut counts: a capital's ink boxed tight in a box grown by bleed (0.41 on final18 #55). */
+const BAND_WORD_MIN = 0.35;
 
 /**
  * Whether a word of capitals (two letters or more, a comma after them allowed) stands on a name's line
  * (`line`: its words left to right) after its last word, within NAME_TAIL_REACH type heights, at the
  * line's type height (0.75-1.3 x the median of the line's words) and centred on it (within 0.35 of the
- * height), and is no word of the line: a word of the name the value left out, and the name is shorter
+ * height), and is no word of the line (or, shorter, boxed inside the line's band: BAND_WORD_MIN): a word of the name the value left out, and the name is shorter
  * than its print. The recogniser read it apart from the line, unsure, after a gap where a word was lost
  * under a pen mark (final16 #25: "ORSOLYA LIBUSE" at 0.913 for ORSOLYA LIBUŠE NĚMEC TAKÁCS, TAKÁCS read
  * at 0.50, 121 px after LIBUSE on a 27 px type, NĚMEC unread). Looked for among every phrase
@@ -25,10 +27,19 @@ export function wordLeftOut(line: Phrase, phrases: Phrase[]): boolean {
   const h = median(named.map((w) => w.y1 - w.y0));
   const cy = median(named.map((w) => (w.y0 + w.y1) / 2));
   const end = named[named.length - 1].x1;
-  const own = new Set<OcrWord>(line.words);
-  return phrases.flatMap((p) => p.words).some((w) => {
-    if (own.has(w) || !/^[A-ZÀ-ÖØ-Þ]{2,},?$/.test(w.text)) return false;
+  const top = median(named.map((w) => w.y0)), bottom = median(named.map((w) => w.y1));
+  // The line's own words after its last named one are short (a letter, a mark): counted as any other.
+  return [...line.words, ...phrases.flatMap((p) => p.words)].some((w) => {
+    const capitals = /^[A-ZÀ-ÖØ-Þ]{2,},?$/.test(w.text);
+    // Small letters (the card prints capitals): ink after the name read as no capital, a blurred
+    // word's end (final18 #74: ANGHELESCU read "ANGHELE" at 0.91, its SCU an "a" at 0.78 half the type's height).
+    if (!capitals && !/^\p{Ll}+$/u.test(w.text)) return false;
     const wh = w.y1 - w.y0;
-    return w.x0 > end && w.x0 - end < NAME_TAIL_REACH * h && wh >= 0.75 * h && wh <= 1.3 * h && Math.abs((w.y0 + w.y1) / 2 - cy) < 0.35 * h;
+    const sameType = capitals && wh >= 0.75 * h && wh <= 1.3 * h;
+    // Or boxed inside the line's band, shorter: the line's words boxed with the ink around their letters
+    // (ink bled into the card, noise), the left-out word with its letters only (final18 #55: LUMINITA NEAGU
+    // boxed 68 px tall, DUMITRESCU 28 px on the same row, "LUMINITA NEAGU" at 0.801).
+    const inBand = wh >= BAND_WORD_MIN * h && w.y0 >= top && w.y1 <= bottom;
+    return w.x0 > end && w.x0 - end < NAME_TAIL_REACH * h && (sameType || inBand) && Math.abs((w.y0 + w.y1) / 2 - cy) < 0.35 * h;
   });
 }

@@ -121,9 +121,12 @@ export function restoreDiacritics(name: string, options: { person?: boolean } = 
 /** É or Ê, then consonants only, then the word's final E (FRENCH_GRAVE above); $1: the consonants and the E. */
 const FRENCH_GRAVE = /[ÉÊ]([B-DF-HJ-NP-TV-ZÇ]+E)$/;
 
-/** A word Portuguese spelling cannot produce (FOREIGN_SPELLING above): Ñ, a Latin Extended-A letter, or an accented paroxytone in -Z. */
+/**
+ * A word Portuguese spelling cannot produce (FOREIGN_SPELLING above): Ñ, a letter of Latin Extended-A or -B or
+ * Extended Additional (Ş, Ș, Ə, Ạ: only a text layer or the ink readers bring one), or an accented paroxytone in -Z.
+ */
 export function foreignSpelling(w: string): boolean {
-  return w.includes('Ñ') || /[\u0100-\u017F]/.test(w) || /[ÁÉÍÓÚ][^AEIOUÁÉÍÓÚÂÊÔÃÕ]*[AEIOU]Z$/.test(w);
+  return w.includes('Ñ') || /[\u0100-\u024F\u1E00-\u1EFF]/.test(w) || /[ÁÉÍÓÚ][^AEIOUÁÉÍÓÚÂÊÔÃÕ]*[AEIOU]Z$/.test(w);
 }
 
 /** A word of one syllable ending in AO (ONE_SYLLABLE_AO above): no vowel before the AO. */

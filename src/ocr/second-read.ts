@@ -159,6 +159,8 @@ export const MERGE_MARGIN = 0.1;
  * over (mergeReadings): under the low-confidence line.
  */
 export const DISAGREE_CAP = 0.75;
+/** Least confidence of a category's other reading that disagrees with the value taken (mergeReadings). */
+const CODE_DISAGREE_MIN = 0.6;
 
 /**
  * Field-by-field merge of two readings of one document: each field takes the second reading's value
@@ -195,7 +197,12 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
     // (checks.ts DATE_ORDER_CEILING), and final5 #59's right issue date at 0.79 left its misread twin
     // "06/08/2021" at 0.898 over the line.
     const chosen = take ? b : a;
-    const disagree = a.valor !== '' && b.valor !== '' && a.valor !== b.valor && !cutShort && !wordsBefore && Math.max(a.confianca, b.confianca) >= UNSURE && Math.min(a.confianca, b.confianca) >= DISAGREE_CAP;
+    // A category is a letter or two: two readings of as many letters that differ in one (the other over
+    // CODE_DISAGREE_MIN) say a letter's print is read two ways (final18 #73: AB at 0.73, then "AD" at 0.934).
+    // One letter more or less is the known loss of a code's letter, left to the rules above (final13 #69: "A"
+    // at 0.63, then AC at 0.904).
+    const codeDisagree = k === 'categoria' && a.valor.length === b.valor.length && Math.min(a.confianca, b.confianca) >= CODE_DISAGREE_MIN;
+    const disagree = a.valor !== '' && b.valor !== '' && a.valor !== b.valor && !cutShort && !wordsBefore && Math.max(a.confianca, b.confianca) >= UNSURE && (codeDisagree || Math.min(a.confianca, b.confianca) >= DISAGREE_CAP);
     out[k] = disagree ? { ...chosen, confianca: Math.min(chosen.confianca, DISAGREE_CAP) } : chosen;
   }
   return out;
