@@ -17,6 +17,9 @@
  *   decides by Unicode, as no capital of Latin-1 or Latin Extended-A takes two of them (the consonants
  *   take U+0327, the vowels U+0328; composed by NFC and kept in U+00C0-U+017F, glyph-marks.ts withMark's
  *   range, the letters normalize.ts keeps in a name).
+ * Under an S or a T a mark standing apart from its letter is a comma below (Romanian Ș Ț, U+0218 U+021A,
+ * twentieth round: final18's ȘTEFĂNESCU, ȚURCANU were written "ŞTEFĂNESCU", "ŢURCANU"); one drawn on
+ * to it a cedilla (Ş Ţ) or a comma the blur joined, which the ink does not tell (COMMA_BELOW).
  * A letter given a mark here is one the model cannot write: the word's confidence is kept at most
  * INK_LETTER_CAP. A mark below a letter that takes none (or a C, whose Ç the model writes itself, read
  * plain) only doubts the word (confidence at most INK_LETTER_CAP). Pure functions on a gray page.
@@ -58,6 +61,18 @@ export function belowLetter(base: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The Romanian letters with a comma below (Latin Extended-B: Ș U+0218, Ț U+021A), by base: written for a
+ * mark below an S or a T that stands apart from its letter (BelowMark `joined` false). A cedilla (Turkish
+ * Ş, the old Romanian Ş Ţ) is drawn on to its letter, a comma below stands under it with paper between.
+ * Measured on words drawn in eight DejaVu and Liberation faces at 22 and 28 px, plain and bold, clean and
+ * blurred 0.8-1.2 px at JPEG 40: cedillas under S (ŞTEFAN, GÜNEŞ, ŞİMŞEK) joined in all 373 found;
+ * under T (ŢURCANU) joined but in Liberation Mono, clean (4 of 96, its cedilla drawn apart); commas
+ * (ȘTEFAN, ȚURCANU, DRAGOȘ) apart in 161 of 273, joined by the blur in the others (those keep the
+ * cedilla: the two are not told apart then, and the word's confidence is capped all the same).
+ */
+export const COMMA_BELOW: Record<string, string> = { S: '\u0218', T: '\u021a' };
 
 /** The ink under one letter: the blob hanging below its baseline (px inside the letter's columns). */
 export interface BelowMark { letter: number; mark: Blob; depth: number; joined: boolean }
@@ -137,7 +152,7 @@ export function belowReading(g: Gray, w: OcrWord): { letters: Map<number, string
   // Words of one or two letters are the card's codes (a category AC, a state SC) or a name's particle:
   // no mark below is written or doubted on them (final13 #69: category "AC" doubted by ink under its C,
   // then read "A").
-  if (chars.length < BELOW_MIN_LETTERS || chars.some((c) => !/[A-ZÀ-ÖØ-Þ\u0100-\u017f]/.test(c))) return { letters: out, doubt: false };
+  if (chars.length < BELOW_MIN_LETTERS || chars.some((c) => !/[A-ZÀ-ÖØ-Þ\u0100-\u017f\u0218-\u021b]/.test(c))) return { letters: out, doubt: false };
   // A word read with a trailing comma: its last letter's ink below may be that comma.
   const found = belowMarks(g, w, chars.length);
   if (!found) return { letters: out, doubt: false };
@@ -150,7 +165,7 @@ export function belowReading(g: Gray, w: OcrWord): { letters: Map<number, string
     const c = chars[i], base = c.normalize('NFD')[0];
     // A letter read with its mark below already (Ç, or given here) keeps it.
     if (/[\u0326-\u0328]/.test(c.normalize('NFD'))) continue;
-    const letter = c === base && base !== 'C' ? belowLetter(base) : undefined;
+    const letter = c === base && base !== 'C' ? (!joined && COMMA_BELOW[base]) || belowLetter(base) : undefined;
     if (letter) out.set(i, letter);
     // Ink drawn on to a letter that takes no mark below is its own (a J's or Q's tail); a C read plain
     // with a cedilla on it is the model's to read.

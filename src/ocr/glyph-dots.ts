@@ -27,6 +27,7 @@
  */
 import { SLANT_FLAT, markSlant } from './glyph-accent.js';
 import type { Blob, Gray } from './glyph-i.js';
+import { letterSpans } from './glyph-marks.js';
 
 /** What the ink over one glyph shows: two dots, one mark, nothing, or ink that tells none of these. */
 export type OverInk = 'dots' | 'one' | 'none' | 'unclear';
@@ -197,14 +198,21 @@ export function dotsReading(g: Gray, w: { text: string; x0: number; y0: number; 
   const flat = (r: OverReading, i: number): boolean => r.kind === 'one' && r.runs[0].x1 - r.runs[0].x0 + 1 >= FLAT_MIN_WIDTH * letterH
     && r.runs[0].x1 - r.runs[0].x0 + 1 >= FLAT_MIN_ASPECT * (r.runs[0].y1 - r.runs[0].y0 + 1)
     && Math.abs(markSlant(g, r.runs[0], lineTop(i))) < SLANT_FLAT;
-  if (glyphs.length !== chars.length) {
+  // Glyphs paired with letters (glyph-marks.ts letterSpans: two capitals touching, "KA" in DejaVu Sans,
+  // are one glyph twice as wide holding two letters, final18's ÖZKAN read "ÓZKAN"): a letter with a glyph
+  // of its own is judged; a glyph of two letters is not, and two dots or a flat run over it doubt the word.
+  const spans = glyphs.length === chars.length ? undefined : letterSpans(glyphs, chars.length);
+  const acutesOnly = chars.some((c) => ACUTE_READ.test(c)) && !chars.some((c) => /[ÂÃÊÔÕ]/.test(c));
+  const shared = (r: OverReading, i: number): boolean => r.kind === 'dots' || (acutesOnly && flat(r, i));
+  if (glyphs.length !== chars.length && !spans) {
     // Unpaired glyphs (letters run together): a flat run over any glyph of a word whose only marks read are acutes.
-    const acutesOnly = chars.some((c) => ACUTE_READ.test(c)) && !chars.some((c) => /[ÂÃÊÔÕ]/.test(c));
-    return { letters, doubt: readings.some((r) => r.kind === 'dots') || (acutesOnly && readings.some(flat)) };
+    return { letters, doubt: readings.some(shared) };
   }
-  let doubt = false, stray = false;
+  let doubt = spans ? glyphs.some((_, k) => !spans.some((s) => s.glyph === k && s.whole) && shared(readings[k], k)) : false, stray = false;
   chars.forEach((c, i) => {
-    const r = readings[i], b = glyphs[i];
+    const k = spans ? spans[i].glyph : i;
+    if (spans && !spans[i].whole) return;
+    const r = readings[k], b = glyphs[k];
     if (BARE.test(c)) {
       stray ||= r.runs.some((u) => u.peak >= MARK_INK && b.x0 <= (u.x0 + u.x1) / 2 && (u.x0 + u.x1) / 2 <= b.x1);
       return;
@@ -212,7 +220,7 @@ export function dotsReading(g: Gray, w: { text: string; x0: number; y0: number; 
     const base = JUDGED[c];
     if (!base) return;
     if (r.kind === 'dots') { if (DIAERESIS[base] !== c) letters.set(i, DIAERESIS[base]); return; }
-    if (ACUTE_READ.test(c) && flat(r, i)) { doubt = true; return; }
+    if (ACUTE_READ.test(c) && flat(r, k)) { doubt = true; return; }
     // Two pieces of ink at one height that are not clearly two dots (one faint, or too close): the
     // ink cannot tell two dots from a broken mark, and the word is not left sure.
     if (r.kind === 'unclear' && r.runs.length === 2 && r.runs.every((u) => u.peak >= DOT_INK)

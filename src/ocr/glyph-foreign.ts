@@ -33,7 +33,7 @@ import {
 } from './glyph-accent.js';
 import { wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { dotsReading } from './glyph-dots.js';
-import { NEAR, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
+import { BREVE_MIN_DEPTH, NEAR, cupDepth, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
 import type { OcrWord } from './words.js';
 
 /** Capitals with two dots above, by base letter. */
@@ -62,9 +62,13 @@ const DOTS_MAX_RISE = 0.15;
  * to be read sure (final13 #56: YOLÈNE's grave at -0.24 on a low-light page's second reading, "YOLENE"
  * at 0.92).
  */
-function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: number): { letter?: string; doubt?: boolean } {
+function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: number, small = false): { letter?: string; doubt?: boolean } {
   const base = baseOf(c);
   const size = (b: Blob): [number, number] => [b.x1 - b.x0 + 1, b.y1 - b.y0 + 1];
+  // A dot over an I read "Í", and any dot on small type, must lie level by the gray levels
+  // (SMALL_DOT_MAX_SLANT): a 3 x 3 px acute blurred leans as little as 0.09 (final7 #74: URUÇUÍ made
+  // "URUÇUİ" before this).
+  if ((small || c === 'Í') && markClass(g, mine, letterH, top) === 'dot' && markSlant(g, mine[0], top) >= SMALL_DOT_MAX_SLANT) return {};
   // The mark's class by its shape (glyph-marks.ts), and the letter it makes with the glyph's base: over a
   // letter read plain any letter Unicode has (DOLEŽAL for "DOLEZAL", ČERNÝ for "CERNY"); over one read
   // with a mark only a letter the model cannot write, of a class it has no mark for (Ě for "VANÉK", Ů for
@@ -93,6 +97,11 @@ function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: numb
   // A wave whose middle dips on a dim page fits a v (tuning #13: CONCEIÇÃO made "CONCEIÇĂO" at 0.44): over
   // an A or O, letters the model writes with a tilde, a v is a breve or a tilde; read with a tilde it is
   // left as read, read plain it is doubted.
+  // A v that is a deep level cup (glyph-marks.ts cupDepth >= BREVE_MIN_DEPTH) over an A read plain, with
+  // an acute, a grave or a roof is a breve, the class markedLetter composes (final18: BĂLAN, TĂNASE read
+  // "BÁLAN" at 0.883, "TÂNASE"): no acute's or roof's ink is such a cup; over an A read with a tilde
+  // (right in JOÃO) it is left as read.
+  if (cls === 'caron' && base === 'A' && c !== 'Ã' && cupDepth(g, mine[0]) >= BREVE_MIN_DEPTH) return { letter: markedLetter(base, 'breve') };
   if (cls === 'caron' && 'AO'.includes(base)) return c === base ? { doubt: true } : {};
   // A ring seen only in the gray levels over a letter read with a roof or a wave is that roof blurred
   // (ÂNGELO made "ÅNGELO" in Liberation Serif Bold, blurred): a ring there needs its eye in the threshold.
@@ -115,6 +124,27 @@ function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: numb
   }
   return {};
 }
+
+/**
+ * On type from this height (px) up to MIN_LETTER_HEIGHT only the letters in SMALL_KEPT are written from
+ * the ink (values' capitals on the cards are 13-21 px high; final18's EMİNE, ÇETİN, BĂLAN read "EMÍNE",
+ * "ÇETÍN", "BÁLAN" at 0.74-0.92 on such type).
+ */
+export const SMALL_MIN_HEIGHT = 13;
+/**
+ * The letters written on small type, over a letter read with a mark only: a dot over an I (a round level blob of 2-4 px where an acute is a
+ * stroke leaning right) and a breve's cup over an A (glyph-marks.ts cupDepth: deeper than any acute's,
+ * roof's or, over an A read with a tilde, left alone).
+ */
+const SMALL_KEPT = 'İĂ';
+/**
+ * A dot over an I read "Í", and any dot on small type, has a markSlant under this. Measured on words drawn
+ * in eight DejaVu and Liberation faces at 22 px (capitals 14-17 px), plain and bold, clean and blurred
+ * 0.8-1.2 px at JPEG 40: dots over I (EMİNE, ÇETİN, ELİF, DİLEK) -0.11..0.11, 93 % under 0.06; acutes
+ * (LUÍS, ÍRIS, URUÇUÍ, JOSÉ, MÁRIO, ÚRSULA, LÚCIA...) 0.09 or more. At 26-32 px 262 of 268 dots over I
+ * read "Í" (EMİNE, ÇETİN) still make İ.
+ */
+const SMALL_DOT_MAX_SLANT = 0.06;
 
 /** A C's mouth: its middle rows' ink ends at least this share of its width short of its right edge. */
 const MOUTH_MIN = 0.3;
@@ -182,18 +212,19 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
   if (!chars.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c))) return none;
   const ink = markInk(g, w);
   const spans = ink && letterSpans(ink.glyphs, chars.length);
-  if (!ink || !spans || ink.letterH < MIN_LETTER_HEIGHT) return none;
+  if (!ink || !spans || ink.letterH < SMALL_MIN_HEIGHT) return none;
+  const small = ink.letterH < MIN_LETTER_HEIGHT;
   const over = ink.marks.map((m) => spans.findIndex((b) => b.x0 <= (m.x0 + m.x1) / 2 && (m.x0 + m.x1) / 2 <= b.x1));
   // A round letter read with a mark inside a word whose body is a C's (openRight): a C with a mark
   // (Č read "Ó"), its mark's class judged over a plain C; a C left without one is doubted.
   const mouths = new Set<number>(), read = [...chars];
   for (let i = 1; i < chars.length; i++) {
-    if ('ÓÒÔÕÖ'.includes(chars[i]) && spans[i].whole && openRight(g, ink.glyphs[spans[i].glyph])) { chars[i] = 'C'; mouths.add(i); }
+    if (!small && 'ÓÒÔÕÖ'.includes(chars[i]) && spans[i].whole && openRight(g, ink.glyphs[spans[i].glyph])) { chars[i] = 'C'; mouths.add(i); }
   }
   for (let i = 0; i < chars.length; i++) {
     const mine = ink.marks.filter((_, k) => over[k] === i), ring = markedLetter(baseOf(chars[i]), 'ring');
     const seen = ring && spans[i].whole && ringOnTop(g, ink.glyphs[spans[i].glyph], ink.top, ink.letterH) ? { letter: ring }
-      : mine.length ? foreignInk(g, chars[i], mine, ink.letterH, ink.top) : {};
+      : mine.length ? foreignInk(g, chars[i], mine, ink.letterH, ink.top, small) : {};
     if (seen.letter && seen.letter !== chars[i]) out.set(i, seen.letter);
     if (seen.doubt) { doubt = true; out.set(i, chars[i]); }
   }
@@ -213,6 +244,12 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
   const stray = over.some((i, k) => i < 0 || (!out.has(i) && baseOf(chars[i]) === chars[i] && !unclear[k]));
   if (stray) return none;
   for (const [i, c] of out) if (c === read[i]) out.delete(i);
+  // Small type: only the letters whose marks stay told there (SMALL_KEPT), over a letter the model read
+  // with a mark (it saw one: a speck of a noisy page over a plain I is no dot), never a doubt.
+  if (small) {
+    for (const [i, c] of out) if (!SMALL_KEPT.includes(c) || read[i] === baseOf(read[i])) out.delete(i);
+    return { letters: out, doubt: false };
+  }
   return { letters: out, doubt };
 }
 
