@@ -70,7 +70,7 @@
  * `final19` (seeds 2200000+, like final10-final18 a fresh sample of the whole widened set; also a lens's
  * vignetting, a frame mirrored left to right, a small frame blown up by nearest-neighbour scaling, its own
  * names) was made at the start of the twentieth round, before its tuning: it is run once by the lead at
- * that round's end (`--part final19 --n 88`).
+ * that round's end (`--part final19 --n 88`, 74.8 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final19: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
