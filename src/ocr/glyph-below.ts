@@ -16,7 +16,7 @@
  *   from a rule or a letter of the next line by its size and place; which of the three it is the letter
  *   decides by Unicode, as no capital of Latin-1 or Latin Extended-A takes two of them (the consonants
  *   take U+0327, the vowels U+0328; composed by NFC and kept in U+00C0-U+017F, glyph-marks.ts withMark's
- *   range, the letters normalize.ts keeps in a name).
+ *   range; normalize.ts NAME_LETTERS keeps them in a name).
  * Under an S or a T a mark standing apart from its letter is a comma below (Romanian Ș Ț, U+0218 U+021A,
  * twentieth round: final18's ȘTEFĂNESCU, ȚURCANU were written "ŞTEFĂNESCU", "ŢURCANU"); one drawn on
  * to it a cedilla (Ş Ţ) or a comma the blur joined, which the ink does not tell (COMMA_BELOW).

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { typeRefusesAxis, type Gray } from '../../src/ocr/frame.js';
+import type { Gray } from '../../src/ocr/frame.js';
+import { typeRefusesAxis } from '../../src/ocr/skew.js';
 import { otsu } from '../../src/ocr/light.js';
 import { drawn } from './drawn-word.js';
 
@@ -19,7 +20,7 @@ async function card(deg: number): Promise<Gray> {
   return { data: new Uint8Array(out.buffer, out.byteOffset, out.length), w: info.width, h: info.height };
 }
 
-describe('a bright region\'s axis checked against the type (frame.ts typeRefusesAxis)', () => {
+describe('a bright region\'s axis checked against the type (skew.ts typeRefusesAxis)', () => {
   it('refuses a turn of 41 degrees for type that runs along the frame\'s rows', async () => {
     const g = await card(0);
     expect(typeRefusesAxis(g, otsu(g.data), -41)).toBe(true);

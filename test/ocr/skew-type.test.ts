@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SKEW_DISAGREE, estimateSkew } from '../../src/ocr/frame.js';
+import { SKEW_DISAGREE, estimateSkew } from '../../src/ocr/skew.js';
 
 /**
  * A 700 x 250 card page (paper 240) with level lines of type (bars at 110, 3 px tall, every 60 px)
