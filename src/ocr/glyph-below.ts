@@ -26,7 +26,7 @@
  */
 import { INK_LETTER_CAP } from './glyph-accent.js';
 import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
-import { letterSpans } from './glyph-marks.js';
+import { INK_WRITTEN, letterSpans } from './glyph-marks.js';
 import { mendForeignMarks } from './glyph-foreign.js';
 import type { OcrWord } from './words.js';
 
@@ -73,6 +73,8 @@ export function belowLetter(base: string): string | undefined {
  * cedilla: the two are not told apart then, and the word's confidence is capped all the same).
  */
 export const COMMA_BELOW: Record<string, string> = { S: '\u0218', T: '\u021a' };
+/** A capital of a word judged here: Latin-1's or one the ink readers write (glyph-marks.ts INK_WRITTEN). */
+const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
 
 /** The ink under one letter: the blob hanging below its baseline (px inside the letter's columns). */
 export interface BelowMark { letter: number; mark: Blob; depth: number; joined: boolean }
@@ -152,7 +154,7 @@ export function belowReading(g: Gray, w: OcrWord): { letters: Map<number, string
   // Words of one or two letters are the card's codes (a category AC, a state SC) or a name's particle:
   // no mark below is written or doubted on them (final13 #69: category "AC" doubted by ink under its C,
   // then read "A").
-  if (chars.length < BELOW_MIN_LETTERS || chars.some((c) => !/[A-ZÀ-ÖØ-Þ\u0100-\u017f\u0218-\u021b]/.test(c))) return { letters: out, doubt: false };
+  if (chars.length < BELOW_MIN_LETTERS || chars.some((c) => !JUDGED_LETTER.test(c))) return { letters: out, doubt: false };
   // A word read with a trailing comma: its last letter's ink below may be that comma.
   const found = belowMarks(g, w, chars.length);
   if (!found) return { letters: out, doubt: false };

@@ -19,7 +19,7 @@
  * blurred 0.8 px at JPEG 40: carons' circumflex fit -0.79..-1.00 (breves the same), roofs +0.66..+0.98;
  * double acutes' strokes binarySlant 0.43..0.88 each, dots -0.33..+0.33. The letter with a mark is
  * composed by Unicode (NFC) and kept only in Latin-1 and Latin Extended-A (U+00C0-U+017F), the letters
- * normalize.ts keeps in a name: a class the letter does not take gives no letter. Pure functions.
+ * normalize.ts NAME_LETTERS keeps in a name: a class the letter does not take gives no letter. Pure functions.
  */
 import { ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, MARK_MAX_HEIGHT, MARK_MAX_WIDTH, SLANT_CLEAR, SLANT_FLAT, markShape, markSlant } from './glyph-accent.js';
 import type { Blob, Gray } from './glyph-i.js';
@@ -35,7 +35,7 @@ const COMBINING: Record<MarkClass, string> = {
 
 /**
  * The capital `base` with the mark `m` as one letter (NFC), or undefined when Unicode has no such letter
- * in Latin-1 or Latin Extended-A (U+00C0-U+017F: the letters a name keeps, normalize.ts).
+ * in Latin-1 or Latin Extended-A (U+00C0-U+017F: among the letters a name keeps, normalize.ts).
  */
 export function withMark(base: string, m: MarkClass): string | undefined {
   const c = (base + COMBINING[m]).normalize('NFC');
@@ -321,6 +321,13 @@ export function letterSpans(glyphs: Blob[], n: number): LetterSpan[] | undefined
 }
 
 /**
+ * The letters past Latin-1 the ink readers write (Latin Extended-A from this file's marks, Ș Ț from
+ * glyph-below.ts's comma below), as a character-class body: letters the model cannot write.
+ */
+export const INK_WRITTEN = '\u0100-\u017f\u0218-\u021b';
+const INK_LETTER = new RegExp(`[${INK_WRITTEN}]`);
+
+/**
  * Whether a value `a` holds letters with a mark the model cannot write (Latin Extended-A: given from the
  * ink here, or by a text layer) that `b` reads plain or with the model's marks, their letters otherwise
  * the same (fold): the two readings differ only in marks the recogniser could not have seen, so `b`'s
@@ -328,6 +335,5 @@ export function letterSpans(glyphs: Blob[], n: number): LetterSpan[] | undefined
  * 0.903 over the first's BENEŠ at 0.6, the mended word capped by INK_LETTER_CAP).
  */
 export function inkMarksOnly(a: string, b: string): boolean {
-  const extA = /[\u0100-\u017f\u0218-\u021b]/;
-  return a !== b && extA.test(a) && !extA.test(b) && fold(a) === fold(b);
+  return a !== b && INK_LETTER.test(a) && !INK_LETTER.test(b) && fold(a) === fold(b);
 }

@@ -108,7 +108,9 @@ const J_AS_CLOSING = /(?<=\p{Lu}{3})[)\]](?=$|[\s,.])/gu;
  * Latin-1 letters only), and the ink readers (glyph-*.ts) write Latin-1 and Extended-A, so only a text
  * layer brings the others in. Lowercase letters of these ranges are uppercased before the test.
  */
-export const NAME_LETTERS = 'A-ZÀ-ÖØ-Þ\u0100-\u024F\u1E00-\u1EFF';
+/** The Latin letters past Latin-1 in NAME_LETTERS (Extended-A, Extended-B, Extended Additional), as a character-class body. */
+export const BEYOND_LATIN1 = '\u0100-\u024F\u1E00-\u1EFF';
+export const NAME_LETTERS = `A-ZÀ-ÖØ-Þ${BEYOND_LATIN1}`;
 /** What a name cannot hold: anything but NAME_LETTERS, spaces, apostrophes and hyphens. */
 const NOT_NAME_CHAR = new RegExp(`[^${NAME_LETTERS}' \\-]`, 'g');
 

@@ -56,6 +56,7 @@
  *   with È, and the name keeps the cap (name-spelling.ts): the mark was inferred, not read. The word
  *   gets no circumflex (CIRCUMFLEX_NASAL would make MARIÉME "MARIÊME").
  */
+import { BEYOND_LATIN1 } from './normalize.js';
 
 /** One applied rule: the word as read and as restored. */
 export type OrthographyRule = 'NASAL_AO' | 'CEDILLA_CAO' | 'CIRCUMFLEX_NASAL' | 'FRENCH_GRAVE';
@@ -118,6 +119,9 @@ export function restoreDiacritics(name: string, options: { person?: boolean } = 
   return { name: words.join(' '), restored, declined };
 }
 
+/** A letter past Latin-1 that a name may hold (normalize.ts BEYOND_LATIN1). */
+const PAST_LATIN1 = new RegExp(`[${BEYOND_LATIN1}]`);
+
 /** É or Ê, then consonants only, then the word's final E (FRENCH_GRAVE above); $1: the consonants and the E. */
 const FRENCH_GRAVE = /[ÉÊ]([B-DF-HJ-NP-TV-ZÇ]+E)$/;
 
@@ -126,7 +130,7 @@ const FRENCH_GRAVE = /[ÉÊ]([B-DF-HJ-NP-TV-ZÇ]+E)$/;
  * Extended Additional (Ş, Ș, Ə, Ạ: only a text layer or the ink readers bring one), or an accented paroxytone in -Z.
  */
 export function foreignSpelling(w: string): boolean {
-  return w.includes('Ñ') || /[\u0100-\u024F\u1E00-\u1EFF]/.test(w) || /[ÁÉÍÓÚ][^AEIOUÁÉÍÓÚÂÊÔÃÕ]*[AEIOU]Z$/.test(w);
+  return w.includes('Ñ') || PAST_LATIN1.test(w) || /[ÁÉÍÓÚ][^AEIOUÁÉÍÓÚÂÊÔÃÕ]*[AEIOU]Z$/.test(w);
 }
 
 /** A word of one syllable ending in AO (ONE_SYLLABLE_AO above): no vowel before the AO. */
