@@ -5,7 +5,7 @@
  * and the frame's uneven light divided out (light.ts), light margins trimmed, the card found over a
  * darker background and straightened along its long axis (unless the type runs along the frame's rows
  * instead: skew.ts typeRefusesAxis) or, photographed at an angle, warped upright (perspective.ts), then residual skew and quarter turns from the text lines' projection profiles (skew.ts).
- * What comes out depends only on the bytes and the turn asked for: the reader prepares a page up to four
+ * What comes out depends only on the bytes and the turn (and mirroring) asked for: the reader prepares a page up to four
  * times (a turn of 180 degrees, second and third readings with other tone settings), so the last frame's
  * card is kept (FrameCache) and its later preparations start from it.
  */
@@ -152,15 +152,19 @@ export interface FramedCard {
   rectified?: Quad;
 }
 
-/** The card found in the frame of `bytes` turned by `extraTurnDeg` (module comment). Errors: sharp's decode errors propagate. */
-export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPixels?: number): Promise<FramedCard> {
-  const decoded = await decodeFrame(bytes, extraTurnDeg, limitInputPixels);
+/**
+ * The card found in the frame of `bytes` turned by `extraTurnDeg` (module comment), then mirrored left to
+ * right when `mirrored` (a selfie camera's or a webcam preview's frame: index.ts ORIENTATIONS). Errors: sharp's
+ * decode errors propagate.
+ */
+export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPixels?: number, mirrored = false): Promise<FramedCard> {
+  const decoded = await decodeFrame(bytes, extraTurnDeg, limitInputPixels, mirrored);
   let rgb = decoded.raw;
   // A shadow across the whole frame is divided out before anything looks for the card (light.ts).
   let even = await evenFrame(rgb);
   // A tinted card lying on neutral printed paper: the paper darkened around it (paper-backdrop.ts),
   // its outline (one clean quadrilateral) the card's corners.
-  const colour = decoded.colour ?? (isJpeg(bytes) ? await colourOfFile(bytes, rgb.width, extraTurnDeg, limitInputPixels) : undefined);
+  const colour = decoded.colour ?? (isJpeg(bytes) ? await colourOfFile(bytes, rgb.width, extraTurnDeg, limitInputPixels, mirrored) : undefined);
   const darkened = colour ? darkenPaper(even.rgb, colour) : null;
   let onPaper: { quad?: Quad } | null = null;
   if (darkened) {
@@ -243,8 +247,8 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
  * again; absent for a JPEG (colourOfFile: a JPEG decodes shrunk in the DCT for a fraction of the cost)
  * and for a frame without colour bands.
  */
-async function decodeFrame(bytes: Uint8Array, extraTurnDeg: number, limitInputPixels?: number): Promise<{ raw: Raw; colour?: Colour }> {
-  const img = sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb');
+async function decodeFrame(bytes: Uint8Array, extraTurnDeg: number, limitInputPixels?: number, mirrored = false): Promise<{ raw: Raw; colour?: Colour }> {
+  const img = oriented(bytes, extraTurnDeg, limitInputPixels, mirrored).removeAlpha().toColourspace('srgb');
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
   const n = info.width * info.height;
   // A frame from an interlaced video source: its two fields joined again before anything mixes its rows (interlace.ts).
@@ -267,6 +271,12 @@ async function colourCopy(data: Buffer, w: number, h: number): Promise<Colour> {
   return { data: new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.length), w: out.info.width, h: out.info.height };
 }
 
+/** The file's decoder, turned upright by its EXIF orientation, then by `extraTurnDeg` clockwise, mirrored left to right when `mirrored`. */
+function oriented(bytes: Uint8Array, extraTurnDeg: number, limitInputPixels: number | undefined, mirrored: boolean): sharp.Sharp {
+  const img = sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg);
+  return mirrored ? img.flop() : img;
+}
+
 /** Whether `bytes` is a JPEG file (its SOI marker). */
 const isJpeg = (bytes: Uint8Array): boolean => bytes[0] === 0xff && bytes[1] === 0xd8;
 
@@ -277,8 +287,8 @@ const isJpeg = (bytes: Uint8Array): boolean => bytes[0] === 0xff && bytes[1] ===
  * on (the sixteenth round): shrunk from the full decode, final14's form masks moved by a few pixels and
  * the card crops with them (three documents' readings changed). Undefined without three bands.
  */
-async function colourOfFile(bytes: Uint8Array, width: number, extraTurnDeg: number, limitInputPixels?: number): Promise<Colour | undefined> {
-  const { data, info } = await sharp(bytes, limitInputPixels ? { limitInputPixels } : {}).rotate().rotate(extraTurnDeg).removeAlpha().toColourspace('srgb')
+async function colourOfFile(bytes: Uint8Array, width: number, extraTurnDeg: number, limitInputPixels?: number, mirrored = false): Promise<Colour | undefined> {
+  const { data, info } = await oriented(bytes, extraTurnDeg, limitInputPixels, mirrored).removeAlpha().toColourspace('srgb')
     .resize({ width: Math.min(PAPER_PX, width) }).raw().toBuffer({ resolveWithObject: true });
   return info.channels < 3 ? undefined : { data: new Uint8Array(data.buffer, data.byteOffset, data.length), w: info.width, h: info.height };
 }
@@ -291,11 +301,11 @@ const firstBand = (img: sharp.Sharp, from: Raw): sharp.Sharp => (from.channels =
 
 /** How long a frame's card is kept after its last use, ms: a document's preparations follow each other within its reading. */
 export const FRAME_KEEP_MS = 10_000;
-/** Turns kept for one frame (the reader asks for 0 and 180 at most). */
+/** Turns kept for one frame (the reader asks for 0 and 180 at most, each plain and mirrored). */
 const MAX_TURNS = 4;
 
 /**
- * The cards of the last frame prepared (findCard), by turn, so that the same document's next
+ * The cards of the last frame prepared (findCard), by turn and mirroring, so that the same document's next
  * preparations (a second reading with another tone setting, a third) skip decoding, the light and the
  * card finder: what findCard returns depends on nothing else (the bytes, the turn, the pixel limit).
  * Another frame replaces them; they are dropped FRAME_KEEP_MS after their last use, and a failed
@@ -304,12 +314,12 @@ const MAX_TURNS = 4;
 export class FrameCache {
   private bytes?: Buffer;
   private limit?: number;
-  private readonly cards = new Map<number, Promise<FramedCard>>();
+  private readonly cards = new Map<string, Promise<FramedCard>>();
   private timer?: ReturnType<typeof setTimeout>;
   /** Searches run (findCard calls), for tests. */
   searches = 0;
 
-  card(bytes: Uint8Array, extraTurnDeg = 0, limitInputPixels?: number): Promise<FramedCard> {
+  card(bytes: Uint8Array, extraTurnDeg = 0, limitInputPixels?: number, mirrored = false): Promise<FramedCard> {
     const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (!this.bytes || this.limit !== limitInputPixels || !this.bytes.equals(b)) {
       this.clear();
@@ -317,14 +327,15 @@ export class FrameCache {
       this.limit = limitInputPixels;
     }
     this.keep();
-    let card = this.cards.get(extraTurnDeg);
+    const key = `${extraTurnDeg}${mirrored ? 'm' : ''}`;
+    let card = this.cards.get(key);
     if (!card) {
       if (this.cards.size >= MAX_TURNS) this.cards.clear();
       this.searches++;
-      const found = findCard(bytes, extraTurnDeg, limitInputPixels);
+      const found = findCard(bytes, extraTurnDeg, limitInputPixels, mirrored);
       card = found;
-      this.cards.set(extraTurnDeg, found);
-      found.catch(() => { if (this.cards.get(extraTurnDeg) === found) this.cards.delete(extraTurnDeg); });
+      this.cards.set(key, found);
+      found.catch(() => { if (this.cards.get(key) === found) this.cards.delete(key); });
     }
     return card;
   }

@@ -47,8 +47,12 @@ export interface CnhReaderOptions {
 /** Image preparation, run on a decode worker under the document's budget. */
 export type Prepare = (bytes: Uint8Array, options?: PrepareOptions) => Promise<PreparedImage>;
 
-/** Fewer labels than this on the first pass triggers a second pass turned 180 degrees. */
+/** Fewer labels than this on the first pass triggers a second pass turned 180 degrees (then mirrored ones: ORIENTATIONS). */
 const MIN_LABELS = 4;
+/** The page's other orientations, in the order they are read while fewer than MIN_LABELS labels are found. */
+const ORIENTATIONS: { extraTurnDeg: number; mirrored: boolean }[] = [
+  { extraTurnDeg: 180, mirrored: false }, { extraTurnDeg: 0, mirrored: true }, { extraTurnDeg: 180, mirrored: true },
+];
 const GRADES: QualityGrade[] = ['excelente', 'boa', 'regular', 'ruim'];
 
 /** A page's words; `second`: the words of a second reading with another preparation (second-read.ts), when one was due. */
@@ -149,25 +153,30 @@ export function hardPageGlimpsed(prep: PreparedImage, labelsFound: number, folde
 
 /**
  * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
- * recognise (retrying turned 180 degrees when fewer than MIN_LABELS labels are read), then the second
+ * recognise (retrying turned 180 degrees, then mirrored, when fewer than MIN_LABELS labels are read: ORIENTATIONS), then the second
  * looks. A hard photograph read poorly (second-read.ts secondRead: a dark or blurred page missing core
  * fields) is prepared again another way and read again whole; its words come back as `second`, for
  * readDocument to merge field by field. Exported for tuning tools (transparency), not part of the contract.
  */
 export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prepareImage: Prepare): Promise<PageText> {
   let prep = await prepareImage(bytes);
-  let turn = 0;
+  let turn = 0, mirrored = false;
   let { words, evened } = await pageWords(recs, prep);
   let fields = fieldsOf(words);
-  if (fields.labelsFound < MIN_LABELS) {
-    const turned = await prepareImage(bytes, { extraTurnDeg: 180 });
-    const { words: words2, evened: evened2 } = await pageWords(recs, turned);
-    const fields2 = fieldsOf(words2);
+  // Fewer than MIN_LABELS labels: the page turned 180 degrees, then mirrored left to right (a selfie
+  // camera's or a webcam preview's frame: every line reads backwards), upright and turned; the reading
+  // that finds the most labels is kept, and the search stops at the first that finds MIN_LABELS.
+  for (const o of ORIENTATIONS) {
+    if (fields.labelsFound >= MIN_LABELS) break;
+    const other = await prepareImage(bytes, o);
+    const read = await pageWords(recs, other);
+    const fields2 = fieldsOf(read.words);
     if (fields2.labelsFound > fields.labelsFound) {
-      prep = turned;
-      turn = 180;
-      words = words2;
-      evened = evened2;
+      prep = other;
+      turn = o.extraTurnDeg;
+      mirrored = o.mirrored;
+      words = read.words;
+      evened = read.evened;
       fields = fields2;
     }
   }
@@ -178,7 +187,7 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   const again = shown ? secondRead(prep.quality, readingMisses(first.campos), first.labelsFound) : null;
   if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
   const again2 = async (options: PrepareOptions): Promise<OcrWord[] | undefined> => {
-    const other = await prepareImage(bytes, { ...again.prepare, ...options, extraTurnDeg: turn });
+    const other = await prepareImage(bytes, { ...again.prepare, ...options, extraTurnDeg: turn, mirrored });
     const read2 = await pageWords(recs, other, secondFullWidth(again, prep.quality) ? 1 : undefined);
     const second = await secondLooks(recs, other, read2.words, read2.evened);
     // A preparation of the same crop: its words stack like the first's once brought to the first's

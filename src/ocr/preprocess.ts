@@ -139,6 +139,8 @@ function emptiestColumn(data: Uint8Array, w: number, h: number): number {
 export interface PrepareOptions {
   /** Extra clockwise turn first, degrees (the reader retries at 180 when labels are missing). */
   extraTurnDeg?: number;
+  /** Mirror the frame left to right (after the turn): a selfie camera's or a webcam preview's frame (index.ts ORIENTATIONS). */
+  mirrored?: boolean;
   /** Ink-to-paper fraction kept by the contrast stretch (see PAPER_CLIP). */
   clip?: number;
   /** Unsharp-mask sigma applied before the stretch; 0: none; default: deblur.ts sharpeningFor (by the measured sharpness and edge width). */
@@ -217,7 +219,7 @@ export function thicken(page: Uint8Array, w: number, h: number): Uint8Array {
  * Errors: sharp's decode errors propagate (the reader maps them to PROCESSING_FAILED).
  */
 export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
-  const { rgb, turned, rectified } = await frames.card(bytes, options.extraTurnDeg ?? 0, options.limitInputPixels);
+  const { rgb, turned, rectified } = await frames.card(bytes, options.extraTurnDeg ?? 0, options.limitInputPixels, options.mirrored ?? false);
   const srcW = rgb.width, srcH = rgb.height;
   // Landscape crops are one card (or sides next to each other): scale by height; portrait by width.
   // Never more than MAX_PREPARED_PIXELS (a long thin strip is not a card; its text just gets small).

@@ -1,0 +1,91 @@
+/**
+ * A frame mirrored left to right (a selfie camera's or a webcam preview's, final19): the reader reads it
+ * flopped when neither the upright nor the turned page shows MIN_LABELS labels (index.ts ORIENTATIONS),
+ * and frame.ts flops the decoded frame before the card is looked for.
+ */
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { findCard } from '../../src/ocr/frame.js';
+import { recognizeImage } from '../../src/ocr/index.js';
+import type { Recognizer } from '../../src/ocr/pool.js';
+import { CARD_HEIGHT_PX, type PrepareOptions, type PreparedImage } from '../../src/ocr/preprocess.js';
+import type { OcrWord } from '../../src/ocr/words.js';
+import { generateCnh } from '../fixtures/cnh/index.js';
+
+/** A card's labels and values on one page (CARD_HEIGHT_PX tall), as the recogniser reads an upright card. */
+const CARD: OcrWord[] = [
+  ['NOME', 30, 60], ['JOSE DA SILVA', 30, 90], ['DOC. IDENTIDADE / ORG. EMISSOR / UF', 360, 140], ['1234567 SSP SP', 360, 170],
+  ['CPF', 360, 220], ['683.561.945-71', 360, 250], ['DATA NASCIMENTO', 620, 220], ['10/02/1980', 620, 250],
+  ['FILIAÇÃO', 360, 300], ['JOAO DA SILVA', 360, 330], ['VALIDADE', 360, 560], ['20/05/2030', 360, 590],
+  ['Nº REGISTRO', 30, 620], ['05608987642', 30, 650], ['1ª HABILITAÇÃO', 620, 560], ['03/04/2001', 620, 590],
+].map(([text, x, y]) => ({ text: text as string, conf: 0.92, x0: x as number, y0: y as number, x1: (x as number) + 12 * (text as string).length, y1: (y as number) + 20 }));
+
+/** A white page PNG of `w` x `h` px standing for a prepared card. */
+const page = async (w: number, h: number): Promise<Buffer> => sharp({ create: { width: w, height: h, channels: 3, background: { r: 255, g: 255, b: 255 } } }).toColourspace('b-w').png().toBuffer();
+
+/**
+ * A frame whose card reads only in orientation `readable` (turn, mirrored): the preparer marks each
+ * orientation by the page's width (ORIENT_PX more per step), the recogniser reads CARD on that page and
+ * noise elsewhere.
+ */
+function frameReadableAs(readable: { extraTurnDeg: number; mirrored: boolean }) {
+  const calls: PrepareOptions[] = [];
+  const code = (o: PrepareOptions): number => ((o.extraTurnDeg ?? 0) === 180 ? 1 : 0) + (o.mirrored ? 2 : 0);
+  const W = Math.round(CARD_HEIGHT_PX * 1.54), STEP = 20;
+  const prepare = async (_b: Uint8Array, o: PrepareOptions = {}): Promise<PreparedImage> => {
+    calls.push(o);
+    const w = W + STEP * code(o);
+    return { png: await page(w, CARD_HEIGHT_PX), width: w, height: CARD_HEIGHT_PX, quality: { grade: 'regular', resolutionPx: 900, sharpness: 60, contrast: 170 }, rotationDeg: 0, light: { unevenness: 0, flattened: false } };
+  };
+  const rec = {
+    model: { id: 'npm', langPath: '', gzip: true, pageSqueeze: 1 },
+    async words(img: Buffer): Promise<OcrWord[]> {
+      if (img.subarray(0, 2).toString() !== 'P5') return [];
+      const width = Number(img.subarray(0, 40).toString('latin1').split(/\s+/)[1]);
+      const readableNow = width === W + STEP * code(readable);
+      return readableNow ? CARD : [{ text: 'ƎMOИ', conf: 0.3, x0: 30, y0: 60, x1: 90, y1: 80 }];
+    },
+  } as unknown as Recognizer;
+  return { calls, prepare, rec };
+}
+
+describe('a frame mirrored left to right (index.ts ORIENTATIONS)', () => {
+  it('reads an upright page once, never flopped', async () => {
+    const f = frameReadableAs({ extraTurnDeg: 0, mirrored: false });
+    const out = await recognizeImage([f.rec], new Uint8Array(8), f.prepare);
+    expect(f.calls.some((o) => o.mirrored)).toBe(false);
+    expect(f.calls.some((o) => o.extraTurnDeg === 180)).toBe(false);
+    expect(out.words.some((w) => w.text === '683.561.945-71')).toBe(true);
+  });
+
+  it('reads a mirrored page flopped, and a mirrored page upside down flopped and turned', async () => {
+    for (const readable of [{ extraTurnDeg: 0, mirrored: true }, { extraTurnDeg: 180, mirrored: true }]) {
+      const f = frameReadableAs(readable);
+      const out = await recognizeImage([f.rec], new Uint8Array(8), f.prepare);
+      expect(out.words.some((w) => w.text === '683.561.945-71')).toBe(true);
+      // Every preparation after the search (second looks, a second reading) keeps the orientation found.
+      const found = f.calls.findIndex((o) => o.mirrored && (o.extraTurnDeg ?? 0) === readable.extraTurnDeg);
+      expect(found).toBeGreaterThan(0);
+      for (const o of f.calls.slice(found + 1)) expect([o.mirrored, o.extraTurnDeg ?? 0]).toEqual([true, readable.extraTurnDeg]);
+    }
+  });
+
+  it('keeps an upside-down page\'s turn without trying the mirrored ones', async () => {
+    const f = frameReadableAs({ extraTurnDeg: 180, mirrored: false });
+    await recognizeImage([f.rec], new Uint8Array(8), f.prepare);
+    expect(f.calls.some((o) => o.mirrored)).toBe(false);
+  });
+});
+
+describe('findCard on a mirrored frame (frame.ts)', () => {
+  it('finds the same card, pixel for pixel, in a frame flopped and read mirrored', async () => {
+    const doc = await generateCnh(106, { model: '2022', frontOnly: true, degraded: { rotateDeg: 3, photo: true, jpegQuality: 90, cardWidthPx: 1100 } });
+    const flopped = await sharp(doc.bytes).flop().png().toBuffer();
+    const plainCard = await findCard(await sharp(doc.bytes).png().toBuffer());
+    const mirroredCard = await findCard(flopped, 0, undefined, true);
+    const unflopped = await findCard(flopped);
+    expect([mirroredCard.rgb.width, mirroredCard.rgb.height]).toEqual([plainCard.rgb.width, plainCard.rgb.height]);
+    expect(Buffer.compare(mirroredCard.rgb.data, plainCard.rgb.data)).toBe(0);
+    expect(Buffer.compare(unflopped.rgb.data, plainCard.rgb.data)).not.toBe(0);
+  }, 60_000);
+});
