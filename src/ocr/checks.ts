@@ -8,7 +8,7 @@ import { isBoilerplate } from './boilerplate.js';
 import { isCategoryReading, REMARK_CODES } from './codes.js';
 import type { LabelId } from './layout.js';
 import { CATEGORY_SET, isKnownIssuer, NAME_LETTERS, nearKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
-import { confusedDigits, isValidCnhNumber, isValidCpf, oddTerm, parseDate, validateDates } from './validators.js';
+import { confusedDigits, isValidCnhNumber, isValidCpf, monthSlip, oddTerm, parseDate, validateDates } from './validators.js';
 import { LEADING_PARTICLE, TRAILING_PARTICLE } from './doubts.js';
 
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
@@ -117,6 +117,10 @@ export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>, textLayer =
   if (oddTerm(get('data_emissao').valor, get('data_validade').valor)) {
     const k = get('data_emissao').conf < get('data_validade').conf ? 'data_emissao' : 'data_validade';
     d[k] = { ...get(k), cap: Math.min(get(k).cap ?? 1, ODD_TERM_CAP) };
+  }
+  // The same day in two different months (validators.ts monthSlip): a month misread, in either date: both under the line.
+  if (monthSlip(get('data_emissao').valor, get('data_validade').valor)) {
+    for (const k of ['data_emissao', 'data_validade'] as const) d[k] = { ...get(k), cap: Math.min(get(k).cap ?? 1, ODD_TERM_CAP) };
   }
   const dates = validateDates({
     data_nascimento: get('data_nascimento').valor,
