@@ -376,7 +376,8 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   // A name word without a vowel lost letters (doubts.ts vowellessWords), as did one opening with L or R
   // before a consonant (headlessWords); one too long for a name is two read as one (joinedWords), a DER
   // without the VAN or VON before it lost that word (orphanDer): under the low-confidence line.
-  for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
+  // Not on a text layer: its words are the issuer's, no letter lost (Polish PRZYBYŁ, MĘŻYK have no AEIOU).
+  for (const k of textLayer ? [] : (['nome_completo', 'nome_pai', 'nome_mae'] as const)) {
     const v = d[k];
     if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }

@@ -27,8 +27,11 @@ describe('a name in a PDF text layer is exact (twenty-first round)', () => {
     expect(text.nome_completo.confianca).toBe(1);
   });
 
-  it("a CNH-e's Latvian and Lithuanian names read from its text layer are sure (final17 #18: 0.6 before)", async () => {
-    const doc = await generateWidened('final17', 18);
+  it.each([
+    ['final17', 18, 'Latvian and Lithuanian: Ā Ņ Š Ž, 0.6 before'],
+    ['final19', 18, 'Norwegian and Polish: Ø Ł, PRZYBYŁ without a vowel AEIOU, 0.7 before'],
+  ] as const)("a CNH-e's names read from its text layer are sure (%s #%i: %s)", async (part, index) => {
+    const doc = await generateWidened(part, index);
     expect(doc.condition).toBe('pdf-text');
     const res = await reader.read(doc.bytes);
     expect(res.origem_texto).toBe('pdf_texto');
