@@ -97,7 +97,8 @@ export function fieldCheck(k: CnhFieldName, valor: string, textLayer = false): b
     case 'nome_completo':
     case 'nome_pai':
     case 'nome_mae':
-      return (textLayer ? TEXT_LAYER_NAME_RE : NAME_RE).test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) && !BAD_Q.test(valor) && !LONE_LETTER.test(valor) && !TRAILING_PARTICLE.test(valor) && !LEADING_PARTICLE.test(valor) ? undefined : false;
+      // A text layer misses no space and cuts no word: a doubled vowel (AALTJE, NOORI) or a Q without U (QURESHI) is spelt so.
+      return (textLayer ? TEXT_LAYER_NAME_RE : NAME_RE).test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && (textLayer || (!GLUED_VOWELS.test(valor) && !BAD_Q.test(valor))) && !LONE_LETTER.test(valor) && !TRAILING_PARTICLE.test(valor) && !LEADING_PARTICLE.test(valor) ? undefined : false;
     default: return undefined;
   }
 }
