@@ -75,6 +75,8 @@ const LONE_LETTER = /(?:^| )[^EY ](?= |$)/;
  * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape (6-14 digits), issuing
  * body known, remarks made of codes (REMARK_CODES), names of two words or more in capitals without a
  * doubled vowel (GLUED_VOWELS), a Q outside QU + vowel (BAD_Q) nor a lone letter (LONE_LETTER), neither starting nor ending with a particle (LEADING_PARTICLE, TRAILING_PARTICLE). Date order is checked across fields by `scoreFields`.
+ * `textLayer`: the value came from a PDF's text layer, exact: a name's letters may be any Latin letter
+ * (TEXT_LAYER_NAME_RE), and the checks for a space or letter the recogniser lost (GLUED_VOWELS, BAD_Q) do not apply.
  */
 export function fieldCheck(k: CnhFieldName, valor: string, textLayer = false): boolean | undefined {
   switch (k) {
@@ -107,7 +109,8 @@ export function fieldCheck(k: CnhFieldName, valor: string, textLayer = false): b
  * Drafts -> `campos` with validity flags and validation-adjusted confidences (0..1, 3 decimals): each
  * field's own check (fieldCheck) and the date order (validateDates: birth < first licence <= issue <
  * expiry) raise or lower the recogniser's confidence (withValidation: a failed check caps it at 0.6);
- * free-text values that are the card's own print (headers, labels) are dropped. `textLayer`: the words
+ * free-text values that are the card's own print (headers, labels) are dropped; an issue and an expiry with an
+ * odd term (oddTerm) or on the same day of different months (monthSlip) are capped at ODD_TERM_CAP. `textLayer`: the words
  * came from a PDF's text layer (names may hold any Latin letter: TEXT_LAYER_NAME_RE).
  */
 export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>, textLayer = false): Record<CnhFieldName, CnhField> {
