@@ -7,8 +7,8 @@ import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
 import { isBoilerplate } from './boilerplate.js';
 import { isCategoryReading, REMARK_CODES } from './codes.js';
 import type { LabelId } from './layout.js';
-import { CATEGORY_SET, isKnownIssuer, nearKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
-import { confusedDigits, isValidCnhNumber, isValidCpf, oddTerm, parseDate, validateDates } from './validators.js';
+import { CATEGORY_SET, isKnownIssuer, NAME_LETTERS, nearKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
+import { confusedDigits, isValidCnhNumber, isValidCpf, monthSlip, oddTerm, parseDate, validateDates } from './validators.js';
 import { LEADING_PARTICLE, TRAILING_PARTICLE } from './doubts.js';
 
 /** Confidence below which a field is reported in `campos_com_baixa_confianca` (spec). */
@@ -40,7 +40,18 @@ export function withValidation(conf: number, passed: boolean | undefined): numbe
 
 /** Fields whose value is free text: a value that is the card's own print (boilerplate.ts) is dropped. */
 const TEXT_FIELDS = new Set<CnhFieldName>(['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento', 'observacoes', 'orgao_expedidor']);
+/**
+ * A name's characters as the recogniser can write them: Latin-1 capitals (the Portuguese model's unicharset),
+ * spaces, apostrophes, hyphens. A letter past Latin-1 in an image's reading came from an ink reader's guess
+ * (glyph-*.ts), so the name fails its check there and stays under the low-confidence line.
+ */
 const NAME_RE = /^[A-ZÀ-ÖØ-Ý' -]+$/;
+/**
+ * A name's characters in a PDF's text layer: every Latin letter (normalize.ts NAME_LETTERS: Ș, Ł, Ğ, Ő...),
+ * spaces, apostrophes, hyphens. The text layer writes the name the issuer encoded, letter for letter, so a
+ * letter past Latin-1 there is no guess (final18's text-layer ȘTEFĂNESCU, ȚURCANU were right at 0.6).
+ */
+const TEXT_LAYER_NAME_RE = new RegExp(`^[${NAME_LETTERS}' -]+$`);
 /**
  * A doubled vowel inside a name word: Portuguese spelling has almost none (AARÃO, ISAAC are rare),
  * while a space the recogniser missed after a particle makes one ("DA ANDRADE" -> "DAANDRADE").
@@ -64,8 +75,10 @@ const LONE_LETTER = /(?:^| )[^EY ](?= |$)/;
  * category in the allowed set, UF among the 27, birthplace "CITY, UF", identity number shape (6-14 digits), issuing
  * body known, remarks made of codes (REMARK_CODES), names of two words or more in capitals without a
  * doubled vowel (GLUED_VOWELS), a Q outside QU + vowel (BAD_Q) nor a lone letter (LONE_LETTER), neither starting nor ending with a particle (LEADING_PARTICLE, TRAILING_PARTICLE). Date order is checked across fields by `scoreFields`.
+ * `textLayer`: the value came from a PDF's text layer, exact: a name's letters may be any Latin letter
+ * (TEXT_LAYER_NAME_RE), and the checks for a space or letter the recogniser lost (GLUED_VOWELS, BAD_Q) do not apply.
  */
-export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined {
+export function fieldCheck(k: CnhFieldName, valor: string, textLayer = false): boolean | undefined {
   switch (k) {
     case 'cpf': return isValidCpf(valor);
     case 'numero_cnh': return isValidCnhNumber(valor);
@@ -86,7 +99,8 @@ export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined 
     case 'nome_completo':
     case 'nome_pai':
     case 'nome_mae':
-      return NAME_RE.test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && !GLUED_VOWELS.test(valor) && !BAD_Q.test(valor) && !LONE_LETTER.test(valor) && !TRAILING_PARTICLE.test(valor) && !LEADING_PARTICLE.test(valor) ? undefined : false;
+      // A text layer misses no space and cuts no word: a doubled vowel (AALTJE, NOORI) or a Q without U (QURESHI) is spelt so.
+      return (textLayer ? TEXT_LAYER_NAME_RE : NAME_RE).test(valor) && valor.split(' ').filter((t) => t.length > 1).length >= 2 && (textLayer || (!GLUED_VOWELS.test(valor) && !BAD_Q.test(valor))) && !LONE_LETTER.test(valor) && !TRAILING_PARTICLE.test(valor) && !LEADING_PARTICLE.test(valor) ? undefined : false;
     default: return undefined;
   }
 }
@@ -95,9 +109,11 @@ export function fieldCheck(k: CnhFieldName, valor: string): boolean | undefined 
  * Drafts -> `campos` with validity flags and validation-adjusted confidences (0..1, 3 decimals): each
  * field's own check (fieldCheck) and the date order (validateDates: birth < first licence <= issue <
  * expiry) raise or lower the recogniser's confidence (withValidation: a failed check caps it at 0.6);
- * free-text values that are the card's own print (headers, labels) are dropped.
+ * free-text values that are the card's own print (headers, labels) are dropped; an issue and an expiry with an
+ * odd term (oddTerm) or on the same day of different months (monthSlip) are capped at ODD_TERM_CAP. `textLayer`: the words
+ * came from a PDF's text layer (names may hold any Latin letter: TEXT_LAYER_NAME_RE).
  */
-export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>): Record<CnhFieldName, CnhField> {
+export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>, textLayer = false): Record<CnhFieldName, CnhField> {
   for (const k of TEXT_FIELDS) if (d[k]?.valor && isBoilerplate(d[k].valor)) d[k] = none;
   const get = (k: CnhFieldName): Draft => d[k] ?? none;
   // An expiry on the issue's day and month but no licence term after it (validators.ts oddTerm): the
@@ -105,6 +121,10 @@ export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>): Record<Cnh
   if (oddTerm(get('data_emissao').valor, get('data_validade').valor)) {
     const k = get('data_emissao').conf < get('data_validade').conf ? 'data_emissao' : 'data_validade';
     d[k] = { ...get(k), cap: Math.min(get(k).cap ?? 1, ODD_TERM_CAP) };
+  }
+  // The same day in two different months (validators.ts monthSlip): a month misread, in either date: both under the line.
+  if (monthSlip(get('data_emissao').valor, get('data_validade').valor)) {
+    for (const k of ['data_emissao', 'data_validade'] as const) d[k] = { ...get(k), cap: Math.min(get(k).cap ?? 1, ODD_TERM_CAP) };
   }
   const dates = validateDates({
     data_nascimento: get('data_nascimento').valor,
@@ -120,7 +140,7 @@ export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>): Record<Cnh
     const field: CnhField = { valor, confianca: 0 };
     if (k === 'cpf') field.valido = check = valor ? isValidCpf(valor) : false;
     if (k in dates) field.valida = check = valor ? dates[k as keyof typeof dates] : false;
-    if (check === undefined && valor) check = fieldCheck(k, valor);
+    if (check === undefined && valor) check = fieldCheck(k, valor, textLayer);
     if (failed) check = false;
     // A date's passed order check does not lift it over the low-confidence line: the order holds for
     // nearly any misread day or month (final11 #12: 18/01/1992 read at 0.78 for 15/01/1992, 0.868 raised).

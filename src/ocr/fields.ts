@@ -114,9 +114,9 @@ export interface Suspect {
 /**
  * Phrases (+ their reading-order text) -> the fifteen `campos`. Values found by label keep the mean
  * word confidence; pattern fall-backs are scaled by 0.85; fields absent from the document are
- * `{ valor: '', confianca: 0 }`.
+ * `{ valor: '', confianca: 0 }`. `textLayer`: the words are a PDF's text layer, exact (checks.ts scoreFields).
  */
-export function extractFields(recognised: Phrase[], fullText: string): ExtractedFields {
+export function extractFields(recognised: Phrase[], fullText: string, textLayer = false): ExtractedFields {
   // A word's final I read apart and glued to it (words.ts joinGluedI) joined back.
   const phrases = recognised.map(joinGluedI);
   const labels = findLabels(phrases);
@@ -354,7 +354,9 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
   if (d.uf.valor && localUf && UFS.has(localUf) && localUf !== d.uf.valor) d.uf = { ...d.uf, conf: d.uf.conf * 0.6 };
 
   // Names and the birthplace's town doubted by what their lines show (name-doubts.ts doubtNameLines).
-  suspects.push(...doubtNameLines(d, phrases, { name: namePs, nameLabelled: below('nome'), pai: paiLine, mae: maeLine, birth: n3 }));
+  // A text layer loses no mark or letter: the doubts read from the words' boxes are the recogniser's.
+  const doubted = textLayer ? [] : doubtNameLines(d, phrases, { name: namePs, nameLabelled: below('nome'), pai: paiLine, mae: maeLine, birth: n3 });
+  suspects.push(...doubted);
 
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels, phrases);
   // An identity number holding a digit the page's checked numbers show misread (checks.ts doubtByConfusion).
@@ -366,16 +368,18 @@ export function extractFields(recognised: Phrase[], fullText: string): Extracted
     const mended = v?.valor ? mendDate(v.valor) : '';
     if (v && mended) d[k] = { ...v, valor: mended, cap: Math.min(v.cap ?? 1, MENDED_DATE_CAP) };
   }
-  restoreNames(d);
+  // A text layer writes the name the issuer encoded, letter for letter: no mark was lost to put back.
+  if (!textLayer) restoreNames(d);
   particleHyphens(d);
   // A notary's stamp read into a name or the birthplace's town: its words cut out (stamp-words.ts).
   cutStampWords(d, NAME_DOUBT_CAP);
   // A name word without a vowel lost letters (doubts.ts vowellessWords), as did one opening with L or R
   // before a consonant (headlessWords); one too long for a name is two read as one (joinedWords), a DER
   // without the VAN or VON before it lost that word (orphanDer): under the low-confidence line.
-  for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
+  // Not on a text layer: its words are the issuer's, no letter lost (Polish PRZYBYŁ, MĘŻYK have no AEIOU).
+  for (const k of textLayer ? [] : (['nome_completo', 'nome_pai', 'nome_mae'] as const)) {
     const v = d[k];
     if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }
-  return { model, campos: scoreFields(d), labelsFound: labels.size, suspects };
+  return { model, campos: scoreFields(d, textLayer), labelsFound: labels.size, suspects };
 }

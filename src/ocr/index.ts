@@ -120,7 +120,7 @@ const fieldsOf = (words: OcrWord[]): ReturnType<typeof extractFields> => extract
 const textOf = (words: OcrWord[]): string => readingText(groupPhrases(words.filter((w) => w.conf >= 0.25)));
 
 /** Fields of a document's words, as the reader answers them (full text without the noise: textOf). */
-const documentFields = (words: OcrWord[]): ReturnType<typeof extractFields> => extractFields(groupPhrases(words), textOf(words));
+const documentFields = (words: OcrWord[], textLayer = false): ReturnType<typeof extractFields> => extractFields(groupPhrases(words), textOf(words), textLayer);
 
 /** Words with their boxes scaled by `kx`, `ky` (1: the same words). */
 const rescaled = (words: OcrWord[], kx: number, ky: number): OcrWord[] =>
@@ -230,7 +230,7 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
   }
   const words = stack(pages);
   const texto = textOf(words);
-  let { campos, model, labelsFound } = documentFields(words);
+  let { campos, model, labelsFound } = documentFields(words, fromTextLayer);
   if (pages.some((p) => p.second)) {
     // Pages read twice (second-read.ts): the other reading's fields, taken field by field where surer.
     const words2 = stack(pages.map((p) => (p.second ? { ...p, words: p.second } : p)));

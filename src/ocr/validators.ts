@@ -157,6 +157,19 @@ export function oddTerm(issue: string, expiry: string): boolean {
 }
 
 /**
+ * Whether an issue and an expiry date (`DD/MM/AAAA`, both real) fall on the same day of different
+ * months. The expiry is counted from the issue (the same day and month, LICENCE_TERMS_YEARS later) or
+ * from the medical exam a few days before it (another day): the same day in another month is neither,
+ * so one of the two months was misread, and which one the dates cannot tell (final12 #12: 10/04/2017
+ * read "10/08/2017" at 0.916 beside its expiry 10/04/2027; final17 #73 "22/08/2023" at 0.88 for
+ * 22/04/2023). False when either is no date.
+ */
+export function monthSlip(issue: string, expiry: string): boolean {
+  const a = parseDate(issue), b = parseDate(expiry);
+  return !!a && !!b && a.getUTCDate() === b.getUTCDate() && a.getUTCMonth() !== b.getUTCMonth();
+}
+
+/**
  * Digits the recogniser takes for one another in the card's types (closed loops lost or gained in low
  * light, blur and JPEG: 8 read for 0, 6 for 0, 4 for 1, 9 for 8), each with the digits it may stand for.
  */
