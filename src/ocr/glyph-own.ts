@@ -132,6 +132,8 @@ export function bowlCentre(g: Gray, b: Blob): number | undefined {
  */
 /** Æ is at least this many times as wide as high (a monospaced face squeezes it into one cell: 0.6-0.7). */
 export const AE_MIN_WIDTH = 0.55;
+/** Æ's left leg at mid-height stands at least this share of its width off its left edge. */
+export const AE_MID_LEFT = 0.1;
 export function ligatureAE(g: Gray, b: Blob): boolean {
   const mk = maskOf(g, b), { w, h, m } = mk;
   if (w < AE_MIN_WIDTH * h) return false;
@@ -149,7 +151,12 @@ export function ligatureAE(g: Gray, b: Blob): boolean {
   if (runs.length !== 1) return false;
   const [s, e] = runs[0];
   const foot = band(h - Math.max(1, Math.round(0.1 * h)), h - 1);
-  return s >= 0.2 * w && e >= 0.9 * w - 1 && foot.slice(0, Math.max(1, Math.round(0.2 * w))).some(Boolean);
+  if (!(s >= 0.2 * w && e >= 0.9 * w - 1 && foot.slice(0, Math.max(1, Math.round(0.2 * w))).some(Boolean))) return false;
+  // An E on a tilted page has its top rows on the arm's right end only (final18: EAR, ERKAN, NEAGU made
+  // "ÆAR", "ÆRKAN", "NÆAGU"): Æ's A half also closes a counter (an E has none) and its left leg stands
+  // off the left edge at mid-height (an E's stem is that edge).
+  const mid = leftEdges(mk).slice(Math.round(0.4 * h), Math.round(0.6 * h) + 1);
+  return holesOf(mk, 3).length >= 1 && mid.every((x) => x >= AE_MID_LEFT * w);
 }
 
 /**
