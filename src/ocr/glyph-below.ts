@@ -28,6 +28,7 @@ import { INK_LETTER_CAP } from './glyph-accent.js';
 import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { INK_WRITTEN, letterSpans } from './glyph-marks.js';
 import { mendForeignMarks } from './glyph-foreign.js';
+import { mendOwnLetters } from './glyph-own.js';
 import type { OcrWord } from './words.js';
 
 /** A mark below starts at most this share of the letters' height under their baseline (touching or just under)... */
@@ -196,9 +197,10 @@ export function mendBelowMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) =
 
 /**
  * The marks over and under capitals the model cannot write, read from the ink: glyph-foreign.ts
- * mendForeignMarks, then mendBelowMarks, among the words `judged` accepts (the page pass, a suspect's
- * re-reading and a row's re-reading all mend both, in this order).
+ * mendForeignMarks, then mendBelowMarks, then glyph-own.ts mendOwnLetters (letters of their own: Ø Ł Ð Þ Æ),
+ * among the words `judged` accepts (the page pass, a suspect's re-reading and a row's re-reading all mend
+ * these, in this order).
  */
 export function mendInkMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
-  return mendBelowMarks(g, mendForeignMarks(g, words, judged), judged);
+  return mendOwnLetters(g, mendBelowMarks(g, mendForeignMarks(g, words, judged), judged), judged);
 }

@@ -1,0 +1,271 @@
+/**
+ * Letters of their own, read from their ink (issue #17, twenty-first round). Nordic, Icelandic and
+ * Polish names carry capitals that are not a Latin letter with a mark over or under it but a letter
+ * drawn otherwise: Ø (an O with a slash through its counter), Ł (an L with a short stroke across its
+ * stem), Ð (a D with a bar across its stem; Đ looks the same), Þ (thorn: a stem the full capital height
+ * with a bowl in its middle), Æ (A and E drawn as one letter). The Portuguese model cannot write them
+ * and reads the nearest Latin letter, sure of it (final19: JØRGENSEN "JORGENSEN" 0.92, GŁOWACKI
+ * "GLOWACKI" 0.91, ÞORSTEINSSON "PORSTEINSSON" 0.9, NÆSS "NASS" 0.896). This looks at each capital's
+ * glyph (glyph-i.ts wordGlyphs), paired one to one with the word's letters (a glyph of Æ's shape may
+ * hold the two letters "AE"), and at how the letter is drawn in any face:
+ * - O: its counter cut in two by a stroke running up to the right (strokeThroughCounter): two holes, one
+ *   above and left of the other; an O, a Q, a C have one hole or none;
+ * - L, D: ink left of the stem in the middle of the height (barAcrossStem), a bar or slash crossing it;
+ *   the stem of an L or a D runs straight there (serifs stick out at its top and foot only);
+ * - P: its bowl's counter centred in the middle of the height (thornBowl), where P's lies in the top
+ *   half; a centre between the two only doubts the word;
+ * - A or E (or "AE"): one glyph with an A's leaning left leg and an E's arm along the whole top right
+ *   (ligatureAE): the top rows' ink one run from the apex to the right edge.
+ * A letter written here is one the model cannot write, so its word's confidence is kept at most
+ * INK_LETTER_CAP (glyph-accent.ts). Type under OWN_MIN_LETTER_HEIGHT px is not looked at (its counters
+ * close). Pure functions on a gray page.
+ */
+import { INK_LETTER_CAP } from './glyph-accent.js';
+import { otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
+import { letterSpans } from './glyph-marks.js';
+import type { OcrWord } from './words.js';
+
+/** Capitals under this height (px) are not looked at: a 12 px O's counter is 4-5 px across. */
+export const OWN_MIN_LETTER_HEIGHT = 14;
+
+/** A glyph's ink as a mask over its box: 1 for ink. */
+interface Mask { w: number; h: number; m: Uint8Array }
+
+function maskOf(g: Gray, b: Blob): Mask {
+  const w = b.x1 - b.x0 + 1, h = b.y1 - b.y0 + 1, m = new Uint8Array(w * h);
+  for (const p of b.px) {
+    const x = (p % g.width) - b.x0, y = Math.floor(p / g.width) - b.y0;
+    if (x >= 0 && y >= 0 && x < w && y < h) m[y * w + x] = 1;
+  }
+  return { w, h, m };
+}
+
+/** A hole of a glyph: paper enclosed by its ink (4-connected), its size (px) and centre (box coordinates). */
+export interface Hole { n: number; cx: number; cy: number; rows: number }
+
+/** The holes of a mask: 4-connected paper not reaching the box's edge, of at least `min` px. */
+function holesOf({ w, h, m }: Mask, min: number): Hole[] {
+  const seen = new Uint8Array(w * h), out: Hole[] = [];
+  for (let s = 0; s < w * h; s++) {
+    if (m[s] || seen[s]) continue;
+    const stack = [s]; seen[s] = 1;
+    let n = 0, sx = 0, sy = 0, edge = false, top = h, foot = 0;
+    while (stack.length) {
+      const p = stack.pop()!, x = p % w, y = (p - x) / w;
+      n++; sx += x; sy += y; top = Math.min(top, y); foot = Math.max(foot, y);
+      if (x === 0 || y === 0 || x === w - 1 || y === h - 1) edge = true;
+      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, y > 0 ? p - w : -1, y < h - 1 ? p + w : -1]) {
+        if (q >= 0 && !m[q] && !seen[q]) { seen[q] = 1; stack.push(q); }
+      }
+    }
+    if (!edge && n >= min) out.push({ n, cx: sx / n, cy: sy / n, rows: foot - top + 1 });
+  }
+  return out;
+}
+
+/** The holes of a glyph (`min`: fewest px, by default 2). */
+export function glyphHoles(g: Gray, b: Blob, min = 2): Hole[] {
+  return holesOf(maskOf(g, b), min);
+}
+
+/**
+ * Whether an O's counter is cut by a stroke running up to the right (Ø): its two largest holes each hold
+ * at least a fifth of the pair's paper, and the one on the left lies above the other by at least a
+ * tenth of the glyph's height, and left of it by a tenth of its width (a slash from the lower left to
+ * the upper right leaves the counter's upper-left and lower-right parts).
+ */
+export function strokeThroughCounter(g: Gray, b: Blob): boolean {
+  const mk = maskOf(g, b);
+  const holes = holesOf(mk, 2).sort((a, c) => c.n - a.n);
+  if (holes.length < 2) return false;
+  const [a, c] = holes, [l, r] = a.cx <= c.cx ? [a, c] : [c, a];
+  return Math.min(a.n, c.n) >= 0.2 * (a.n + c.n) && r.cx - l.cx >= 0.1 * mk.w && r.cy - l.cy >= 0.1 * mk.h;
+}
+
+/** Leftmost ink of each row of a mask (box coordinates; w where the row has none). */
+function leftEdges({ w, h, m }: Mask): number[] {
+  return Array.from({ length: h }, (_, y) => { let x = 0; while (x < w && !m[y * w + x]) x++; return x; });
+}
+
+/**
+ * Whether a bar or slash crosses the stem of an L or a D (Ł, Ð, Đ): the stem's left edge is the median of
+ * its rows' leftmost ink (rows 0.1-0.9 of the height: serifs stick out at the top and the foot only); a
+ * band of rows between 0.25 and 0.8 of the height, at most 0.3 of it thick, has ink at least
+ * max(2 px, 0.08 of the height) left of that edge, and the rows just above and below the band (0.2 of the
+ * height away) do not.
+ */
+export function barAcrossStem(g: Gray, b: Blob): boolean {
+  const mk = maskOf(g, b), h = mk.h, left = leftEdges(mk);
+  const body = left.slice(Math.round(0.1 * h), Math.round(0.9 * h) + 1).sort((a, c) => a - c);
+  const stem = body[Math.floor(body.length / 2)];
+  const reach = Math.max(2, 0.08 * h);
+  const out = (y: number): boolean => left[y] <= stem - reach;
+  const band: number[] = [];
+  for (let y = Math.round(0.25 * h); y <= Math.round(0.8 * h); y++) if (out(y)) band.push(y);
+  if (!band.length || band[band.length - 1] - band[0] + 1 > 0.3 * h) return false;
+  const above = band[0] - Math.round(0.2 * h), below = band[band.length - 1] + Math.round(0.2 * h);
+  return above >= 0 && below < h && !out(above) && !out(below);
+}
+
+/** Thorn's counter: its centre at least this share of the glyph's height down (P's lies at 0.2-0.35). */
+export const THORN_MIN_CENTRE = 0.42;
+/** A P's counter: its centre at most this share down; between the two the glyph only doubts its word. */
+export const P_MAX_CENTRE = 0.36;
+
+/** A counter at least this share of its glyph's height tall is a D's (P's and Þ's: 0.26-0.53). */
+export const D_MIN_COUNTER = 0.6;
+/** Thorn's counter is at most this share of the glyph's height tall; up to D_MIN_COUNTER the word is doubted. */
+export const THORN_MAX_COUNTER = 0.5;
+
+/** A P-like glyph's one counter's centre as a share of its height down; undefined without one hole. */
+export function bowlCentre(g: Gray, b: Blob): number | undefined {
+  const mk = maskOf(g, b), holes = holesOf(mk, 3);
+  if (holes.length !== 1) return undefined;
+  return (holes[0].cy + 0.5) / mk.h;
+}
+
+/**
+ * Whether one glyph is A and E drawn as one letter (Æ): at least AE_MIN_WIDTH times as wide as high; its top
+ * rows (the first tenth of the height) hold one run of ink (gaps of a pixel closed) starting at least a
+ * fifth of the width from the left (an A's apex, not an E's stem) and reaching the last tenth of the
+ * width (an E's arm); its foot (the last tenth) has ink in its first fifth (an A's left foot).
+ */
+/** Æ is at least this many times as wide as high (a monospaced face squeezes it into one cell: 0.6-0.7). */
+export const AE_MIN_WIDTH = 0.55;
+/** Æ's left leg at mid-height stands at least this share of its width off its left edge. */
+export const AE_MID_LEFT = 0.1;
+export function ligatureAE(g: Gray, b: Blob): boolean {
+  const mk = maskOf(g, b), { w, h, m } = mk;
+  if (w < AE_MIN_WIDTH * h) return false;
+  const band = (y0: number, y1: number): boolean[] => Array.from({ length: w }, (_, x) => {
+    for (let y = y0; y <= y1; y++) if (m[y * w + x]) return true;
+    return false;
+  });
+  const top = band(0, Math.max(0, Math.round(0.1 * h) - 1));
+  const runs: Array<[number, number]> = [];
+  for (let x = 0; x < w; x++) {
+    if (!top[x]) continue;
+    const last = runs[runs.length - 1];
+    if (last && x - last[1] <= 2) last[1] = x; else runs.push([x, x]);
+  }
+  if (runs.length !== 1) return false;
+  const [s, e] = runs[0];
+  const foot = band(h - Math.max(1, Math.round(0.1 * h)), h - 1);
+  if (!(s >= 0.2 * w && e >= 0.9 * w - 1 && foot.slice(0, Math.max(1, Math.round(0.2 * w))).some(Boolean))) return false;
+  // An E on a tilted page has its top rows on the arm's right end only (final18: EAR, ERKAN, NEAGU made
+  // "ÆAR", "ÆRKAN", "NÆAGU"): Æ's A half also closes a counter (an E has none) and its left leg stands
+  // off the left edge at mid-height (an E's stem is that edge).
+  const mid = leftEdges(mk).slice(Math.round(0.4 * h), Math.round(0.6 * h) + 1);
+  return holesOf(mk, 3).length >= 1 && mid.every((x) => x >= AE_MID_LEFT * w);
+}
+
+/**
+ * What the ink of one glyph shows for a letter read as `c`: a letter of its own, a doubt, or nothing.
+ * A bar across the stem makes an L or a D what its counters say: none an Ł, one an Ð; over a letter read
+ * E (the bar taken for E's middle arm: final19's KOZŁOWSKI "KOZEOWSKI", GUÐMUNDSDÓTTIR "GUEMUNDSDÓTTIR")
+ * the same, as an E's stem has nothing left of it.
+ */
+export function ownLetter(g: Gray, b: Blob, c: string): { letter?: string; doubt?: boolean } {
+  if (c === 'O') return strokeThroughCounter(g, b) ? { letter: 'Ø' } : {};
+  if (c === 'L' || c === 'D' || c === 'E') {
+    if (barAcrossStem(g, b)) {
+      const holes = glyphHoles(g, b, 3).length;
+      const letter = holes === 0 ? 'Ł' : holes === 1 ? 'Ð' : undefined;
+      if (letter && (c === 'E' || (c === 'L') === (letter === 'Ł'))) return { letter };
+      return {};
+    }
+    if (c === 'L' || c === 'D') return {};
+  }
+  if (c === 'P') {
+    // A counter a D's height (P's and Þ's span 0.26-0.53 of the glyph, D's and Ð's 0.53-0.9): Ð read P
+    // (final19 #4: SIGURÐUR "SIGURPUR") where a bar crosses the stem, else a D or Ð: the word doubted.
+    const holes = glyphHoles(g, b, 3);
+    const rows = holes.length === 1 ? holes[0].rows / (b.y1 - b.y0 + 1) : 0;
+    if (rows >= D_MIN_COUNTER) return barAcrossStem(g, b) ? { letter: 'Ð' } : { doubt: true };
+    if (rows > THORN_MAX_COUNTER) return { doubt: true };
+    const at = bowlCentre(g, b);
+    if (at === undefined || at <= P_MAX_CENTRE) return {};
+    return at >= THORN_MIN_CENTRE ? { letter: 'Þ' } : { doubt: true };
+  }
+  if (c === 'A' || c === 'E') return ligatureAE(g, b) ? { letter: 'Æ' } : {};
+  return {};
+}
+
+/**
+ * A capital word's letters (a trailing comma left out) with the letters of their own its glyphs show,
+ * and whether a glyph doubts it; undefined when its glyphs do not pair with its letters or its type is
+ * under OWN_MIN_LETTER_HEIGHT. Glyphs pair one letter each, a glyph of Æ's shape "AE" or one letter;
+ * failing that, by glyph-marks.ts letterSpans (two touching capitals one blob twice as wide), and then
+ * only letters with a glyph of their own are looked at (no Æ).
+ */
+export function ownReading(g: Gray, w: OcrWord): { text: string; doubt: boolean } | undefined {
+  const chars = [...w.text.replace(/,$/, '')];
+  if (!chars.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c))) return undefined;
+  const glyphs = wordGlyphs(g, w);
+  if (!glyphs.length) return undefined;
+  const heights = glyphs.map((b) => b.y1 - b.y0 + 1).sort((a, c) => a - c);
+  if (heights[Math.floor(heights.length / 2)] < OWN_MIN_LETTER_HEIGHT) return undefined;
+  // A glyph the word's box cuts (ink goes on past it: tuning #1's "DA" boxed through its A's right leg,
+  // the cut A's apex and leg one run to the box's edge like an Æ's top) is not looked at.
+  const X0 = Math.max(0, Math.floor(w.x0)), Y0 = Math.max(0, Math.floor(w.y0));
+  const X1 = Math.min(g.width - 1, Math.ceil(w.x1)), Y1 = Math.min(g.height - 1, Math.ceil(w.y1));
+  const t = otsu(g, X0, Y0, X1, Y1);
+  const inkAt = (x: number, y: number): boolean => x >= 0 && y >= 0 && x < g.width && y < g.height && g.data[y * g.width + x] <= t;
+  // Ink 1 and 2 px past the edge: a blur's halo at the box's own split reaches 1 px.
+  const past = (x: number, y: number, dx: number, dy: number): boolean => inkAt(x + dx, y + dy) && inkAt(x + 2 * dx, y + 2 * dy);
+  const cut = (b: Blob): boolean => {
+    for (let y = b.y0; y <= b.y1; y++) if ((b.x0 <= X0 && past(X0, y, -1, 0)) || (b.x1 >= X1 && past(X1, y, 1, 0))) return true;
+    for (let x = b.x0; x <= b.x1; x++) if ((b.y0 <= Y0 && past(x, Y0, 0, -1)) || (b.y1 >= Y1 && past(x, Y1, 0, 1))) return true;
+    return false;
+  };
+  const whole = glyphs.map((b) => !cut(b));
+  return paired(g, glyphs, chars, whole) ?? spanned(g, glyphs, chars, whole);
+}
+
+/** ownReading's first pairing: each glyph one letter, an Æ-shaped glyph "AE" where the counts call for it. */
+function paired(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[]): { text: string; doubt: boolean } | undefined {
+  let extra = chars.length - glyphs.length, i = 0, doubt = false;
+  if (extra < 0) return undefined;
+  const out: string[] = [];
+  for (const [k, b] of glyphs.entries()) {
+    if (i >= chars.length) return undefined;
+    if (extra > 0 && chars[i] === 'A' && chars[i + 1] === 'E' && whole[k] && ligatureAE(g, b)) { out.push('Æ'); i += 2; extra--; continue; }
+    const seen = whole[k] ? ownLetter(g, b, chars[i]) : {};
+    out.push(seen.letter ?? chars[i]);
+    if (seen.doubt) doubt = true;
+    i++;
+  }
+  return i === chars.length && extra === 0 ? { text: out.join(''), doubt } : undefined;
+}
+
+/** ownReading's second pairing: glyph-marks.ts letterSpans, letters with a glyph of their own looked at. */
+function spanned(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[]): { text: string; doubt: boolean } | undefined {
+  const spans = letterSpans(glyphs, chars.length);
+  if (!spans) return undefined;
+  let doubt = false;
+  const out = chars.map((c, i) => {
+    if (!spans[i].whole || !whole[spans[i].glyph]) return c;
+    const seen = ownLetter(g, glyphs[spans[i].glyph], c);
+    if (seen.letter === 'Æ') return c;
+    if (seen.doubt) doubt = true;
+    return seen.letter ?? c;
+  });
+  return { text: out.join(''), doubt };
+}
+
+/**
+ * Words with each letter of their own the ink shows (ownReading: JØRGENSEN for "JORGENSEN", GŁOWACKI for
+ * "GLOWACKI", ÞORSTEINSSON for "PORSTEINSSON", SÆTHER for "SAETHER") written, and words a glyph doubts,
+ * their confidence kept at most INK_LETTER_CAP, among the words `judged` accepts (the caller's:
+ * value-size words); every other word as it was. Nothing is read again.
+ */
+export function mendOwnLetters(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
+  return words.map((w) => {
+    if (!/[OLDPAE]/.test(w.text) || !judged(w)) return w;
+    const r = ownReading(g, w);
+    const plain = w.text.replace(/,$/, '');
+    if (!r || (r.text === plain && !r.doubt)) return w;
+    const comma = /,$/.test(w.text) ? ',' : '';
+    return { ...w, text: r.text + comma, conf: Math.min(w.conf, INK_LETTER_CAP) };
+  });
+}
