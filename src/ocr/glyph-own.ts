@@ -15,7 +15,10 @@
  * - P: its bowl's counter centred in the middle of the height (thornBowl), where P's lies in the top
  *   half; a centre between the two only doubts the word;
  * - A or E (or "AE"): one glyph with an A's leaning left leg and an E's arm along the whole top right
- *   (ligatureAE): the top rows' ink one run from the apex to the right edge.
+ *   (ligatureAE): the top rows' ink one run from the apex to the right edge. Æ is written only over the
+ *   two letters "AE" read from one glyph; over a glyph read A or E alone it only doubts the word (a
+ *   monospaced face's blurred A passes the shape: final15 #74's NADIIA GEMMA made "NÆDIIÆ GEMMÆ",
+ *   final13 #7's MBAYE lost).
  * A letter written here is one the model cannot write, so its word's confidence is kept at most
  * INK_LETTER_CAP (glyph-accent.ts). Type under OWN_MIN_LETTER_HEIGHT px is not looked at (its counters
  * close). Pure functions on a gray page.
@@ -163,7 +166,8 @@ export function ligatureAE(g: Gray, b: Blob): boolean {
  * What the ink of one glyph shows for a letter read as `c`: a letter of its own, a doubt, or nothing.
  * A bar across the stem makes an L or a D what its counters say: none an Ł, one an Ð; over a letter read
  * E (the bar taken for E's middle arm: final19's KOZŁOWSKI "KOZEOWSKI", GUÐMUNDSDÓTTIR "GUEMUNDSDÓTTIR")
- * the same, as an E's stem has nothing left of it.
+ * the same, as an E's stem has nothing left of it. A glyph read A or E with Æ's shape (ligatureAE) only
+ * doubts: Æ is written where one glyph was read "AE" (paired).
  */
 export function ownLetter(g: Gray, b: Blob, c: string): { letter?: string; doubt?: boolean } {
   if (c === 'O') return strokeThroughCounter(g, b) ? { letter: 'Ø' } : {};
@@ -187,7 +191,10 @@ export function ownLetter(g: Gray, b: Blob, c: string): { letter?: string; doubt
     if (at === undefined || at <= P_MAX_CENTRE) return {};
     return at >= THORN_MIN_CENTRE ? { letter: 'Þ' } : { doubt: true };
   }
-  if (c === 'A' || c === 'E') return ligatureAE(g, b) ? { letter: 'Æ' } : {};
+  // A glyph read A or E alone with Æ's shape: a blurred monospaced A passes it too (final15 #74, final13 #7
+  // in DejaVu Sans Mono and Liberation Mono), so the word is doubted, not written (paired writes "AE" read
+  // from one glyph).
+  if (c === 'A' || c === 'E') return ligatureAE(g, b) ? { doubt: true } : {};
   return {};
 }
 
@@ -246,7 +253,8 @@ function spanned(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[]): { 
   const out = chars.map((c, i) => {
     if (!spans[i].whole || !whole[spans[i].glyph]) return c;
     const seen = ownLetter(g, glyphs[spans[i].glyph], c);
-    if (seen.letter === 'Æ') return c;
+    // Æ's shape over a glyph read A or E is not looked at here (as before the doubt: letters spanned by width).
+    if ((c === 'A' || c === 'E') && !seen.letter) return c;
     if (seen.doubt) doubt = true;
     return seen.letter ?? c;
   });
