@@ -162,11 +162,23 @@ export function ligatureAE(g: Gray, b: Blob): boolean {
   return holesOf(mk, 3).length >= 1 && mid.every((x) => x >= AE_MID_LEFT * w);
 }
 
+/** An E's top arm reaches at least this share of its glyph's width (Ł's top, its stem and serifs, stops short of it). */
+export const TOP_ARM_REACH = 0.7;
+
+/** Whether the top tenth of a glyph's rows holds ink at TOP_ARM_REACH of its width or further right (an E's top arm). */
+export function topArm(g: Gray, b: Blob): boolean {
+  const { w, h, m } = maskOf(g, b);
+  for (let y = 0; y < Math.max(1, Math.round(0.1 * h)); y++) {
+    for (let x = Math.ceil(TOP_ARM_REACH * w) - 1; x < w; x++) if (m[y * w + x]) return true;
+  }
+  return false;
+}
+
 /**
  * What the ink of one glyph shows for a letter read as `c`: a letter of its own, a doubt, or nothing.
  * A bar across the stem makes an L or a D what its counters say: none an Ł, one an Ð; over a letter read
  * E (the bar taken for E's middle arm: final19's KOZŁOWSKI "KOZEOWSKI", GUÐMUNDSDÓTTIR "GUEMUNDSDÓTTIR")
- * the same, as an E's stem has nothing left of it. A glyph read A or E with Æ's shape (ligatureAE) only
+ * the same, as an E's stem has nothing left of it, unless its top arm shows (topArm: then no Ł). A glyph read A or E with Æ's shape (ligatureAE) only
  * doubts: Æ is written where one glyph was read "AE" (paired).
  */
 export function ownLetter(g: Gray, b: Blob, c: string): { letter?: string; doubt?: boolean } {
@@ -175,6 +187,9 @@ export function ownLetter(g: Gray, b: Blob, c: string): { letter?: string; doubt
     if (barAcrossStem(g, b)) {
       const holes = glyphHoles(g, b, 3).length;
       const letter = holes === 0 ? 'Ł' : holes === 1 ? 'Ð' : undefined;
+      // An E keeps its top arm (Ł's top is its stem alone): a spur left of an E's stem is no Ł (final13 #7:
+      // MBAYE made "MBAYŁ" under glare, and the name's tail left out).
+      if (letter === 'Ł' && c === 'E' && topArm(g, b)) return {};
       if (letter && (c === 'E' || (c === 'L') === (letter === 'Ł'))) return { letter };
       return {};
     }

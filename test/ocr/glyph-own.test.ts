@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { drawn, worn } from './drawn-word.js';
 import { INK_LETTER_CAP } from '../../src/ocr/glyph-accent.js';
 import { wordGlyphs } from '../../src/ocr/glyph-i.js';
-import { barAcrossStem, bowlCentre, ligatureAE, mendOwnLetters, strokeThroughCounter } from '../../src/ocr/glyph-own.js';
+import { barAcrossStem, bowlCentre, ligatureAE, mendOwnLetters, strokeThroughCounter, topArm } from '../../src/ocr/glyph-own.js';
 
 const FONTS: Array<[string, boolean]> = [
   ['DejaVu Sans', false], ['DejaVu Serif', true], ['DejaVu Sans Mono', false], ['Liberation Sans', false],
@@ -72,6 +72,23 @@ describe('letters of their own (glyph-own.ts)', () => {
     const got = await readings('NÆSS', 'NASS');
     for (const r of got) expect(r.text, r.at).toBe('NASS');
     expect(got.filter((r) => r.conf <= INK_LETTER_CAP).length).toBeGreaterThanOrEqual(got.length / 2);
+  });
+
+  it('does not take an E with a spur left of its stem for Ł: its top arm shows (final13 #7: MBAYE made "MBAYŁ" under glare)', async () => {
+    for (const font of ['DejaVu Sans Mono', 'DejaVu Sans', 'Liberation Sans', 'Liberation Mono']) {
+      const d = await drawn('MBAYE', font, 28);
+      const e = wordGlyphs(d.g, d.box).at(-1)!;
+      const h = e.y1 - e.y0 + 1, reach = Math.ceil(Math.max(2, 0.08 * h)) + 2;
+      // A spur of ink left of the stem at mid-height (glare's edge or a speck touching the stem).
+      for (let y = e.y0 + Math.round(0.48 * h); y <= e.y0 + Math.round(0.56 * h); y++) for (let x = e.x0 - reach; x <= e.x0 + 1; x++) d.g.data[y * d.g.width + x] = 0;
+      const spurred = wordGlyphs(d.g, d.box).at(-1)!;
+      expect(barAcrossStem(d.g, spurred), font).toBe(true);
+      expect(topArm(d.g, spurred), font).toBe(true);
+      const [w] = mendOwnLetters(d.g, [{ text: 'MBAYE', conf: 0.9, ...d.box }]);
+      expect(w.text, font).toBe('MBAYE');
+    }
+    const l = await middle('Ł');
+    expect(topArm(l.g, l.b)).toBe(false);
   });
 
   it('leaves Portuguese words with O, L, D, P, A, E as read and as sure', async () => {
