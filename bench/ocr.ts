@@ -74,7 +74,7 @@
  * `final20` (seeds 2300000+, like final10-final19 a fresh sample of the whole widened set; also water drops
  * on the card, moiré bands across a camera's frame, a phone's HDR tone mapping, its own names) was made at
  * the start of the twenty-first round, before its tuning: it is run once by the lead at that round's end
- * (`--part final20 --n 88`).
+ * (`--part final20 --n 88`, 74.0 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final20: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
