@@ -12,7 +12,7 @@
  *   above and left of the other; an O, a Q, a C have one hole or none;
  * - L, D: ink left of the stem in the middle of the height (barAcrossStem), a bar or slash crossing it;
  *   the stem of an L or a D runs straight there (serifs stick out at its top and foot only);
- * - P: its bowl's counter centred in the middle of the height (thornBowl), where P's lies in the top
+ * - P: its bowl's counter centred in the middle of the height (bowlCentre), where P's lies in the top
  *   half; a centre between the two only doubts the word;
  * - A or E (or "AE"): one glyph with an A's leaning left leg and an E's arm along the whole top right
  *   (ligatureAE): the top rows' ink one run from the apex to the right edge. Æ is written only over the
@@ -127,16 +127,18 @@ export function bowlCentre(g: Gray, b: Blob): number | undefined {
   return (holes[0].cy + 0.5) / mk.h;
 }
 
-/**
- * Whether one glyph is A and E drawn as one letter (Æ): at least AE_MIN_WIDTH times as wide as high; its top
- * rows (the first tenth of the height) hold one run of ink (gaps of a pixel closed) starting at least a
- * fifth of the width from the left (an A's apex, not an E's stem) and reaching the last tenth of the
- * width (an E's arm); its foot (the last tenth) has ink in its first fifth (an A's left foot).
- */
 /** Æ is at least this many times as wide as high (a monospaced face squeezes it into one cell: 0.6-0.7). */
 export const AE_MIN_WIDTH = 0.55;
 /** Æ's left leg at mid-height stands at least this share of its width off its left edge. */
 export const AE_MID_LEFT = 0.1;
+
+/**
+ * Whether one glyph is A and E drawn as one letter (Æ): at least AE_MIN_WIDTH times as wide as high; its top
+ * rows (the first tenth of the height) hold one run of ink (gaps of a pixel closed) starting at least a
+ * fifth of the width from the left (an A's apex, not an E's stem) and reaching the last tenth of the
+ * width (an E's arm); its foot (the last tenth) has ink in its first fifth (an A's left foot); it closes
+ * a counter (the A half) and its left leg stands AE_MID_LEFT off the left edge at mid-height.
+ */
 export function ligatureAE(g: Gray, b: Blob): boolean {
   const mk = maskOf(g, b), { w, h, m } = mk;
   if (w < AE_MIN_WIDTH * h) return false;
