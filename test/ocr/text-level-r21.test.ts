@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scoreFields } from '../../src/ocr/checks.js';
 import { monthSlip, oddTerm } from '../../src/ocr/validators.js';
 
-describe("final19's text-level misses (twenty-first round)", () => {
+describe('an issue and an expiry on the same day of different months (validators.ts monthSlip; twenty-first round)', () => {
   it('an issue and an expiry on the same day of different months: a month misread (final12 #12: "10/08/2017" beside 10/04/2027)', () => {
     expect(monthSlip('10/08/2017', '10/04/2027')).toBe(true);
     expect(monthSlip('22/08/2023', '22/04/2026')).toBe(true);
