@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, FINAL11_FALLBACK, FINAL11_NAMES, FINAL12_FALLBACK, FINAL12_NAMES, FINAL13_FALLBACK, FINAL13_NAMES, FINAL14_FALLBACK, FINAL14_NAMES, FINAL15_FALLBACK, FINAL15_NAMES, FINAL16_FALLBACK, FINAL16_NAMES, FINAL17_FALLBACK, FINAL17_NAMES, FINAL18_FALLBACK, FINAL18_NAMES, FINAL19_FALLBACK, FINAL19_NAMES, FINAL20_FALLBACK, FINAL20_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, FINAL11_FALLBACK, FINAL11_NAMES, FINAL12_FALLBACK, FINAL12_NAMES, FINAL13_FALLBACK, FINAL13_NAMES, FINAL14_FALLBACK, FINAL14_NAMES, FINAL15_FALLBACK, FINAL15_NAMES, FINAL16_FALLBACK, FINAL16_NAMES, FINAL17_FALLBACK, FINAL17_NAMES, FINAL18_FALLBACK, FINAL18_NAMES, FINAL19_FALLBACK, FINAL19_NAMES, FINAL20_FALLBACK, FINAL20_NAMES, FINAL21_FALLBACK, FINAL21_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -371,6 +371,15 @@ describe('widened set, final part', () => {
     expect(names.filter((n) => /[\u01A0-\u01B0\u1EA0-\u1EF9]/.test(n)).length).toBeGreaterThan(20);
   });
 
+  it('final21 reserves its own names and towns, disjoint from every other part\'s lists, word by word (accents ignored); no Portuguese particle; every name fits the card\'s line', () => {
+    const names = ownNames(FINAL21_NAMES, FINAL21_FALLBACK, [FINAL10_NAMES, FINAL11_NAMES, FINAL12_NAMES, FINAL13_NAMES, FINAL14_NAMES, FINAL15_NAMES, FINAL16_NAMES, FINAL17_NAMES, FINAL18_NAMES, FINAL19_NAMES, FINAL20_NAMES],
+      [FINAL10_FALLBACK, FINAL11_FALLBACK, FINAL12_FALLBACK, FINAL13_FALLBACK, FINAL14_FALLBACK, FINAL15_FALLBACK, FINAL16_FALLBACK, FINAL17_FALLBACK, FINAL18_FALLBACK, FINAL19_FALLBACK, FINAL20_FALLBACK], PART_SEED.final21);
+    // The schwa, the dotted Maltese letters and the barred H (Latin Extended-A and -B, beyond Latin-1), and the
+    // Albanian diaeresis and cedilla, are common enough to be measured.
+    expect(names.filter((n) => /[ƏĠĊŻĦ]/.test(n)).length).toBeGreaterThan(20);
+    expect(names.filter((n) => /[ËÇ]/.test(n)).length).toBeGreaterThan(5);
+  });
+
   it('no two parts\' seed ranges overlap (10 000 documents each at most)', () => {
     const starts = Object.values(PART_SEED).sort((a, b) => a - b);
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(10_000);
@@ -390,5 +399,6 @@ describe('widened set, final part', () => {
     expect(PART_SEED.final18).toBe(2_100_000);
     expect(PART_SEED.final19).toBe(2_200_000);
     expect(PART_SEED.final20).toBe(2_300_000);
+    expect(PART_SEED.final21).toBe(2_400_000);
   });
 });
