@@ -171,20 +171,19 @@ export function hardPageGlimpsed(prep: PreparedImage, labelsFound: number, folde
  * readDocument to merge field by field. Exported for tuning tools (transparency), not part of the contract.
  */
 export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prepareImage: Prepare): Promise<PageText> {
-  let prep = await prepareImage(bytes);
+  let prep = await prepareImage(bytes, { surveyGrating: true });
   let turn = 0, mirrored = false, degrate = false;
   let { words, evened } = await pageWords(recs, prep);
   let fields = fieldsOf(words);
   // Fewer than MIN_LABELS labels under a fine grating across the page (moiré: its rings, stretched, hide
-  // the label type): the page prepared again with the grating notched out (grating.ts), read only when
-  // one stood out (GRATING_PEAK); kept when it finds more labels, and every later preparation notches too.
-  if (fields.labelsFound < MIN_LABELS) {
+  // the label type, surveyed in the first preparation: grating.ts gratingPeak over GRATING_PEAK): the page
+  // prepared again with the grating notched out and read; kept when it finds more labels, and every later
+  // preparation of the page notches too.
+  if (fields.labelsFound < MIN_LABELS && (prep.grating ?? 0) >= GRATING_PEAK) {
     const other = await prepareImage(bytes, { degrate: true });
-    if ((other.grating ?? 0) >= GRATING_PEAK) {
-      const read = await pageWords(recs, other);
-      const fields2 = fieldsOf(read.words);
-      if (fields2.labelsFound > fields.labelsFound) ({ prep, words, evened, fields, degrate } = { prep: other, words: read.words, evened: read.evened, fields: fields2, degrate: true });
-    }
+    const read = await pageWords(recs, other);
+    const fields2 = fieldsOf(read.words);
+    if (fields2.labelsFound > fields.labelsFound) ({ prep, words, evened, fields, degrate } = { prep: other, words: read.words, evened: read.evened, fields: fields2, degrate: true });
   }
   // Fewer than MIN_LABELS labels: the page turned 180 degrees, then mirrored left to right (a selfie
   // camera's or a webcam preview's frame: every line reads backwards), upright and turned; the reading

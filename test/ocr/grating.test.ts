@@ -31,10 +31,10 @@ function spread(g: Uint8Array, w: number, y0: number, y1: number): number {
   return Math.sqrt(s2 / n - (s / n) ** 2);
 }
 
-/** A page of type: the word three times, one line under the other, with blank paper below them. */
+/** A page of type like a card's: the word three times, one line under the other, with blank paper below them (most of a card is paper). */
 async function page(): Promise<Gray> {
   const { g } = await drawn('KOVACEVIC 172.431.645-10', 'DejaVu Sans', 30);
-  const h = g.height * 4, data = new Uint8Array(g.width * h).fill(255);
+  const h = g.height * 10, data = new Uint8Array(g.width * h).fill(255);
   for (let k = 0; k < 3; k++) data.set(g.data, k * g.data.length);
   return { data, width: g.width, height: h };
 }
@@ -43,7 +43,7 @@ describe('removeGrating (moiré notched out tile by tile)', () => {
   it('takes a chirped grating off blank paper and keeps the type dark', async () => {
     const clean = await page();
     const noisy = grated(clean, 6, 0.7, 0.15, 1.5);
-    const w = clean.width, lineH = clean.height / 4;
+    const w = clean.width, lineH = clean.height / 10;
     const paperBefore = spread(noisy.data, w, 3 * lineH + 8, clean.height - 8);
     const out = removeGrating(noisy.data, w, clean.height);
     expect(out.peak).toBeGreaterThanOrEqual(GRATING_PEAK);
@@ -69,7 +69,7 @@ describe('removeGrating (moiré notched out tile by tile)', () => {
     expect(diff / clean.data.length).toBeLessThan(3);
   });
 
-  it('prepareImage notches only when asked (degrate) and reports how strongly a grating stood out', async () => {
+  it('prepareImage notches only when asked (degrate), surveys when asked (surveyGrating) and reports how strongly a grating stood out', async () => {
     const clean = await page();
     const png = async (g: Gray): Promise<Buffer> => sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 } }).png().toBuffer();
     const withGrating = await png(grated(clean, 7, 1.1, 0.15, 1));
@@ -77,6 +77,7 @@ describe('removeGrating (moiré notched out tile by tile)', () => {
     expect(plain.grating).toBeUndefined();
     const notched = await prepareImage(withGrating, { degrate: true });
     expect(notched.grating).toBeGreaterThanOrEqual(GRATING_PEAK);
+    expect((await prepareImage(withGrating, { surveyGrating: true })).grating).toBeGreaterThanOrEqual(GRATING_PEAK);
     const none = await prepareImage(await png(clean), { degrate: true });
     expect(none.grating).toBeLessThan(GRATING_PEAK);
   });
