@@ -3,7 +3,7 @@
  * `createCnhReader` (reader-thread.ts) starts the reader on its own thread, which starts the
  * tesseract.js pool once (`startCnhReaderInThread`); `read` holds one recogniser per document.
  */
-import { CNH_FIELD_NAMES, NOT_A_CNH, OcrError, type CnhFieldName, type CnhReader, type CnhReadResult } from './engine.js';
+import { CNH_FIELD_NAMES, NAME_FIELDS, NOT_A_CNH, OcrError, type CnhFieldName, type CnhReader, type CnhReadResult } from './engine.js';
 import { extractFields, LOW_CONFIDENCE } from './fields.js';
 import { DEFAULT_OCR_BUDGET, INVALID_DOCUMENT_MESSAGE, type OcrBudget } from './budget.js';
 import { DecodePool, type DecodeSession } from './decode-pool.js';
@@ -18,6 +18,7 @@ import { evenPaper } from './light.js';
 import { whitenPrintedLines } from './printed-lines.js';
 import type { PrepareOptions, PreparedImage } from './preprocess.js';
 import sharp from 'sharp';
+import { GRATING_PEAK } from './grating.js';
 import { CORE_FIELDS, looksLikeCnh, readingGrade, worseGrade, type QualityGrade } from './quality.js';
 import { fold, groupPhrases, readingText, type OcrWord } from './words.js';
 
@@ -55,8 +56,19 @@ const ORIENTATIONS: { extraTurnDeg: number; mirrored: boolean }[] = [
 ];
 const GRADES: QualityGrade[] = ['excelente', 'boa', 'regular', 'ruim'];
 
-/** A page's words; `second`: the words of a second reading with another preparation (second-read.ts), when one was due. */
-interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number; second?: OcrWord[]; third?: OcrWord[] }
+/**
+ * A page's words; `second`: the words of a second reading with another preparation (second-read.ts), when one was due;
+ * `degrated`: read from a preparation with a grating notched out (grating.ts).
+ */
+interface PageText { words: OcrWord[]; grade: QualityGrade; heightPx: number; second?: OcrWord[]; third?: OcrWord[]; degrated?: boolean }
+
+/**
+ * Confidence cap of a name read from a page whose grating was notched out (grating.ts): the notch takes
+ * out the grating's period, 4-12 px, which is the size of the marks over and under letters (Ć's acute,
+ * Ư's horn, Ạ's dot), and the tiles' seams ring there; whether a mark was read or lost on such a page is
+ * not sure (final20 #31's "HUONG HORVAT MAC" 0.825 for HƯƠNG HORVAT MẠC, #75's STOJANOVIÉ 0.874).
+ */
+export const DEGRATED_NAME_CAP = 0.75;
 
 /**
  * Words of a prepared page (boxes in the prepared image's px), read narrowed to the model's
@@ -159,16 +171,26 @@ export function hardPageGlimpsed(prep: PreparedImage, labelsFound: number, folde
  * readDocument to merge field by field. Exported for tuning tools (transparency), not part of the contract.
  */
 export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prepareImage: Prepare): Promise<PageText> {
-  let prep = await prepareImage(bytes);
-  let turn = 0, mirrored = false;
+  let prep = await prepareImage(bytes, { surveyGrating: true });
+  let turn = 0, mirrored = false, degrate = false;
   let { words, evened } = await pageWords(recs, prep);
   let fields = fieldsOf(words);
+  // Fewer than MIN_LABELS labels under a fine grating across the page (moiré: its rings, stretched, hide
+  // the label type, surveyed in the first preparation: grating.ts gratingPeak over GRATING_PEAK): the page
+  // prepared again with the grating notched out and read; kept when it finds more labels, and every later
+  // preparation of the page notches too.
+  if (fields.labelsFound < MIN_LABELS && (prep.grating ?? 0) >= GRATING_PEAK) {
+    const other = await prepareImage(bytes, { degrate: true });
+    const read = await pageWords(recs, other);
+    const fields2 = fieldsOf(read.words);
+    if (fields2.labelsFound > fields.labelsFound) ({ prep, words, evened, fields, degrate } = { prep: other, words: read.words, evened: read.evened, fields: fields2, degrate: true });
+  }
   // Fewer than MIN_LABELS labels: the page turned 180 degrees, then mirrored left to right (a selfie
   // camera's or a webcam preview's frame: every line reads backwards), upright and turned; the reading
   // that finds the most labels is kept, and the search stops at the first that finds MIN_LABELS.
   for (const o of ORIENTATIONS) {
     if (fields.labelsFound >= MIN_LABELS) break;
-    const other = await prepareImage(bytes, o);
+    const other = await prepareImage(bytes, { ...o, degrate });
     const read = await pageWords(recs, other);
     const fields2 = fieldsOf(read.words);
     if (fields2.labelsFound > fields.labelsFound) {
@@ -185,9 +207,10 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   const first = documentFields(words);
   const shown = looksLikeCnh(first.labelsFound, fold(textOf(words)), first.campos) || smallCardShown(prep, first.campos) || hardPageGlimpsed(prep, first.labelsFound, fold(textOf(words)));
   const again = shown ? secondRead(prep.quality, readingMisses(first.campos), first.labelsFound) : null;
-  if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height };
+  const notched = degrate ? { degrated: true } : {};
+  if (!again) return { words, grade: prep.quality.grade, heightPx: prep.height, ...notched };
   const again2 = async (options: PrepareOptions): Promise<OcrWord[] | undefined> => {
-    const other = await prepareImage(bytes, { ...again.prepare, ...options, extraTurnDeg: turn, mirrored });
+    const other = await prepareImage(bytes, { ...again.prepare, ...options, extraTurnDeg: turn, mirrored, degrate });
     const read2 = await pageWords(recs, other, secondFullWidth(again, prep.quality) ? 1 : undefined);
     const second = await secondLooks(recs, other, read2.words, read2.evened);
     // A preparation of the same crop: its words stack like the first's once brought to the first's
@@ -198,7 +221,7 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   const second = await again2({});
   // A small card in a soft frame is read a third time with the clipped stretch (SMALL_CARD_CLIP).
   const third = softSmallCard(prep.quality) ? await again2({ clip: SMALL_CARD_CLIP }) : undefined;
-  return { words, grade: prep.quality.grade, heightPx: prep.height, ...(second ? { second } : {}), ...(third ? { third } : {}) };
+  return { words, grade: prep.quality.grade, heightPx: prep.height, ...(second ? { second } : {}), ...(third ? { third } : {}), ...notched };
 }
 
 /** Pages stacked top to bottom into one word list (front and back on one page or on two). */
@@ -243,6 +266,9 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
     const other = documentFields(stack(pages.map((p) => (p.third ? { ...p, words: p.third } : p))));
     campos = mergeReadings(campos, other.campos);
     labelsFound = Math.max(labelsFound, other.labelsFound);
+  }
+  if (pages.some((p) => p.degrated)) {
+    for (const k of NAME_FIELDS) campos[k] = { ...campos[k], confianca: Math.min(campos[k].confianca, DEGRATED_NAME_CAP) };
   }
   const worst = Math.max(...pages.map((p) => GRADES.indexOf(p.grade)));
   const base = { texto_completo_ocr: texto, tipo_arquivo: mime, origem_texto: fromTextLayer ? 'pdf_texto' as const : 'ocr' as const };

@@ -12,6 +12,7 @@ import { measureQuality, type QualityMetrics } from './quality.js';
 import { normaliseLocalContrast } from './veil.js';
 import { flattenLight, otsu } from './light.js';
 import { sharpeningFor } from './deblur.js';
+import { gratingPeak, removeGrating } from './grating.js';
 
 export { otsu };
 
@@ -38,6 +39,8 @@ export interface PreparedImage {
   light: { unevenness: number; flattened: boolean };
   /** Set when the page's strokes were thin and thickened (PrepareOptions.thickenThin). */
   thickened?: boolean;
+  /** With PrepareOptions.degrate or surveyGrating: how strongly a grating stood out over the crop's tiles (grating.ts Degrated.peak: GRATING_PEAK and more, one across the page). */
+  grating?: number;
 }
 
 /** Height (px) the card crop is scaled to: values ~30 px tall, where the LSTM model reads best. */
@@ -162,6 +165,17 @@ export interface PrepareOptions {
    * (second-read.ts). Costs a stretch and a pass over the page; nothing when not asked.
    */
   thickenThin?: boolean;
+  /**
+   * Notch a fine periodic grating (moiré) out of the scaled crop before anything else reads it
+   * (grating.ts removeGrating): a second preparation for a page whose first reading found too few labels
+   * (index.ts recognizeImage). The share of tiles that showed one comes back as PreparedImage.grating.
+   */
+  degrate?: boolean;
+  /**
+   * Survey the scaled crop for a grating (grating.ts gratingPeak, ~30 ms a page) and report it as
+   * PreparedImage.grating: the first preparation, so that only a page with one is prepared again (degrate).
+   */
+  surveyGrating?: boolean;
 }
 
 /** Pages whose median ink run (medianInkRun) is at most this many px at CARD_HEIGHT_PX (in proportion on a larger page) have thin strokes. */
@@ -226,8 +240,12 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   const factor = Math.min(srcW >= srcH ? (options.cardHeightPx ?? CARD_HEIGHT_PX) / srcH : CARD_WIDTH_PX / srcW, Math.sqrt(MAX_PREPARED_PIXELS / (srcW * srcH)));
   const outW = Math.round(srcW * factor);
   const gray = fromRaw(rgb).extractChannel(0).resize({ width: outW, kernel: factor > 1 ? 'cubic' : 'lanczos3' });
-  const { data, info } = await gray.raw().toBuffer({ resolveWithObject: true });
+  const decoded = await gray.raw().toBuffer({ resolveWithObject: true });
+  const { info } = decoded;
+  const degrated = options.degrate ? removeGrating(new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), info.width, info.height) : undefined;
+  const data = degrated ? Buffer.from(degrated.data.buffer, degrated.data.byteOffset, degrated.data.length) : decoded.data;
   const pixels = new Uint8Array(data.buffer, data.byteOffset, data.length);
+  const grating = degrated ? degrated.peak : options.surveyGrating ? gratingPeak(pixels, info.width, info.height) : undefined;
   const quality = await measureQuality(pixels, info.width, info.height, Math.min(srcW, srcH));
   // Uneven light (a shadow across the card) is divided out first (light.ts), so the stretch's single
   // paper level holds over the whole card; evenly lit cards are left as they are.
@@ -252,5 +270,5 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
     png = await sharp(page, { raw: { width: info.width, height: info.height, channels: 1 } }).png({ compressionLevel: 0 }).toBuffer();
   } else png = await img.png({ compressionLevel: 0 }).toBuffer();
   const splitX = info.width / info.height > 2.3 ? emptiestColumn(data, info.width, info.height) : undefined;
-  return { png, width: info.width, height: info.height, quality, rotationDeg: turned, splitX, perspective: rectified, light, ...(thin ? { thickened: true } : {}) };
+  return { png, width: info.width, height: info.height, quality, rotationDeg: turned, splitX, perspective: rectified, light, ...(thin ? { thickened: true } : {}), ...(grating !== undefined ? { grating } : {}) };
 }
