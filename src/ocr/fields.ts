@@ -20,6 +20,7 @@ import { mendDate } from './validators.js';
 import { birthLine, GROWN_LABELS, linesUnderRow } from './field-lines.js';
 import { cutStampWords } from './stamp-words.js';
 import { doubtNameLines, NAME_DOUBT_CAP } from './name-doubts.js';
+import { unspeltWords } from './orthography.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
 export { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
@@ -376,10 +377,11 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   // A name word without a vowel lost letters (doubts.ts vowellessWords), as did one opening with L or R
   // before a consonant (headlessWords); one too long for a name is two read as one (joinedWords), a DER
   // without the VAN or VON before it lost that word (orphanDer): under the low-confidence line.
+  // A word no orthography of the names spells (orthography.ts unspeltWords: "JOVANOVIÉ", "TRUONG") was misread too.
   // Not on a text layer: its words are the issuer's, no letter lost (Polish PRZYBYŁ, MĘŻYK have no AEIOU).
   for (const k of textLayer ? [] : (['nome_completo', 'nome_pai', 'nome_mae'] as const)) {
     const v = d[k];
-    if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor) || unspeltWords(v.valor).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }
   return { model, campos: scoreFields(d, textLayer), labelsFound: labels.size, suspects };
 }
