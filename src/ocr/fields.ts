@@ -34,6 +34,10 @@ const none: Draft = { valor: '', conf: 0 };
  * when the FILIAÇÃO label was not read: the box for two parents' lines leaves room under the last one.
  */
 const PARENTS_ABOVE_PERMIT = 6;
+/** A remark word read under this confidence may be the card's edge (leftOfLabel in extractFields). */
+const UNSURE_CODE = 0.5;
+/** ...when a letter of the remarks' line is read this sure or over (the low-confidence line). */
+const SURE_CODE = 0.8;
 /** Confidence cap of a category code that starts a glyph right of where it should (a letter lost). */
 const LOST_GLYPH_CAP = 0.7;
 /** A category boxed more than this many value type heights tall (code-ink.ts's tallest glyph) was not read from its letter alone. */
@@ -208,7 +212,17 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   d.data_emissao = read('emissao', normalizeDate, true, hasDigit);
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true, hasDigit);
   // Remarks with the flat marks read as letters doubted (near-labels.ts doubtFlatCodes).
-  const obsPs = below('observacoes').map((p) => doubtFlatCodes(p, capH)).filter((p): p is Phrase => p !== undefined);
+  // A word read unsure (under UNSURE_CODE) that ends left of where the label starts, beside a code read
+  // sure, is no remark: codes are printed from the label's column on, and what lies wholly left of it
+  // is the card's edge or the frame (final20 #10: "E" at 0.37 boxed left of the label, then EARA at 0.87).
+  const obsX = labels.get('observacoes')?.phrase.x0;
+  const leftOfLabel = (p: Phrase): Phrase | undefined => {
+    if (obsX === undefined || !p.words.some((w) => w.conf >= SURE_CODE && /\p{L}/u.test(w.text))) return p;
+    const keep = p.words.filter((w) => !(w.conf < UNSURE_CODE && w.x1 < obsX));
+    return keep.length === p.words.length ? p : keep.length ? toPhrase(keep) : undefined;
+  };
+  const obsPs = below('observacoes').map((p) => doubtFlatCodes(p, capH)).filter((p): p is Phrase => p !== undefined)
+    .map(leftOfLabel).filter((p): p is Phrase => p !== undefined);
   const remarks = normalizeRemarks(obsPs.map((p) => p.text).join(' '));
   // A place ("CITY, UF": the issue side's place of issue, or a form's printed line) is no remark.
   d.observacoes = remarks && !isPlaceLine(obsPs.map((p) => p.text).join(' ')) ? { valor: remarks, conf: valueConfidence(obsPs) } : none;
