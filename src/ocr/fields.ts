@@ -20,6 +20,7 @@ import { mendDate } from './validators.js';
 import { birthLine, GROWN_LABELS, linesUnderRow } from './field-lines.js';
 import { cutStampWords } from './stamp-words.js';
 import { doubtNameLines, NAME_DOUBT_CAP } from './name-doubts.js';
+import { unspeltWords } from './orthography.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
 export { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
@@ -33,6 +34,10 @@ const none: Draft = { valor: '', conf: 0 };
  * when the FILIAÇÃO label was not read: the box for two parents' lines leaves room under the last one.
  */
 const PARENTS_ABOVE_PERMIT = 6;
+/** A remark word read under this confidence may be the card's edge (leftOfLabel in extractFields). */
+const UNSURE_CODE = 0.5;
+/** ...when a letter of the remarks' line is read this sure or over (the low-confidence line). */
+const SURE_CODE = 0.8;
 /** Confidence cap of a category code that starts a glyph right of where it should (a letter lost). */
 const LOST_GLYPH_CAP = 0.7;
 /** A category boxed more than this many value type heights tall (code-ink.ts's tallest glyph) was not read from its letter alone. */
@@ -207,7 +212,17 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   d.data_emissao = read('emissao', normalizeDate, true, hasDigit);
   d.data_primeira_habilitacao = read('primeira', normalizeDate, true, hasDigit);
   // Remarks with the flat marks read as letters doubted (near-labels.ts doubtFlatCodes).
-  const obsPs = below('observacoes').map((p) => doubtFlatCodes(p, capH)).filter((p): p is Phrase => p !== undefined);
+  // A word read unsure (under UNSURE_CODE) that ends left of where the label starts, beside a code read
+  // sure, is no remark: codes are printed from the label's column on, and what lies wholly left of it
+  // is the card's edge or the frame (final20 #10: "E" at 0.37 boxed left of the label, then EARA at 0.87).
+  const obsX = labels.get('observacoes')?.phrase.x0;
+  const leftOfLabel = (p: Phrase): Phrase | undefined => {
+    if (obsX === undefined || !p.words.some((w) => w.conf >= SURE_CODE && /\p{L}/u.test(w.text))) return p;
+    const keep = p.words.filter((w) => !(w.conf < UNSURE_CODE && w.x1 < obsX));
+    return keep.length === p.words.length ? p : keep.length ? toPhrase(keep) : undefined;
+  };
+  const obsPs = below('observacoes').map((p) => doubtFlatCodes(p, capH)).filter((p): p is Phrase => p !== undefined)
+    .map(leftOfLabel).filter((p): p is Phrase => p !== undefined);
   const remarks = normalizeRemarks(obsPs.map((p) => p.text).join(' '));
   // A place ("CITY, UF": the issue side's place of issue, or a form's printed line) is no remark.
   d.observacoes = remarks && !isPlaceLine(obsPs.map((p) => p.text).join(' ')) ? { valor: remarks, conf: valueConfidence(obsPs) } : none;
@@ -376,10 +391,11 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   // A name word without a vowel lost letters (doubts.ts vowellessWords), as did one opening with L or R
   // before a consonant (headlessWords); one too long for a name is two read as one (joinedWords), a DER
   // without the VAN or VON before it lost that word (orphanDer): under the low-confidence line.
+  // A word no orthography of the names spells (orthography.ts unspeltWords: "JOVANOVIÉ", "TRUONG") was misread too.
   // Not on a text layer: its words are the issuer's, no letter lost (Polish PRZYBYŁ, MĘŻYK have no AEIOU).
   for (const k of textLayer ? [] : (['nome_completo', 'nome_pai', 'nome_mae'] as const)) {
     const v = d[k];
-    if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor) || unspeltWords(v.valor).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }
   return { model, campos: scoreFields(d, textLayer), labelsFound: labels.size, suspects };
 }

@@ -137,3 +137,26 @@ export function foreignSpelling(w: string): boolean {
 export function oneSyllableAo(w: string): boolean {
   return /^[^AEIOUÁÉÍÓÚÂÊÔÃÕY]+AOS?$/.test(w);
 }
+
+/**
+ * Name words no orthography of the names a station reads spells, so misread (a letter or its mark lost
+ * or taken for another), never mended here, only doubted (fields.ts: under the low-confidence line):
+ * - A final É after I ("JOVANOVIÉ", "RADIÉ" for JOVANOVIĆ, RADIĆ: the acute over Ć seen, the C under it
+ *   taken for E). Portuguese and Spanish words end in -é only after a consonant (José, André, Noé after
+ *   a vowel other than I); Croatian, Serbian and the other Slavic Latin alphabets have no É; Vietnamese
+ *   writes the diphthong iê with its circumflex, and without a final consonant as -ia, never -ié. Only a
+ *   French participle ends so (marié), not a name.
+ * - A final UO before a Vietnamese final consonant (NG, C, T, M, P) with the O plain or under an acute,
+ *   grave, tilde or hook ("TRUONG", "PHUÓC", "CUÒNG" for TRƯƠNG, PHƯỚC, CƯỜNG): Vietnamese writes that
+ *   diphthong uô or ươ, never a bare uo (Quốc Ngữ's vowel letters); Lithuanian and Finnish UO ends no
+ *   word in those consonants (JUOZAS, SUOMI), pinyin writes -UO, -ONG and -UANG, not -UONG. A
+ *   transliteration that drops every mark (a Vietnamese name on a foreign passport) comes back under
+ *   the line too: the card may have printed the marks.
+ * - A word opening with Ð (U+00D0, Icelandic and Faroese eth): those languages never start a word with
+ *   it; a name word that opens with such a letter is Đ (U+0110) written with the wrong code point.
+ * Source: the alphabets' letter inventories (Unicode's Latin blocks), Quốc Ngữ's rules for the
+ * diphthongs ia/iê, ua/uô, ưa/ươ.
+ */
+export function unspeltWords(valor: string): string[] {
+  return valor.split(/[\s,]+/).filter((w) => /IÉ$/.test(w) || /UO(NG|C|T|M|P)$/.test(w.replace(/[ÓÒÕỎỌ]/g, 'O')) || w.startsWith('Ð'));
+}

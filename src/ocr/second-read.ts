@@ -189,7 +189,10 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
     // the mirror of cutShort, which keeps a first value against a second one cut short. Both readings
     // sure of the two still disagree (below): letters more at a name's end may be a mark read as type.
     const lettersAfter = (NAME_FIELDS as readonly CnhFieldName[]).includes(k) && a.valor !== '' && b.valor.length > a.valor.length && b.valor.startsWith(a.valor) && b.confianca >= a.confianca;
-    const take = b.valor !== '' && !noRemark && !inkMarksOnly(a.valor, b.valor) && (!a.valor || wordsBefore || lettersAfter || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
+    // Remarks the first reading read only the end of (final20 #8: EAR read "R" at 0.9, the other
+    // reading "EAR" at 0.95): the other's codes end with the first's, at least as sure.
+    const codesBefore = k === 'observacoes' && a.valor !== '' && b.valor.length > a.valor.length && b.valor.endsWith(a.valor) && REMARK_CODES.test(b.valor) && b.confianca >= a.confianca;
+    const take = b.valor !== '' && !noRemark && !inkMarksOnly(a.valor, b.valor) && (!a.valor || wordsBefore || lettersAfter || codesBefore || (b.valor === a.valor ? b.confianca > a.confianca : !cutShort && b.confianca >= a.confianca + MERGE_MARGIN));
     // Both readings sure of different values (neither the other cut short, nor the other with words
     // before it): one of them is misread and the ink did not tell which ("5403196854" at 0.856 against
     // 540319854 at 0.95, final6 #7): the value taken is kept, under the low-confidence line. The other
@@ -201,8 +204,14 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
     // CODE_DISAGREE_MIN) say a letter's print is read two ways (final18 #73: AB at 0.73, then "AD" at 0.934).
     // One letter more or less is the known loss of a code's letter, left to the rules above (final13 #69: "A"
     // at 0.63, then AC at 0.904).
-    const codeDisagree = k === 'categoria' && a.valor.length === b.valor.length && Math.min(a.confianca, b.confianca) >= CODE_DISAGREE_MIN;
-    const disagree = a.valor !== '' && b.valor !== '' && a.valor !== b.valor && !cutShort && !wordsBefore && Math.max(a.confianca, b.confianca) >= UNSURE && (codeDisagree || Math.min(a.confianca, b.confianca) >= DISAGREE_CAP);
+    // Remarks of two readings with no code in common ("E" at 0.65, then "A" at 0.94 for EAR A: final20 #86,
+    // each reading saw part of the line): neither is sure, as for a category. Two capitals built on a
+    // full-height left stem (B D E F P R) are one glyph whose bowl or arms blurred (final12 #51: "P" at
+    // 0.63, then D at 0.93): the surer reading stands.
+    const oneGlyph = /^[BDEFPR]$/.test(a.valor) && /^[BDEFPR]$/.test(b.valor);
+    const remarkDisagree = k === 'observacoes' && !oneGlyph && !a.valor.split(' ').some((c) => b.valor.split(' ').includes(c));
+    const codeDisagree = ((k === 'categoria' && a.valor.length === b.valor.length) || remarkDisagree) && Math.min(a.confianca, b.confianca) >= CODE_DISAGREE_MIN;
+    const disagree = a.valor !== '' && b.valor !== '' && a.valor !== b.valor && !cutShort && !wordsBefore && !codesBefore && Math.max(a.confianca, b.confianca) >= UNSURE && (codeDisagree || Math.min(a.confianca, b.confianca) >= DISAGREE_CAP);
     out[k] = disagree ? { ...chosen, confianca: Math.min(chosen.confianca, DISAGREE_CAP) } : chosen;
   }
   return out;
