@@ -78,7 +78,24 @@ export const COMMA_BELOW: Record<string, string> = { S: '\u0218', T: '\u021a' };
 const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
 
 /** The ink under one letter: the blob hanging below its baseline (px inside the letter's columns). */
-export interface BelowMark { letter: number; mark: Blob; depth: number; joined: boolean }
+export interface BelowMark { letter: number; mark: Blob; depth: number; joined: boolean; dot?: boolean }
+
+/** A dot below is at most this share of the letters' height wide and tall (an ogonek's hook, a comma's tail reach 0.2-0.4 down)... */
+export const DOT_BELOW_MAX_SIZE = 0.3;
+/** ...at most this many times as wide as tall or as tall as wide, and centred in the middle DOT_BELOW_MIDDLE of its letter's columns. */
+const DOT_BELOW_MAX_ASPECT = 2;
+const DOT_BELOW_MIDDLE = 0.5;
+
+/**
+ * The Vietnamese vowels with a dot below (U+0323: Ạ Ặ Ậ Ẹ Ệ Ị Ọ Ộ Ợ Ụ Ự Ỵ), by the letter read (plain, or
+ * with the breve, roof or horn the dot stacks under); undefined for any other letter.
+ */
+export function dotBelowLetter(c: string): string | undefined {
+  const base = c.normalize('NFD')[0];
+  if (!'AEIOUY'.includes(base)) return undefined;
+  const d = (c + '\u0323').normalize('NFC');
+  return [...d].length === 1 ? d : undefined;
+}
 
 /** Least pixels of a loose speck counted as grain under a word (belowMarks `specks`). */
 const SPECK_MIN_PX = 2;
@@ -136,7 +153,12 @@ export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>,
       const y = Math.floor(p / g.width), x = p % g.width;
       return y === b.y0 && y > 0 && [-1, 0, 1].some((dx) => x + dx >= 0 && x + dx < g.width && g.data[(y - 1) * g.width + x + dx] <= t);
     });
-    out.push({ letter: i, mark: b, depth, joined });
+    // A dot below (Vietnamese Ạ Ệ Ọ): a small round blob standing apart from its letter, centred under it
+    // (an ogonek hangs from the letter's right foot, a comma's and a cedilla's tail are taller than wide).
+    const mw = b.x1 - b.x0 + 1, mh = b.y1 - b.y0 + 1, side = (1 - DOT_BELOW_MIDDLE) / 2 * (s.x1 - s.x0);
+    const dot = !joined && mw <= DOT_BELOW_MAX_SIZE * letterH && mh <= DOT_BELOW_MAX_SIZE * letterH && mw <= DOT_BELOW_MAX_ASPECT * mh
+      && mh <= DOT_BELOW_MAX_ASPECT * mw && cx >= s.x0 + side && cx <= s.x1 - side;
+    out.push({ letter: i, mark: b, depth, joined, dot });
     return false;
   };
   let specks = 0;
@@ -163,9 +185,12 @@ export function belowReading(g: Gray, w: OcrWord): { letters: Map<number, string
   // (ink drawn on to a letter that takes no mark below is still its own tail).
   if (found.specks > 0) return { letters: out, doubt: found.marks.some((m) => !m.joined || belowLetter([...chars[m.letter].normalize('NFD')][0]) !== undefined) };
   let doubt = false;
-  for (const { letter: i, joined } of found.marks) {
+  for (const { letter: i, joined, dot } of found.marks) {
     if (i === chars.length - 1 && /,$/.test(w.text)) continue;
     const c = chars[i], base = c.normalize('NFD')[0];
+    // A dot below a vowel (read plain or with the mark it stacks under: ĐẶNG read "DĂNG", PHẠM "PHAM").
+    const under = dot ? dotBelowLetter(c) : undefined;
+    if (under) { out.set(i, under); continue; }
     // A letter read with its mark below already (Ç, or given here) keeps it.
     if (/[\u0326-\u0328]/.test(c.normalize('NFD'))) continue;
     const letter = c === base && base !== 'C' ? (!joined && COMMA_BELOW[base]) || belowLetter(base) : undefined;

@@ -25,8 +25,11 @@
  */
 import { INK_LETTER_CAP } from './glyph-accent.js';
 import { otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
-import { letterSpans } from './glyph-marks.js';
+import { INK_WRITTEN, letterSpans } from './glyph-marks.js';
 import type { OcrWord } from './words.js';
+
+/** A capital of a word judged here: Latin-1's, or one the ink readers write (glyph-marks.ts INK_WRITTEN). */
+const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
 
 /** Capitals under this height (px) are not looked at: a 12 px O's counter is 4-5 px across. */
 export const OWN_MIN_LETTER_HEIGHT = 14;
@@ -110,6 +113,40 @@ export function barAcrossStem(g: Gray, b: Blob): boolean {
   return above >= 0 && below < h && !out(above) && !out(below);
 }
 
+/** A bar seen in the gray levels: the darkness just left of the stem in its rows at least this many times the stem's other rows' (and BAR_GRAY_MIN above them). */
+export const BAR_GRAY_RATIO = 2;
+/** ...and at least this much more darkness (0-1 per pixel, summed over BAR_GRAY_COLS columns) than the stem's other rows. */
+export const BAR_GRAY_MIN = 0.6;
+/** Columns left of the stem's edge looked at for a bar's gray ink. */
+const BAR_GRAY_COLS = 3;
+
+/**
+ * Whether a bar crosses the stem by the gray levels (barAcrossStem on small or blurred type, where the
+ * bar stands out of the stem by a pixel or two and the threshold's mask shows no step: a 16 px Đ's bar
+ * reaches 1-2 px past its stem). The darkness of the BAR_GRAY_COLS columns just left of the stem's left
+ * edge (the median of the rows' leftmost ink, 0.1-0.9 of the height) is summed per row; the darkest row
+ * between 0.3 and 0.75 of the height must be at least BAR_GRAY_RATIO times the median row's of the
+ * stem's length (0.15-0.85) and BAR_GRAY_MIN above it, and the rows 0.2 of the height above and below it
+ * (clear of the bar) no darker than halfway between the two.
+ */
+export function barByGray(g: Gray, b: Blob): boolean {
+  const mk = maskOf(g, b), h = mk.h, left = leftEdges(mk);
+  if (h < 10) return false;
+  const body = left.slice(Math.round(0.1 * h), Math.round(0.9 * h) + 1).sort((a, c) => a - c);
+  const stem = b.x0 + body[Math.floor(body.length / 2)];
+  const dark = (y: number): number => {
+    let d = 0;
+    for (let x = stem - BAR_GRAY_COLS; x < stem; x++) if (x >= 0) d += (255 - g.data[(b.y0 + y) * g.width + x]) / 255;
+    return d;
+  };
+  const rows = Array.from({ length: h }, (_, y) => dark(y));
+  const base = rows.slice(Math.round(0.15 * h), Math.round(0.85 * h) + 1).sort((a, c) => a - c)[Math.floor(0.35 * h)];
+  let at = -1;
+  for (let y = Math.round(0.3 * h); y <= Math.round(0.75 * h); y++) if (at < 0 || rows[y] > rows[at]) at = y;
+  const peak = rows[at], half = (peak + base) / 2, gap = Math.round(0.2 * h);
+  return peak >= BAR_GRAY_RATIO * base && peak - base >= BAR_GRAY_MIN && at - gap >= 0 && at + gap < h && rows[at - gap] <= half && rows[at + gap] <= half;
+}
+
 /** Thorn's counter: its centre at least this share of the glyph's height down (P's lies at 0.2-0.35). */
 export const THORN_MIN_CENTRE = 0.42;
 /** A P's counter: its centre at most this share down; between the two the glyph only doubts its word. */
@@ -176,6 +213,38 @@ export function topArm(g: Gray, b: Blob): boolean {
   return false;
 }
 
+/** A horn makes its letter's top rows lean right of the lower half's centre by at least this share of the body's height (and 2 px). */
+export const HORN_MIN_REACH = 0.17;
+
+/**
+ * Whether a U or an O carries the Vietnamese horn (Ư, Ơ): a small hook drawn on to the letter's top right.
+ * A U and an O are drawn symmetric about their middle; the horn adds ink on the right of the top rows only:
+ * the ink of the body's top quarter (from `top`, the capitals' top, so a mark joined above is left out)
+ * reaches right of the lower half's centre at least HORN_MIN_REACH of the height further than it reaches
+ * left of it.
+ */
+export function hornOnTop(g: Gray, b: Blob, top = b.y0): boolean {
+  const y0 = Math.max(b.y0, top - 2), h = b.y1 - Math.max(b.y0, top) + 1;
+  if (h < 8) return false;
+  const rows = b.y1 - y0 + 1, left = new Array<number>(rows).fill(Infinity), right = new Array<number>(rows).fill(-Infinity);
+  for (const p of b.px) {
+    const y = Math.floor(p / g.width) - y0, x = p % g.width;
+    if (y >= 0 && y < rows) { left[y] = Math.min(left[y], x); right[y] = Math.max(right[y], x); }
+  }
+  const upTo = rows - h + Math.max(1, Math.round(0.25 * h)), from = rows - Math.round(0.5 * h);
+  const cx = (Math.min(...left.slice(from)) + Math.max(...right.slice(from))) / 2;
+  const ul = Math.min(...left.slice(0, upTo)), ur = Math.max(...right.slice(0, upTo));
+  return ur + ul - 2 * cx >= Math.max(2, HORN_MIN_REACH * h);
+}
+
+/** `c` (U or O, read plain or with a tone mark) with the horn added, or undefined. */
+function hornLetter(c: string): string | undefined {
+  const [base, ...marks] = [...c.normalize('NFD')];
+  if (base !== 'U' && base !== 'O' || marks.some((m) => m === '\u031b')) return undefined;
+  const d = (base + '\u031b' + marks.join('')).normalize('NFC');
+  return [...d].length === 1 ? d : undefined;
+}
+
 /**
  * What the ink of one glyph shows for a letter read as `c`: a letter of its own, a doubt, or nothing.
  * A bar across the stem makes an L or a D what its counters say: none an Ł, one an Ð; over a letter read
@@ -183,10 +252,12 @@ export function topArm(g: Gray, b: Blob): boolean {
  * the same, as an E's stem has nothing left of it, unless its top arm shows (topArm: then no Ł). A glyph read A or E with Æ's shape (ligatureAE) only
  * doubts: Æ is written where one glyph was read "AE" (paired).
  */
-export function ownLetter(g: Gray, b: Blob, c: string): { letter?: string; doubt?: boolean } {
+export function ownLetter(g: Gray, b: Blob, c: string, top = b.y0): { letter?: string; doubt?: boolean } {
+  const horn = hornLetter(c);
+  if (horn && hornOnTop(g, b, top)) return { letter: horn };
   if (c === 'O') return strokeThroughCounter(g, b) ? { letter: 'Ø' } : {};
   if (c === 'L' || c === 'D' || c === 'E') {
-    if (barAcrossStem(g, b)) {
+    if (barAcrossStem(g, b) || barByGray(g, b)) {
       const holes = glyphHoles(g, b, 3).length;
       const letter = holes === 0 ? 'Ł' : holes === 1 ? 'Ð' : undefined;
       // An E keeps its top arm (Ł's top is its stem alone): a spur left of an E's stem is no Ł (final13 #7:
@@ -224,7 +295,7 @@ export function ownLetter(g: Gray, b: Blob, c: string): { letter?: string; doubt
  */
 export function ownReading(g: Gray, w: OcrWord): { text: string; doubt: boolean } | undefined {
   const chars = [...w.text.replace(/,$/, '')];
-  if (!chars.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c))) return undefined;
+  if (!chars.length || chars.some((c) => !JUDGED_LETTER.test(c))) return undefined;
   const glyphs = wordGlyphs(g, w);
   if (!glyphs.length) return undefined;
   const heights = glyphs.map((b) => b.y1 - b.y0 + 1).sort((a, c) => a - c);
@@ -243,18 +314,48 @@ export function ownReading(g: Gray, w: OcrWord): { text: string; doubt: boolean 
     return false;
   };
   const whole = glyphs.map((b) => !cut(b));
-  return paired(g, glyphs, chars, whole) ?? spanned(g, glyphs, chars, whole);
+  const tops = glyphs.map((b) => b.y0).sort((a, c) => a - c), top = tops[Math.floor(tops.length / 2)];
+  const r = paired(g, glyphs, chars, whole, top) ?? spanned(g, glyphs, chars, whole, top);
+  return r && { ...r, text: strokedD(hornPair(r.text)) };
+}
+
+/**
+ * Vietnamese writes the horn on both letters of the pair U O or on neither's U alone (ươ: TRƯƠNG, PHƯỚC;
+ * "ưo" is no spelling): an O after a U given the horn takes it too (its own horn is small and often joins
+ * the next letter, so its glyph is not paired). Tone marks are kept.
+ */
+export function hornPair(text: string): string {
+  const chars = [...text];
+  for (let i = 1; i < chars.length; i++) {
+    if (chars[i - 1].normalize('NFD').startsWith('U\u031b') && chars[i].normalize('NFD')[0] === 'O') chars[i] = hornLetter(chars[i]) ?? chars[i];
+  }
+  return chars.join('');
+}
+
+/**
+ * A stroked D's code point by its word: a D with a bar across its stem is Icelandic and Faroese
+ * Ð (U+00D0, the eth) or Croatian, Serbian, Bosnian and Vietnamese Đ (U+0110); the two capitals look the
+ * same, so the word's other letters decide. No Icelandic or Faroese word starts with Ð (the eth stands only
+ * after a vowel), and a word that also holds a letter those alphabets lack (any mark over or under a letter
+ * outside Latin-1, Ć Č Š Ž, the Vietnamese horn and tones) is not theirs: there every Ð is written Đ.
+ */
+export const NOT_ICELANDIC = /[\u0100-\u010f\u0111-\u024f\u1e00-\u1eff]/;
+
+/** `text` with its Ð written Đ where it starts the word or the word holds a letter NOT_ICELANDIC. */
+export function strokedD(text: string): string {
+  if (!text.includes('Ð')) return text;
+  return text.startsWith('Ð') || NOT_ICELANDIC.test(text) ? text.replace(/Ð/g, 'Đ') : text;
 }
 
 /** ownReading's first pairing: each glyph one letter, an Æ-shaped glyph "AE" where the counts call for it. */
-function paired(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[]): { text: string; doubt: boolean } | undefined {
+function paired(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[], top: number): { text: string; doubt: boolean } | undefined {
   let extra = chars.length - glyphs.length, i = 0, doubt = false;
   if (extra < 0) return undefined;
   const out: string[] = [];
   for (const [k, b] of glyphs.entries()) {
     if (i >= chars.length) return undefined;
     if (extra > 0 && chars[i] === 'A' && chars[i + 1] === 'E' && whole[k] && ligatureAE(g, b)) { out.push('Æ'); i += 2; extra--; continue; }
-    const seen = whole[k] ? ownLetter(g, b, chars[i]) : {};
+    const seen = whole[k] ? ownLetter(g, b, chars[i], top) : {};
     out.push(seen.letter ?? chars[i]);
     if (seen.doubt) doubt = true;
     i++;
@@ -263,13 +364,13 @@ function paired(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[]): { t
 }
 
 /** ownReading's second pairing: glyph-marks.ts letterSpans, letters with a glyph of their own looked at. */
-function spanned(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[]): { text: string; doubt: boolean } | undefined {
+function spanned(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[], top: number): { text: string; doubt: boolean } | undefined {
   const spans = letterSpans(glyphs, chars.length);
   if (!spans) return undefined;
   let doubt = false;
   const out = chars.map((c, i) => {
     if (!spans[i].whole || !whole[spans[i].glyph]) return c;
-    const seen = ownLetter(g, glyphs[spans[i].glyph], c);
+    const seen = ownLetter(g, glyphs[spans[i].glyph], c, top);
     // Æ's shape over a glyph read A or E is not looked at here (as before the doubt: letters spanned by width).
     if ((c === 'A' || c === 'E') && !seen.letter) return c;
     if (seen.doubt) doubt = true;
@@ -286,7 +387,7 @@ function spanned(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[]): { 
  */
 export function mendOwnLetters(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
   return words.map((w) => {
-    if (!/[OLDPAE]/.test(w.text) || !judged(w)) return w;
+    if (!/[OLDPAEU]/.test(w.text.normalize('NFD')) || !judged(w)) return w;
     const r = ownReading(g, w);
     const plain = w.text.replace(/,$/, '');
     if (!r || (r.text === plain && !r.doubt)) return w;
