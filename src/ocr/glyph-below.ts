@@ -26,7 +26,7 @@
  */
 import { INK_LETTER_CAP } from './glyph-accent.js';
 import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
-import { INK_WRITTEN, letterSpans } from './glyph-marks.js';
+import { INK_WRITTEN, letterSpans, meanSpans } from './glyph-marks.js';
 import { mendForeignMarks } from './glyph-foreign.js';
 import { mendOwnLetters } from './glyph-own.js';
 import type { OcrWord } from './words.js';
@@ -103,14 +103,15 @@ const SPECK_MIN_PX = 2;
 /**
  * The marks hanging under a capital word's letters (`n` letters), by letter index; undefined when the
  * word's glyphs do not pair with its letters or its type is under BELOW_MIN_LETTER_HEIGHT. Also the letters'
- * height, and `specks`: loose ink in the same band (touching neither the letters nor the band's floor, at
+ * height, whether the letters were placed by meanSpans (`byMean`), and `specks`: loose ink in the same band (touching neither the letters nor the band's floor, at
  * least SPECK_MIN_PX, within the word and not its trailing punctuation) that is no mark (under no letter, or
  * of no mark's size or place): a noisy or dark frame's grain, where ink under a letter is no evidence of a
  * mark (final12 #57, low light: grain under FACUNDO and LIMACHI read as an ogonek and commas).
  */
-export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>, n: number): { marks: BelowMark[]; letterH: number; specks: number } | undefined {
+export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>, n: number): { marks: BelowMark[]; letterH: number; specks: number; byMean: boolean } | undefined {
   const glyphs = wordGlyphs(g, w);
-  const spans = glyphs.length ? letterSpans(glyphs, n) : undefined;
+  const paired = glyphs.length ? letterSpans(glyphs, n) : undefined;
+  const spans = paired ?? (glyphs.length ? meanSpans(glyphs, n) : undefined);
   if (!spans) return undefined;
   const heights = glyphs.map((b) => b.y1 - b.y0 + 1).sort((a, b) => a - b);
   const letterH = heights[Math.floor(heights.length / 2)];
@@ -163,7 +164,7 @@ export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>,
   };
   let specks = 0;
   for (const b of blobs(g, x0, top, x1, bottom, t)) if (markOf(b)) specks++;
-  return { marks: out, letterH, specks };
+  return { marks: out, letterH, specks, byMean: !paired };
 }
 
 /**
@@ -181,6 +182,11 @@ export function belowReading(g: Gray, w: OcrWord): { letters: Map<number, string
   // A word read with a trailing comma: its last letter's ink below may be that comma.
   const found = belowMarks(g, w, chars.length);
   if (!found) return { letters: out, doubt: false };
+  // Letters placed by meanSpans (capitals run together): only a dot below is taken there, nothing doubted.
+  if (found.byMean) {
+    if (found.specks === 0) for (const m of found.marks) { const d = m.dot ? dotBelowLetter(chars[m.letter]) : undefined; if (d) out.set(m.letter, d); }
+    return { letters: out, doubt: false };
+  }
   // Grain under the word: ink under a letter may be more of it; a mark found there only doubts the word
   // (ink drawn on to a letter that takes no mark below is still its own tail).
   if (found.specks > 0) return { letters: out, doubt: found.marks.some((m) => !m.joined || belowLetter([...chars[m.letter].normalize('NFD')][0]) !== undefined) };

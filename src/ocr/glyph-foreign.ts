@@ -33,7 +33,7 @@ import {
 } from './glyph-accent.js';
 import { wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { dotsReading } from './glyph-dots.js';
-import { BREVE_MIN_DEPTH, INK_WRITTEN, NEAR, cupDepth, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
+import { BREVE_MIN_DEPTH, INK_WRITTEN, NEAR, binarySlant, meanSpans, cupDepth, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
 import type { OcrWord } from './words.js';
 
 /** Capitals with two dots above, by base letter. */
@@ -203,6 +203,40 @@ export function cBody(g: Gray, b: Blob, top = b.y0): boolean {
   return (at(0.1) + at(0.9)) / 2 - midLeft >= C_ROUND * w;
 }
 
+/** A stacked tone mark's own pixels lean at least this much (binarySlant) to be named an acute or a grave. */
+const STACK_SLANT = 0.3;
+/** The Vietnamese roofs and breves a tone mark stacks on (read by the model or written by the breve's rule). */
+const STACK_BASES = 'ÂÊÔĂ';
+
+/**
+ * Whether the two blobs over a letter read with a roof or a breve are two marks stacked (Vietnamese Ầ Ấ Ề
+ * Ế Ồ Ố Ằ Ắ: final20's TRẦN read "TRÂN" at 0.852): a smaller blob standing higher than the other's middle
+ * (its foot above it), beside or over it. Two dots stand level; a stroke and a roof one over the other are
+ * no Portuguese mark.
+ */
+function stackedOver(c: string, mine: Blob[]): boolean {
+  if (!STACK_BASES.includes(c) || mine.length !== 2) return false;
+  const [low, high] = [...mine].sort((a, b) => (b.y0 + b.y1) - (a.y0 + a.y1));
+  const size = (b: Blob): number => (b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1);
+  return high.y1 < (low.y0 + low.y1) / 2 && size(high) < size(low);
+}
+
+/**
+ * The letter two stacked marks make over a letter read with a roof or a breve (stackedOver): the upper
+ * one leaning up to the right by its own pixels (binarySlant >= STACK_SLANT) an acute, down to the right
+ * (<= -STACK_SLANT) a grave, composed on the letter read (Ấ for "Â" under an acute); a tone mark whose lean
+ * is not clear (a hook above, a tilde, a speck) only doubts the word.
+ */
+function stackedInk(g: Gray, c: string, mine: Blob[]): { letter?: string; doubt?: boolean } {
+  const high = [...mine].sort((a, b) => (a.y0 + a.y1) - (b.y0 + b.y1))[0];
+  // Its own pixels' slant (glyph-marks.ts binarySlant): the gray levels around it take in the roof's ink
+  // (final20 #69's grave over TRẦN's roof, 3 x 4 px: markSlant +0.16, binarySlant -0.43).
+  const slant = binarySlant(high, g.width);
+  const tone = slant >= STACK_SLANT ? '\u0301' : slant <= -STACK_SLANT ? '\u0300' : undefined;
+  const letter = tone && (c + tone).normalize('NFC');
+  return letter && [...letter].length === 1 ? { letter } : { doubt: true };
+}
+
 /** A ring joined to an A's apex is looked at down to this share of the letters' height under their top. */
 const RING_FOOT = 0.15;
 
@@ -247,10 +281,14 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
   const chars = [...w.text.replace(/,$/, '')];
   if (!chars.length || chars.some((c) => !JUDGED_LETTER.test(c))) return none;
   const ink = markInk(g, w);
-  const spans = ink && letterSpans(ink.glyphs, chars.length);
+  const paired = ink && letterSpans(ink.glyphs, chars.length);
+  const spans = paired || (ink && meanSpans(ink.glyphs, chars.length));
   if (!ink || !spans || ink.letterH < SMALL_MIN_HEIGHT) return none;
   const small = ink.letterH < MIN_LETTER_HEIGHT;
   const over = ink.marks.map((m) => spans.findIndex((b) => b.x0 <= (m.x0 + m.x1) / 2 && (m.x0 + m.x1) / 2 <= b.x1));
+  // Letters placed by meanSpans (most capitals run together: final20 #68's MARIĆ, "MARI" one blob): only
+  // marks over a letter with a glyph of its own are judged; a mark over a run's letter leaves the word.
+  if (!paired && over.some((i) => i < 0 || !spans[i].whole)) return none;
   // A round letter read with a mark inside a word whose body is a C's (openRight): a C with a mark
   // (Č read "Ó"), its mark's class judged over a plain C; a C left without one is doubted.
   const mouths = new Set<number>(), eMouths = new Set<number>(), read = [...chars];
@@ -263,7 +301,8 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
   for (let i = 0; i < chars.length; i++) {
     const mine = ink.marks.filter((_, k) => over[k] === i), ring = markedLetter(baseOf(chars[i]), 'ring');
     const seen = ring && spans[i].whole && ringOnTop(g, ink.glyphs[spans[i].glyph], ink.top, ink.letterH) ? { letter: ring }
-      : mine.length ? foreignInk(g, chars[i], mine, ink.letterH, ink.top, small) : {};
+      : stackedOver(chars[i], mine) ? stackedInk(g, chars[i], mine)
+        : mine.length ? foreignInk(g, chars[i], mine, ink.letterH, ink.top, small) : {};
     if (seen.letter && seen.letter !== chars[i]) out.set(i, seen.letter);
     if (seen.doubt) { doubt = true; out.set(i, chars[i]); }
   }

@@ -213,28 +213,49 @@ export function topArm(g: Gray, b: Blob): boolean {
   return false;
 }
 
-/** A horn makes its letter's top rows lean right of the lower half's centre by at least this share of the body's height (and 2 px). */
+/** A horn makes one of its letter's top rows lean right of the lower half's centre by at least this share of the body's height (and 3 px)... */
 export const HORN_MIN_REACH = 0.17;
+/** ...among the rows down to this share of the body's height under the capitals' top (and the two above it). */
+const HORN_ROWS = 0.15;
+/** A U before an Ơ takes the horn where its top leans right by this share of its height (plain U, O measured up to 0.13). */
+export const HORN_PAIR_LEAN = 0.1;
 
 /**
  * Whether a U or an O carries the Vietnamese horn (Ư, Ơ): a small hook drawn on to the letter's top right.
  * A U and an O are drawn symmetric about their middle; the horn adds ink on the right of the top rows only:
- * the ink of the body's top quarter (from `top`, the capitals' top, so a mark joined above is left out)
- * reaches right of the lower half's centre at least HORN_MIN_REACH of the height further than it reaches
- * left of it.
+ * one of the body's top rows (HORN_ROWS of its height from `top`, the capitals' top, and the two rows above
+ * it) reaches right of the lower half's centre at least HORN_MIN_REACH of the height further than it
+ * reaches left of it (rows whose left stem a blur faded are left out), and no row of its foot leans left
+ * 2 px or more (a slash through an O: Ø).
  */
-export function hornOnTop(g: Gray, b: Blob, top = b.y0): boolean {
-  const y0 = Math.max(b.y0, top - 2), h = b.y1 - Math.max(b.y0, top) + 1;
-  if (h < 8) return false;
+export function hornOnTop(g: Gray, b: Blob, top = b.y0, marked = false): boolean {
+  return hornLean(g, b, top, marked) >= HORN_MIN_REACH;
+}
+
+/**
+ * hornOnTop's measure: the most a top row's ink leans right of the lower half's centre (its right end plus
+ * its left end less twice the centre), as a share of the body's height; -1 where the body is under 8 px,
+ * the lean is under 3 px or the foot leans left (Ø). Over a letter read with a mark (`marked`) the rows above the capitals' top are
+ * left out: an acute blurred on to its letter leans right too (ÚRSULA's Ú).
+ */
+export function hornLean(g: Gray, b: Blob, top = b.y0, marked = false): number {
+  const y0 = Math.max(b.y0, top - (marked ? 0 : 2)), h = b.y1 - Math.max(b.y0, top) + 1;
+  if (h < 8 || y0 > b.y1) return -1;
   const rows = b.y1 - y0 + 1, left = new Array<number>(rows).fill(Infinity), right = new Array<number>(rows).fill(-Infinity);
   for (const p of b.px) {
     const y = Math.floor(p / g.width) - y0, x = p % g.width;
     if (y >= 0 && y < rows) { left[y] = Math.min(left[y], x); right[y] = Math.max(right[y], x); }
   }
-  const upTo = rows - h + Math.max(1, Math.round(0.25 * h)), from = rows - Math.round(0.5 * h);
-  const cx = (Math.min(...left.slice(from)) + Math.max(...right.slice(from))) / 2;
-  const ul = Math.min(...left.slice(0, upTo)), ur = Math.max(...right.slice(0, upTo));
-  return ur + ul - 2 * cx >= Math.max(2, HORN_MIN_REACH * h);
+  const upTo = Math.min(rows, rows - h + Math.max(2, Math.round(HORN_ROWS * h))), from = rows - Math.round(0.5 * h);
+  const lo = Math.min(...left.slice(from)), hi = Math.max(...right.slice(from)), cx = (lo + hi) / 2;
+  // Only rows with ink in the left half's outer part count (a U's left stem faded at the top by a blur
+  // leaves a row of its right stem alone, which leans right as much as a horn).
+  let lean = -Infinity;
+  for (let y = 0; y < upTo; y++) if (right[y] >= left[y] && left[y] <= cx - 0.15 * (hi - lo)) lean = Math.max(lean, right[y] + left[y] - 2 * cx);
+  // A stroke through the letter leans its foot left as its top right (Ø's slash): no horn.
+  let foot = -Infinity;
+  for (let y = rows - Math.max(2, Math.round(HORN_ROWS * h)); y < rows; y++) if (right[y] >= left[y] && right[y] >= cx + 0.15 * (hi - lo)) foot = Math.max(foot, 2 * cx - right[y] - left[y]);
+  return lean >= 3 && foot < 2 ? lean / h : -1;
 }
 
 /** `c` (U or O, read plain or with a tone mark) with the horn added, or undefined. */
@@ -253,9 +274,11 @@ function hornLetter(c: string): string | undefined {
  * doubts: Æ is written where one glyph was read "AE" (paired).
  */
 export function ownLetter(g: Gray, b: Blob, c: string, top = b.y0): { letter?: string; doubt?: boolean } {
-  const horn = hornLetter(c);
-  if (horn && hornOnTop(g, b, top)) return { letter: horn };
-  if (c === 'O') return strokeThroughCounter(g, b) ? { letter: 'Ø' } : {};
+  // A U or an O read plain: the horn (a letter read with a mark takes it only after a U given one,
+  // hornPair: an acute blurred on to its letter leans right like a horn, ÚRSULA's Ú).
+  if (c === 'O' && strokeThroughCounter(g, b)) return { letter: 'Ø' };
+  if ((c === 'U' || c === 'O') && hornOnTop(g, b, top)) return { letter: hornLetter(c) };
+  if (c === 'O') return {};
   if (c === 'L' || c === 'D' || c === 'E') {
     if (barAcrossStem(g, b) || barByGray(g, b)) {
       const holes = glyphHoles(g, b, 3).length;
@@ -358,6 +381,11 @@ function paired(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[], top:
     const seen = whole[k] ? ownLetter(g, b, chars[i], top) : {};
     out.push(seen.letter ?? chars[i]);
     if (seen.doubt) doubt = true;
+    // A U before an O given the horn whose top leans right less clearly (HORN_PAIR_LEAN): ươ, the pair
+    // Vietnamese writes (a U's horn stands out 2-3 px on 20 px type, an O's rises clear of its bowl).
+    const prev = out.length - 2;
+    if (prev >= 0 && out[prev] === chars[i - 1] && hornLetter(out[prev]) && out[prev].normalize('NFD')[0] === 'U' && out[prev + 1] !== chars[i]
+      && out[prev + 1].normalize('NFD').startsWith('O\u031b') && whole[k - 1] && hornLean(g, glyphs[k - 1], top, out[prev] !== 'U') >= HORN_PAIR_LEAN) out[prev] = hornLetter(out[prev])!;
     i++;
   }
   return i === chars.length && extra === 0 ? { text: out.join(''), doubt } : undefined;

@@ -12,7 +12,8 @@ import { drawn, worn } from './drawn-word.js';
 import { INK_LETTER_CAP } from '../../src/ocr/glyph-accent.js';
 import { mendInkMarks } from '../../src/ocr/glyph-below.js';
 import { cBody } from '../../src/ocr/glyph-foreign.js';
-import { wordGlyphs } from '../../src/ocr/glyph-i.js';
+import { wordGlyphs, type Blob } from '../../src/ocr/glyph-i.js';
+import { inkLettersLost, letterSpans, meanSpans } from '../../src/ocr/glyph-marks.js';
 import { hornPair, strokedD } from '../../src/ocr/glyph-own.js';
 
 const FONTS: Array<[string, boolean]> = [
@@ -93,9 +94,35 @@ describe('marks on another letter\'s body or under it (final20)', () => {
     expect(rs.filter((r) => r.text === 'TRƯƠNG').length).toBeGreaterThanOrEqual(4);
   });
 
-  it('leaves Portuguese words with U and O as read and as sure', async () => {
-    for (const word of ['LOURDES', 'ÚRSULA', 'SOUZA', 'ROBERTO', 'JOÃO', 'CONCEIÇÃO', 'GONÇALVES', 'OTÁVIO']) {
-      for (const size of [22, 28]) for (const r of await readings(word, word, size)) expect([r.text, r.conf], r.at).toEqual([word, 0.9]);
+  it('writes a tone mark stacked on a roof or a breve, or doubts the word; never another tone', async () => {
+    for (const [truth, read, least] of [['TRẦN', 'TRÂN', 4], ['YẾN', 'YÊN', 4], ['THẮNG', 'THĂNG', 5]] as const) {
+      const rs = await readings(truth, read);
+      for (const r of rs) expect([truth, read], r.at).toContain(r.text);
+      expect(rs.filter((r) => r.text === truth).length).toBeGreaterThanOrEqual(least);
+      for (const r of rs) if (r.text === truth) expect(r.conf).toBeLessThanOrEqual(INK_LETTER_CAP);
     }
+  });
+
+  it('leaves Portuguese words with U and O as read and as sure', async () => {
+    for (const word of ['LOURDES', 'ÚRSULA', 'SOUZA', 'ROBERTO', 'JOÃO', 'CONCEIÇÃO', 'GONÇALVES', 'OTÁVIO', 'GUSTAVO', 'DUO']) {
+      for (const size of [20, 24, 28]) for (const r of await readings(word, word, size)) expect([r.text, r.conf], r.at).toEqual([word, 0.9]);
+    }
+  });
+
+  it('places letters where most capitals run together by the mean letter width (meanSpans)', () => {
+    // final20 #78's PHẠM in DejaVu Serif: P alone (15 px), HAM one blob (66 px).
+    const blob = (x0: number, w: number): Blob => ({ x0, x1: x0 + w - 1, y0: 0, y1: 19, px: [] });
+    const glyphs = [blob(583, 15), blob(601, 66)];
+    expect(letterSpans(glyphs, 4)).toBeUndefined();
+    const spans = meanSpans(glyphs, 4)!;
+    expect(spans.map((s) => [s.glyph, s.whole])).toEqual([[0, true], [1, false], [1, false], [1, false]]);
+    expect(meanSpans([blob(0, 10), blob(12, 10), blob(24, 45)], 4)).toBeUndefined();
+  });
+
+  it('keeps a re-reading that lost the letters the ink wrote under INK_LETTER_CAP', () => {
+    const reread = [{ text: 'DURBDEVIÉ', conf: 0.82 }, { text: 'SARIÉ', conf: 0.9 }];
+    expect(inkLettersLost('ĐURDEVIĆ ŠARIĆ', reread).map((w) => w.conf)).toEqual([INK_LETTER_CAP, INK_LETTER_CAP]);
+    expect(inkLettersLost('DURDEVIÉ SARIÉ', reread)).toEqual(reread);
+    expect(inkLettersLost('ĐURDEVIĆ ŠARIĆ', [{ text: 'ĐURĐEVIĆ', conf: 0.6 }, { text: 'SARIÉ', conf: 0.9 }])[1].conf).toBe(0.9);
   });
 });
