@@ -20,6 +20,10 @@
  * Under an S or a T a mark standing apart from its letter is a comma below (Romanian Ș Ț, U+0218 U+021A,
  * twentieth round: final18's ȘTEFĂNESCU, ȚURCANU were written "ŞTEFĂNESCU", "ŢURCANU"); one drawn on
  * to it a cedilla (Ş Ţ) or a comma the blur joined, which the ink does not tell (COMMA_BELOW).
+ * A small round blob standing apart from a vowel and centred under it is the Vietnamese dot below (Ạ Ệ Ọ,
+ * twenty-second round: final20's PHẠM read "PHAM" at 0.895 or written "PHĄM"; dotBelowLetter), composed with
+ * the mark the letter was read with (Ặ for "Ă"); where the capitals run together (glyph-marks.ts meanSpans)
+ * only such a dot is taken.
  * A letter given a mark here is one the model cannot write: the word's confidence is kept at most
  * INK_LETTER_CAP. A mark below a letter that takes none (or a C, whose Ç the model writes itself, read
  * plain) only doubts the word (confidence at most INK_LETTER_CAP). Pure functions on a gray page.

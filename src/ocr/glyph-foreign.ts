@@ -25,7 +25,12 @@
  * doubted): other ink over a plain letter is print or dirt, not marks, and nothing is taken then. No mark (none above) is never
  * taken to strip a read one: a mark can merge with its letter or fade under the threshold. A letter
  * written here is one the model cannot write, so the ink's word alone does not make it sure: the word's
- * confidence is kept at most INK_LETTER_CAP. Pure functions on a gray page.
+ * confidence is kept at most INK_LETTER_CAP. Since the twenty-second round: an E read with a mark (or a
+ * G under ink) whose body is a C's (cBody) is judged as a C (Ć Č read "É", "Ğ"; "ÉÓ" over one glyph too,
+ * oneGlyphPair), a tone mark stacked on a roof or a breve is composed (stackedOver, stackedInk: Ầ Ấ Ề Ế
+ * Ồ Ố Ằ Ắ), and where most capitals run together their letters are placed by the mean width
+ * (glyph-marks.ts meanSpans), only marks over a letter with a glyph of its own judged. Pure functions on
+ * a gray page.
  */
 import {
   ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, BASE_OF, GRAVE, INK_LETTER_CAP, MARK_MAX_HEIGHT, MIN_LETTER_HEIGHT, MODEL_MARKED, SLANT_CLEAR, SLANT_FLAT,

@@ -19,6 +19,12 @@
  *   two letters "AE" read from one glyph; over a glyph read A or E alone it only doubts the word (a
  *   monospaced face's blurred A passes the shape: final15 #74's NADIIA GEMMA made "NÆDIIÆ GEMMÆ",
  *   final13 #7's MBAYE lost).
+ * Since the twenty-second round (final20's Croatian, Serbian and Vietnamese names): a bar too short for the
+ * threshold's mask is also looked for in the gray levels (barByGray: a 16 px Đ's bar stands 1-2 px out);
+ * the stroked D is written Đ (U+0110) rather than the eth Ð (U+00D0) where its word starts with it or holds
+ * a letter Icelandic and Faroese lack (strokedD); and a U or an O with the Vietnamese horn (glyph-horn.ts)
+ * is written Ư, Ơ. Words holding letters the ink readers write (glyph-marks.ts INK_WRITTEN: ĐURĐEVIĆ's Ć)
+ * are judged too.
  * A letter written here is one the model cannot write, so its word's confidence is kept at most
  * INK_LETTER_CAP (glyph-accent.ts). Type under OWN_MIN_LETTER_HEIGHT px is not looked at (its counters
  * close). Pure functions on a gray page.
@@ -26,6 +32,7 @@
 import { INK_LETTER_CAP } from './glyph-accent.js';
 import { otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { INK_WRITTEN, letterSpans } from './glyph-marks.js';
+import { HORN_PAIR_LEAN, hornLean, hornLetter, hornOnTop, hornPair } from './glyph-horn.js';
 import type { OcrWord } from './words.js';
 
 /** A capital of a word judged here: Latin-1's, or one the ink readers write (glyph-marks.ts INK_WRITTEN). */
@@ -213,59 +220,6 @@ export function topArm(g: Gray, b: Blob): boolean {
   return false;
 }
 
-/** A horn makes one of its letter's top rows lean right of the lower half's centre by at least this share of the body's height (and 3 px)... */
-export const HORN_MIN_REACH = 0.17;
-/** ...among the rows down to this share of the body's height under the capitals' top (and the two above it). */
-const HORN_ROWS = 0.15;
-/** A U before an Ơ takes the horn where its top leans right by this share of its height (plain U, O measured up to 0.13). */
-export const HORN_PAIR_LEAN = 0.1;
-
-/**
- * Whether a U or an O carries the Vietnamese horn (Ư, Ơ): a small hook drawn on to the letter's top right.
- * A U and an O are drawn symmetric about their middle; the horn adds ink on the right of the top rows only:
- * one of the body's top rows (HORN_ROWS of its height from `top`, the capitals' top, and the two rows above
- * it) reaches right of the lower half's centre at least HORN_MIN_REACH of the height further than it
- * reaches left of it (rows whose left stem a blur faded are left out), and no row of its foot leans left
- * 2 px or more (a slash through an O: Ø).
- */
-export function hornOnTop(g: Gray, b: Blob, top = b.y0, marked = false): boolean {
-  return hornLean(g, b, top, marked) >= HORN_MIN_REACH;
-}
-
-/**
- * hornOnTop's measure: the most a top row's ink leans right of the lower half's centre (its right end plus
- * its left end less twice the centre), as a share of the body's height; -1 where the body is under 8 px,
- * the lean is under 3 px or the foot leans left (Ø). Over a letter read with a mark (`marked`) the rows above the capitals' top are
- * left out: an acute blurred on to its letter leans right too (ÚRSULA's Ú).
- */
-export function hornLean(g: Gray, b: Blob, top = b.y0, marked = false): number {
-  const y0 = Math.max(b.y0, top - (marked ? 0 : 2)), h = b.y1 - Math.max(b.y0, top) + 1;
-  if (h < 8 || y0 > b.y1) return -1;
-  const rows = b.y1 - y0 + 1, left = new Array<number>(rows).fill(Infinity), right = new Array<number>(rows).fill(-Infinity);
-  for (const p of b.px) {
-    const y = Math.floor(p / g.width) - y0, x = p % g.width;
-    if (y >= 0 && y < rows) { left[y] = Math.min(left[y], x); right[y] = Math.max(right[y], x); }
-  }
-  const upTo = Math.min(rows, rows - h + Math.max(2, Math.round(HORN_ROWS * h))), from = rows - Math.round(0.5 * h);
-  const lo = Math.min(...left.slice(from)), hi = Math.max(...right.slice(from)), cx = (lo + hi) / 2;
-  // Only rows with ink in the left half's outer part count (a U's left stem faded at the top by a blur
-  // leaves a row of its right stem alone, which leans right as much as a horn).
-  let lean = -Infinity;
-  for (let y = 0; y < upTo; y++) if (right[y] >= left[y] && left[y] <= cx - 0.15 * (hi - lo)) lean = Math.max(lean, right[y] + left[y] - 2 * cx);
-  // A stroke through the letter leans its foot left as its top right (Ø's slash): no horn.
-  let foot = -Infinity;
-  for (let y = rows - Math.max(2, Math.round(HORN_ROWS * h)); y < rows; y++) if (right[y] >= left[y] && right[y] >= cx + 0.15 * (hi - lo)) foot = Math.max(foot, 2 * cx - right[y] - left[y]);
-  return lean >= 3 && foot < 2 ? lean / h : -1;
-}
-
-/** `c` (U or O, read plain or with a tone mark) with the horn added, or undefined. */
-function hornLetter(c: string): string | undefined {
-  const [base, ...marks] = [...c.normalize('NFD')];
-  if (base !== 'U' && base !== 'O' || marks.some((m) => m === '\u031b')) return undefined;
-  const d = (base + '\u031b' + marks.join('')).normalize('NFC');
-  return [...d].length === 1 ? d : undefined;
-}
-
 /**
  * What the ink of one glyph shows for a letter read as `c`: a letter of its own, a doubt, or nothing.
  * A bar across the stem makes an L or a D what its counters say: none an Ł, one an Ð; over a letter read
@@ -340,19 +294,6 @@ export function ownReading(g: Gray, w: OcrWord): { text: string; doubt: boolean 
   const tops = glyphs.map((b) => b.y0).sort((a, c) => a - c), top = tops[Math.floor(tops.length / 2)];
   const r = paired(g, glyphs, chars, whole, top) ?? spanned(g, glyphs, chars, whole, top);
   return r && { ...r, text: strokedD(hornPair(r.text)) };
-}
-
-/**
- * Vietnamese writes the horn on both letters of the pair U O or on neither's U alone (ươ: TRƯƠNG, PHƯỚC;
- * "ưo" is no spelling): an O after a U given the horn takes it too (its own horn is small and often joins
- * the next letter, so its glyph is not paired). Tone marks are kept.
- */
-export function hornPair(text: string): string {
-  const chars = [...text];
-  for (let i = 1; i < chars.length; i++) {
-    if (chars[i - 1].normalize('NFD').startsWith('U\u031b') && chars[i].normalize('NFD')[0] === 'O') chars[i] = hornLetter(chars[i]) ?? chars[i];
-  }
-  return chars.join('');
 }
 
 /**

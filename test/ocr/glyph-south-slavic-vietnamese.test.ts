@@ -14,7 +14,8 @@ import { mendInkMarks } from '../../src/ocr/glyph-below.js';
 import { cBody } from '../../src/ocr/glyph-foreign.js';
 import { wordGlyphs, type Blob } from '../../src/ocr/glyph-i.js';
 import { inkLettersLost, letterSpans, meanSpans } from '../../src/ocr/glyph-marks.js';
-import { hornPair, strokedD } from '../../src/ocr/glyph-own.js';
+import { hornPair } from '../../src/ocr/glyph-horn.js';
+import { strokedD } from '../../src/ocr/glyph-own.js';
 
 const FONTS: Array<[string, boolean]> = [
   ['DejaVu Sans', false], ['DejaVu Serif', true], ['DejaVu Sans Mono', false], ['Liberation Sans', false],
