@@ -7,12 +7,16 @@
  * words drawn in eight DejaVu and Liberation faces at 20-28 px, clean and blurred 0.8-1.2 px at JPEG 40-60:
  * plain U and O (LOURDES, ÚRSULA, SOUZA, ROBERTO, ÔNIO, JOÃO, TÚLIO, OTÁVIO, GUSTAVO, DUO) never given a horn;
  * a drawn Ư leans 0.2-1.1 of the height, a U on final20 #69's page (DejaVu Sans Condensed Bold) 0.15, its
- * Ơ 0.4. Pure functions on a gray page.
+ * Ơ 0.4; a plain U on final19 #12's dim page 0.22. Pure functions on a gray page.
  */
 import type { Blob, Gray } from './glyph-i.js';
 
-/** A horn makes one of its letter's top rows lean right of the lower half's centre by at least this share of the body's height (and 3 px)... */
-export const HORN_MIN_REACH = 0.17;
+/**
+ * A horn makes one of its letter's top rows lean right of the lower half's centre by at least this share of
+ * the body's height (and 3 px)... A plain U on a dim page leaned 0.22 (final19 #12's KNUT made "KNƯT" at
+ * 0.17); drawn Ư and Ơ lean 0.2-1.1, most over 0.3; a U before an Ơ needs HORN_PAIR_LEAN only.
+ */
+export const HORN_MIN_REACH = 0.3;
 /** ...among the rows down to this share of the body's height under the capitals' top (and the two above it). */
 const HORN_ROWS = 0.15;
 /** A U before an Ơ takes the horn where its top leans right by this share of its height (plain U, O measured up to 0.13). */

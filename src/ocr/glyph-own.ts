@@ -19,9 +19,7 @@
  *   two letters "AE" read from one glyph; over a glyph read A or E alone it only doubts the word (a
  *   monospaced face's blurred A passes the shape: final15 #74's NADIIA GEMMA made "NÆDIIÆ GEMMÆ",
  *   final13 #7's MBAYE lost).
- * Since the twenty-second round (final20's Croatian, Serbian and Vietnamese names): a bar too short for the
- * threshold's mask is also looked for in the gray levels (barByGray: a 16 px Đ's bar stands 1-2 px out);
- * the stroked D is written Đ (U+0110) rather than the eth Ð (U+00D0) where its word starts with it or holds
+ * Since the twenty-second round (final20's Croatian, Serbian and Vietnamese names): the stroked D is written Đ (U+0110) rather than the eth Ð (U+00D0) where its word starts with it or holds
  * a letter Icelandic and Faroese lack (strokedD); and a U or an O with the Vietnamese horn (glyph-horn.ts)
  * is written Ư, Ơ. Words holding letters the ink readers write (glyph-marks.ts INK_WRITTEN: ĐURĐEVIĆ's Ć)
  * are judged too.
@@ -120,40 +118,6 @@ export function barAcrossStem(g: Gray, b: Blob): boolean {
   return above >= 0 && below < h && !out(above) && !out(below);
 }
 
-/** A bar seen in the gray levels: the darkness just left of the stem in its rows at least this many times the stem's other rows' (and BAR_GRAY_MIN above them). */
-export const BAR_GRAY_RATIO = 2;
-/** ...and at least this much more darkness (0-1 per pixel, summed over BAR_GRAY_COLS columns) than the stem's other rows. */
-export const BAR_GRAY_MIN = 0.6;
-/** Columns left of the stem's edge looked at for a bar's gray ink. */
-const BAR_GRAY_COLS = 3;
-
-/**
- * Whether a bar crosses the stem by the gray levels (barAcrossStem on small or blurred type, where the
- * bar stands out of the stem by a pixel or two and the threshold's mask shows no step: a 16 px Đ's bar
- * reaches 1-2 px past its stem). The darkness of the BAR_GRAY_COLS columns just left of the stem's left
- * edge (the median of the rows' leftmost ink, 0.1-0.9 of the height) is summed per row; the darkest row
- * between 0.3 and 0.75 of the height must be at least BAR_GRAY_RATIO times the median row's of the
- * stem's length (0.15-0.85) and BAR_GRAY_MIN above it, and the rows 0.2 of the height above and below it
- * (clear of the bar) no darker than halfway between the two.
- */
-export function barByGray(g: Gray, b: Blob): boolean {
-  const mk = maskOf(g, b), h = mk.h, left = leftEdges(mk);
-  if (h < 10) return false;
-  const body = left.slice(Math.round(0.1 * h), Math.round(0.9 * h) + 1).sort((a, c) => a - c);
-  const stem = b.x0 + body[Math.floor(body.length / 2)];
-  const dark = (y: number): number => {
-    let d = 0;
-    for (let x = stem - BAR_GRAY_COLS; x < stem; x++) if (x >= 0) d += (255 - g.data[(b.y0 + y) * g.width + x]) / 255;
-    return d;
-  };
-  const rows = Array.from({ length: h }, (_, y) => dark(y));
-  const base = rows.slice(Math.round(0.15 * h), Math.round(0.85 * h) + 1).sort((a, c) => a - c)[Math.floor(0.35 * h)];
-  let at = -1;
-  for (let y = Math.round(0.3 * h); y <= Math.round(0.75 * h); y++) if (at < 0 || rows[y] > rows[at]) at = y;
-  const peak = rows[at], half = (peak + base) / 2, gap = Math.round(0.2 * h);
-  return peak >= BAR_GRAY_RATIO * base && peak - base >= BAR_GRAY_MIN && at - gap >= 0 && at + gap < h && rows[at - gap] <= half && rows[at + gap] <= half;
-}
-
 /** Thorn's counter: its centre at least this share of the glyph's height down (P's lies at 0.2-0.35). */
 export const THORN_MIN_CENTRE = 0.42;
 /** A P's counter: its centre at most this share down; between the two the glyph only doubts its word. */
@@ -234,7 +198,7 @@ export function ownLetter(g: Gray, b: Blob, c: string, top = b.y0): { letter?: s
   if ((c === 'U' || c === 'O') && hornOnTop(g, b, top)) return { letter: hornLetter(c) };
   if (c === 'O') return {};
   if (c === 'L' || c === 'D' || c === 'E') {
-    if (barAcrossStem(g, b) || barByGray(g, b)) {
+    if (barAcrossStem(g, b)) {
       const holes = glyphHoles(g, b, 3).length;
       const letter = holes === 0 ? 'Ł' : holes === 1 ? 'Ð' : undefined;
       // An E keeps its top arm (Ł's top is its stem alone): a spur left of an E's stem is no Ł (final13 #7:
