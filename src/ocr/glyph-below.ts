@@ -20,13 +20,17 @@
  * Under an S or a T a mark standing apart from its letter is a comma below (Romanian Ș Ț, U+0218 U+021A,
  * twentieth round: final18's ȘTEFĂNESCU, ȚURCANU were written "ŞTEFĂNESCU", "ŢURCANU"); one drawn on
  * to it a cedilla (Ş Ţ) or a comma the blur joined, which the ink does not tell (COMMA_BELOW).
+ * A small round blob standing apart from a vowel and centred under it is the Vietnamese dot below (Ạ Ệ Ọ,
+ * twenty-second round: final20's PHẠM read "PHAM" at 0.895 or written "PHĄM"; dotBelowLetter), composed with
+ * the mark the letter was read with (Ặ for "Ă"); where the capitals run together (glyph-marks.ts meanSpans)
+ * only such a dot is taken.
  * A letter given a mark here is one the model cannot write: the word's confidence is kept at most
  * INK_LETTER_CAP. A mark below a letter that takes none (or a C, whose Ç the model writes itself, read
  * plain) only doubts the word (confidence at most INK_LETTER_CAP). Pure functions on a gray page.
  */
 import { INK_LETTER_CAP } from './glyph-accent.js';
 import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
-import { INK_WRITTEN, letterSpans } from './glyph-marks.js';
+import { INK_WRITTEN, letterSpans, meanSpans } from './glyph-marks.js';
 import { mendForeignMarks } from './glyph-foreign.js';
 import { mendOwnLetters } from './glyph-own.js';
 import type { OcrWord } from './words.js';
@@ -78,7 +82,24 @@ export const COMMA_BELOW: Record<string, string> = { S: '\u0218', T: '\u021a' };
 const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
 
 /** The ink under one letter: the blob hanging below its baseline (px inside the letter's columns). */
-export interface BelowMark { letter: number; mark: Blob; depth: number; joined: boolean }
+export interface BelowMark { letter: number; mark: Blob; depth: number; joined: boolean; dot?: boolean }
+
+/** A dot below is at most this share of the letters' height wide and tall (an ogonek's hook, a comma's tail reach 0.2-0.4 down)... */
+export const DOT_BELOW_MAX_SIZE = 0.3;
+/** ...at most this many times as wide as tall or as tall as wide, and centred in the middle DOT_BELOW_MIDDLE of its letter's columns. */
+const DOT_BELOW_MAX_ASPECT = 2;
+const DOT_BELOW_MIDDLE = 0.5;
+
+/**
+ * The Vietnamese vowels with a dot below (U+0323: Ạ Ặ Ậ Ẹ Ệ Ị Ọ Ộ Ợ Ụ Ự Ỵ), by the letter read (plain, or
+ * with the breve, roof or horn the dot stacks under); undefined for any other letter.
+ */
+export function dotBelowLetter(c: string): string | undefined {
+  const base = c.normalize('NFD')[0];
+  if (!'AEIOUY'.includes(base)) return undefined;
+  const d = (c + '\u0323').normalize('NFC');
+  return [...d].length === 1 ? d : undefined;
+}
 
 /** Least pixels of a loose speck counted as grain under a word (belowMarks `specks`). */
 const SPECK_MIN_PX = 2;
@@ -86,14 +107,15 @@ const SPECK_MIN_PX = 2;
 /**
  * The marks hanging under a capital word's letters (`n` letters), by letter index; undefined when the
  * word's glyphs do not pair with its letters or its type is under BELOW_MIN_LETTER_HEIGHT. Also the letters'
- * height, and `specks`: loose ink in the same band (touching neither the letters nor the band's floor, at
+ * height, whether the letters were placed by meanSpans (`byMean`), and `specks`: loose ink in the same band (touching neither the letters nor the band's floor, at
  * least SPECK_MIN_PX, within the word and not its trailing punctuation) that is no mark (under no letter, or
  * of no mark's size or place): a noisy or dark frame's grain, where ink under a letter is no evidence of a
  * mark (final12 #57, low light: grain under FACUNDO and LIMACHI read as an ogonek and commas).
  */
-export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>, n: number): { marks: BelowMark[]; letterH: number; specks: number } | undefined {
+export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>, n: number): { marks: BelowMark[]; letterH: number; specks: number; byMean: boolean } | undefined {
   const glyphs = wordGlyphs(g, w);
-  const spans = glyphs.length ? letterSpans(glyphs, n) : undefined;
+  const paired = glyphs.length ? letterSpans(glyphs, n) : undefined;
+  const spans = paired ?? (glyphs.length ? meanSpans(glyphs, n) : undefined);
   if (!spans) return undefined;
   const heights = glyphs.map((b) => b.y1 - b.y0 + 1).sort((a, b) => a - b);
   const letterH = heights[Math.floor(heights.length / 2)];
@@ -136,12 +158,17 @@ export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>,
       const y = Math.floor(p / g.width), x = p % g.width;
       return y === b.y0 && y > 0 && [-1, 0, 1].some((dx) => x + dx >= 0 && x + dx < g.width && g.data[(y - 1) * g.width + x + dx] <= t);
     });
-    out.push({ letter: i, mark: b, depth, joined });
+    // A dot below (Vietnamese Ạ Ệ Ọ): a small round blob standing apart from its letter, centred under it
+    // (an ogonek hangs from the letter's right foot, a comma's and a cedilla's tail are taller than wide).
+    const mw = b.x1 - b.x0 + 1, mh = b.y1 - b.y0 + 1, side = (1 - DOT_BELOW_MIDDLE) / 2 * (s.x1 - s.x0);
+    const dot = !joined && mw <= DOT_BELOW_MAX_SIZE * letterH && mh <= DOT_BELOW_MAX_SIZE * letterH && mw <= DOT_BELOW_MAX_ASPECT * mh
+      && mh <= DOT_BELOW_MAX_ASPECT * mw && cx >= s.x0 + side && cx <= s.x1 - side;
+    out.push({ letter: i, mark: b, depth, joined, dot });
     return false;
   };
   let specks = 0;
   for (const b of blobs(g, x0, top, x1, bottom, t)) if (markOf(b)) specks++;
-  return { marks: out, letterH, specks };
+  return { marks: out, letterH, specks, byMean: !paired };
 }
 
 /**
@@ -159,13 +186,21 @@ export function belowReading(g: Gray, w: OcrWord): { letters: Map<number, string
   // A word read with a trailing comma: its last letter's ink below may be that comma.
   const found = belowMarks(g, w, chars.length);
   if (!found) return { letters: out, doubt: false };
+  // Letters placed by meanSpans (capitals run together): only a dot below is taken there, nothing doubted.
+  if (found.byMean) {
+    if (found.specks === 0) for (const m of found.marks) { const d = m.dot ? dotBelowLetter(chars[m.letter]) : undefined; if (d) out.set(m.letter, d); }
+    return { letters: out, doubt: false };
+  }
   // Grain under the word: ink under a letter may be more of it; a mark found there only doubts the word
   // (ink drawn on to a letter that takes no mark below is still its own tail).
   if (found.specks > 0) return { letters: out, doubt: found.marks.some((m) => !m.joined || belowLetter([...chars[m.letter].normalize('NFD')][0]) !== undefined) };
   let doubt = false;
-  for (const { letter: i, joined } of found.marks) {
+  for (const { letter: i, joined, dot } of found.marks) {
     if (i === chars.length - 1 && /,$/.test(w.text)) continue;
     const c = chars[i], base = c.normalize('NFD')[0];
+    // A dot below a vowel (read plain or with the mark it stacks under: ĐẶNG read "DĂNG", PHẠM "PHAM").
+    const under = dot ? dotBelowLetter(c) : undefined;
+    if (under) { out.set(i, under); continue; }
     // A letter read with its mark below already (Ç, or given here) keeps it.
     if (/[\u0326-\u0328]/.test(c.normalize('NFD'))) continue;
     const letter = c === base && base !== 'C' ? (!joined && COMMA_BELOW[base]) || belowLetter(base) : undefined;

@@ -25,7 +25,12 @@
  * doubted): other ink over a plain letter is print or dirt, not marks, and nothing is taken then. No mark (none above) is never
  * taken to strip a read one: a mark can merge with its letter or fade under the threshold. A letter
  * written here is one the model cannot write, so the ink's word alone does not make it sure: the word's
- * confidence is kept at most INK_LETTER_CAP. Pure functions on a gray page.
+ * confidence is kept at most INK_LETTER_CAP. Since the twenty-second round: an E read with a mark (or a
+ * G under ink) whose body is a C's (cBody) is judged as a C (Ć Č read "É", "Ğ"; "ÉÓ" over one glyph too,
+ * oneGlyphPair), a tone mark stacked on a roof or a breve is composed (stackedOver, stackedInk: Ầ Ấ Ề Ế
+ * Ồ Ố Ằ Ắ), and where most capitals run together their letters are placed by the mean width
+ * (glyph-marks.ts meanSpans), only marks over a letter with a glyph of its own judged. Pure functions on
+ * a gray page.
  */
 import {
   ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, BASE_OF, GRAVE, INK_LETTER_CAP, MARK_MAX_HEIGHT, MIN_LETTER_HEIGHT, MODEL_MARKED, SLANT_CLEAR, SLANT_FLAT,
@@ -33,7 +38,7 @@ import {
 } from './glyph-accent.js';
 import { wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { dotsReading } from './glyph-dots.js';
-import { BREVE_MIN_DEPTH, NEAR, cupDepth, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
+import { BREVE_MIN_DEPTH, INK_WRITTEN, NEAR, binarySlant, meanSpans, cupDepth, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
 import type { OcrWord } from './words.js';
 
 /** Capitals with two dots above, by base letter. */
@@ -136,7 +141,7 @@ export const SMALL_MIN_HEIGHT = 13;
  * stroke leaning right) and a breve's cup over an A (glyph-marks.ts cupDepth: deeper than any acute's,
  * roof's or, over an A read with a tilde, left alone).
  */
-const SMALL_KEPT = 'İĂ';
+const SMALL_KEPT = 'İĂĆČ';
 /**
  * A dot over an I read "Í", and any dot on small type, has a markSlant under this. Measured on words drawn
  * in eight DejaVu and Liberation faces at 22 px (capitals 14-17 px), plain and bold, clean and blurred
@@ -165,6 +170,76 @@ export function openRight(g: Gray, b: Blob): boolean {
   let open = 0, rows = 0;
   for (let y = lo; y <= hi; y++) { rows++; if (b.x1 - (right.get(y) ?? b.x0) >= MOUTH_MIN * w) open++; }
   return rows > 0 && open > rows / 2;
+}
+
+/** A capital of a word judged here: Latin-1's, or one the ink readers write (glyph-marks.ts INK_WRITTEN). */
+const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
+
+/** A C's side is round: its leftmost ink at 0.1 and 0.9 of its body's height lies on average at least this share of its width right of its middle rows' (an E's stem is straight). */
+const C_ROUND = 0.08;
+/** A C has no middle arm: its middle rows' ink ends within this share of its width from its left (an E's arm reaches 0.7-0.9). */
+const C_ARM_MAX = 0.55;
+
+/**
+ * Whether a glyph read as an E with a mark is a C's body (Ć, Č read "É", "Ê": final20's JOVANOVIĆ read
+ * "JOVANOVIÉ" at 0.853, the Portuguese model writing the nearest letter it has under an acute): open on
+ * the right (openRight), no middle arm (no row of the middle fifth reaching past C_ARM_MAX of the width)
+ * and a round side (rows 0.15 and 0.85 down start C_ROUND of the width right of the middle rows'
+ * leftmost ink). An E has a straight stem and a middle arm in every face; serifs stick out at the top and
+ * foot rows only.
+ */
+export function cBody(g: Gray, b: Blob, top = b.y0): boolean {
+  // The letter's body from the capitals' top down (an acute blurred on to the C is the glyph's top).
+  const y0 = Math.max(b.y0, top), h = b.y1 - y0 + 1, w = b.x1 - b.x0 + 1;
+  if (w < 5 || h < 8) return false;
+  const left = new Array<number>(h).fill(w), right = new Array<number>(h).fill(-1);
+  for (const p of b.px) {
+    const y = Math.floor(p / g.width) - y0, x = (p % g.width) - b.x0;
+    if (y < 0 || y >= h) continue;
+    left[y] = Math.min(left[y], x); right[y] = Math.max(right[y], x);
+  }
+  const lo = Math.round(0.4 * h), hi = Math.round(0.6 * h);
+  let midLeft = w;
+  for (let y = lo; y <= hi; y++) {
+    if (right[y] > C_ARM_MAX * w) return false;
+    midLeft = Math.min(midLeft, left[y]);
+  }
+  const at = (u: number): number => left[Math.min(h - 1, Math.round(u * h))];
+  return (at(0.1) + at(0.9)) / 2 - midLeft >= C_ROUND * w;
+}
+
+/** A stacked tone mark's own pixels lean at least this much (binarySlant) to be named an acute or a grave. */
+const STACK_SLANT = 0.3;
+/** The Vietnamese roofs and breves a tone mark stacks on (read by the model or written by the breve's rule). */
+const STACK_BASES = 'ÂÊÔĂ';
+
+/**
+ * Whether the two blobs over a letter read with a roof or a breve are two marks stacked (Vietnamese Ầ Ấ Ề
+ * Ế Ồ Ố Ằ Ắ: final20's TRẦN read "TRÂN" at 0.852): a smaller blob standing higher than the other's middle
+ * (its foot above it), beside or over it. Two dots stand level; a stroke and a roof one over the other are
+ * no Portuguese mark.
+ */
+function stackedOver(c: string, mine: Blob[]): boolean {
+  if (!STACK_BASES.includes(c) || mine.length !== 2) return false;
+  const [low, high] = [...mine].sort((a, b) => (b.y0 + b.y1) - (a.y0 + a.y1));
+  const size = (b: Blob): number => (b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1);
+  return high.y1 < (low.y0 + low.y1) / 2 && size(high) < size(low);
+}
+
+/**
+ * The letter two stacked marks make over a letter read with a roof or a breve (stackedOver): the upper
+ * one leaning up to the right by its own pixels (binarySlant >= STACK_SLANT) an acute, down to the right
+ * (<= -STACK_SLANT) a grave, composed on the letter read (Ấ for "Â" under an acute); a tone mark whose lean
+ * is not clear (a hook above, a tilde, a speck) only doubts the word.
+ */
+function stackedInk(g: Gray, c: string, mine: Blob[]): { letter?: string; doubt?: boolean } {
+  const high = [...mine].sort((a, b) => (a.y0 + a.y1) - (b.y0 + b.y1))[0];
+  // Its own pixels' slant (glyph-marks.ts binarySlant): the gray levels around it take in the roof's ink
+  // (final20 #69's grave over TRẦN's roof, 3 x 4 px: markSlant +0.16, binarySlant -0.43).
+  const slant = binarySlant(high, g.width);
+  const tone = slant >= STACK_SLANT ? '\u0301' : slant <= -STACK_SLANT ? '\u0300' : undefined;
+  const letter = tone && (c + tone).normalize('NFC');
+  return letter && [...letter].length === 1 ? { letter } : { doubt: true };
 }
 
 /** A ring joined to an A's apex is looked at down to this share of the letters' height under their top. */
@@ -209,22 +284,30 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
   const out = new Map<number, string>(), none = { letters: new Map<number, string>(), doubt: false };
   let doubt = false;
   const chars = [...w.text.replace(/,$/, '')];
-  if (!chars.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c))) return none;
+  if (!chars.length || chars.some((c) => !JUDGED_LETTER.test(c))) return none;
   const ink = markInk(g, w);
-  const spans = ink && letterSpans(ink.glyphs, chars.length);
+  const paired = ink && letterSpans(ink.glyphs, chars.length);
+  const spans = paired || (ink && meanSpans(ink.glyphs, chars.length));
   if (!ink || !spans || ink.letterH < SMALL_MIN_HEIGHT) return none;
   const small = ink.letterH < MIN_LETTER_HEIGHT;
   const over = ink.marks.map((m) => spans.findIndex((b) => b.x0 <= (m.x0 + m.x1) / 2 && (m.x0 + m.x1) / 2 <= b.x1));
+  // Letters placed by meanSpans (most capitals run together: final20 #68's MARIĆ, "MARI" one blob): only
+  // marks over a letter with a glyph of its own are judged; a mark over a run's letter leaves the word.
+  if (!paired && over.some((i) => i < 0 || !spans[i].whole)) return none;
   // A round letter read with a mark inside a word whose body is a C's (openRight): a C with a mark
   // (Č read "Ó"), its mark's class judged over a plain C; a C left without one is doubted.
-  const mouths = new Set<number>(), read = [...chars];
+  const mouths = new Set<number>(), eMouths = new Set<number>(), read = [...chars];
   for (let i = 1; i < chars.length; i++) {
     if (!small && 'ÓÒÔÕÖ'.includes(chars[i]) && spans[i].whole && openRight(g, ink.glyphs[spans[i].glyph])) { chars[i] = 'C'; mouths.add(i); }
+    // An E read with a mark, or a G under ink, whose body is a C's (cBody: no middle arm, a round side, no
+    // G's bar): Ć read "É", Č read "Ğ" (final20's KOVAČEVIĆ "KOVAĞEVIÉ": a caron's v over a G is a breve).
+    else if (('ÉÈÊË'.includes(chars[i]) || ('GĞ'.includes(chars[i]) && over.includes(i))) && spans[i].whole && cBody(g, ink.glyphs[spans[i].glyph], ink.top)) { chars[i] = 'C'; mouths.add(i); eMouths.add(i); }
   }
   for (let i = 0; i < chars.length; i++) {
     const mine = ink.marks.filter((_, k) => over[k] === i), ring = markedLetter(baseOf(chars[i]), 'ring');
     const seen = ring && spans[i].whole && ringOnTop(g, ink.glyphs[spans[i].glyph], ink.top, ink.letterH) ? { letter: ring }
-      : mine.length ? foreignInk(g, chars[i], mine, ink.letterH, ink.top, small) : {};
+      : stackedOver(chars[i], mine) ? stackedInk(g, chars[i], mine)
+        : mine.length ? foreignInk(g, chars[i], mine, ink.letterH, ink.top, small) : {};
     if (seen.letter && seen.letter !== chars[i]) out.set(i, seen.letter);
     if (seen.doubt) { doubt = true; out.set(i, chars[i]); }
   }
@@ -247,10 +330,31 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
   // Small type: only the letters whose marks stay told there (SMALL_KEPT), over a letter the model read
   // with a mark (it saw one: a speck of a noisy page over a plain I is no dot), never a doubt.
   if (small) {
+    // A C's body read as an E with a mark whose mark's class is not told: the word doubted (not Ć's letter).
+    const cLeft = [...eMouths].some((i) => out.get(i) === 'C');
     for (const [i, c] of out) if (!SMALL_KEPT.includes(c) || read[i] === baseOf(read[i])) out.delete(i);
-    return { letters: out, doubt: false };
+    return { letters: out, doubt: cLeft };
   }
   return { letters: out, doubt };
+}
+
+/** Two letters read with a mark where one glyph stands: an E's mark then a round letter's ("ÉÓ"). */
+const PAIR_READ = /[ÉÈÊ][ÓÒÔÕ]/g;
+
+/**
+ * `w` with two letters read with a mark over one glyph taken as the first alone, where that gives a C with
+ * a mark the model cannot write (final20: STOJANOVIĆ, KOVAČEVIĆ read "STOJANOVIÉÓ", "KOVACEVIÉÓ": the
+ * recogniser wrote its two nearest letters for Ć); `w` itself otherwise (one such pair per word looked at).
+ */
+function oneGlyphPair(g: Gray, w: OcrWord): OcrWord {
+  const pairs = [...w.text.matchAll(PAIR_READ)];
+  if (pairs.length !== 1) return w;
+  const at = [...w.text.slice(0, pairs[0].index)].length;
+  const chars = [...w.text];
+  chars.splice(at + 1, 1);
+  const one = { ...w, text: chars.join('') };
+  const c = foreignReading(g, one).letters.get(at);
+  return c === 'Ć' || c === 'Č' ? one : w;
 }
 
 /**
@@ -260,15 +364,16 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
  * again: only the page's pixels over capital words with a vowel are looked at.
  */
 export function mendForeignMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
-  return words.map((w) => {
-    if (!/[A-ZÀ-Þ]/.test(w.text) || !judged(w)) return w;
+  return words.map((w0) => {
+    if (!/[A-ZÀ-Þ]/.test(w0.text) || !judged(w0)) return w0;
+    const w = oneGlyphPair(g, w0);
     const { letters: found, doubt: leans } = foreignReading(g, w);
     // Two dots read from the gray levels over each glyph (glyph-dots.ts): dots of 2-3 px that the
     // blobs above miss, on type under 18 px too.
     const dots = dotsReading(g, w, wordGlyphs);
     for (const [i, c] of dots.letters) found.set(i, c);
     const doubt = leans || dots.doubt;
-    if (!found.size && !doubt) return w;
+    if (!found.size && !doubt) return w0;
     const comma = /,$/.test(w.text) ? ',' : '';
     const chars = [...w.text.replace(/,$/, '')];
     for (const [i, c] of found) chars[i] = c;

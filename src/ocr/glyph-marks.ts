@@ -21,7 +21,7 @@
  * composed by Unicode (NFC) and kept only in Latin-1 and Latin Extended-A (U+00C0-U+017F), the letters
  * normalize.ts NAME_LETTERS keeps in a name: a class the letter does not take gives no letter. Pure functions.
  */
-import { ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, MARK_MAX_HEIGHT, MARK_MAX_WIDTH, SLANT_CLEAR, SLANT_FLAT, markShape, markSlant } from './glyph-accent.js';
+import { ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, INK_LETTER_CAP, MARK_MAX_HEIGHT, MARK_MAX_WIDTH, SLANT_CLEAR, SLANT_FLAT, markShape, markSlant } from './glyph-accent.js';
 import type { Blob, Gray } from './glyph-i.js';
 import { fold } from './words.js';
 
@@ -321,10 +321,28 @@ export function letterSpans(glyphs: Blob[], n: number): LetterSpan[] | undefined
 }
 
 /**
+ * The letters' columns where most of a word's capitals run together (a serif face's HAM one blob: final20
+ * #78's PHẠM, read "PHAM" at 0.895, its dot below under no glyph of its own): each glyph holds as many
+ * letters as its width is the mean letter width (the glyphs' widths summed over `n`), rounded, at least
+ * one, split evenly, when that accounts for exactly `n`; undefined otherwise. letterSpans
+ * divides by the median glyph, which is itself a run of letters there. Its letters of a run are only
+ * placed, not looked at (`whole` false): a narrow I beside a wide M is split a few pixels off.
+ */
+export function meanSpans(glyphs: Blob[], n: number): LetterSpan[] | undefined {
+  if (!glyphs.length || glyphs.length > n) return undefined;
+  const widths = glyphs.map((b) => b.x1 - b.x0 + 1), mean = widths.reduce((a, b) => a + b, 0) / n;
+  const count = widths.map((w) => Math.max(1, Math.round(w / mean)));
+  if (count.reduce((a, b) => a + b, 0) !== n) return undefined;
+  return glyphs.flatMap((b, k) => Array.from({ length: count[k] }, (_, j) => ({
+    x0: b.x0 + Math.round((j * widths[k]) / count[k]), x1: b.x0 + Math.round(((j + 1) * widths[k]) / count[k]) - 1, glyph: k, whole: count[k] === 1,
+  })));
+}
+
+/**
  * The letters past Latin-1 the ink readers write (Latin Extended-A from this file's marks, Ș Ț from
  * glyph-below.ts's comma below), as a character-class body: letters the model cannot write.
  */
-export const INK_WRITTEN = '\u0100-\u017f\u0218-\u021b';
+export const INK_WRITTEN = '\u0100-\u017f\u01a0\u01af\u0218-\u021b\u1ea0-\u1ef9';
 const INK_LETTER = new RegExp(`[${INK_WRITTEN}]`);
 
 /**
@@ -336,4 +354,15 @@ const INK_LETTER = new RegExp(`[${INK_WRITTEN}]`);
  */
 export function inkMarksOnly(a: string, b: string): boolean {
   return a !== b && INK_LETTER.test(a) && !INK_LETTER.test(b) && fold(a) === fold(b);
+}
+
+/**
+ * A re-reading's words (`words`) of a phrase first read as `old`, kept at most INK_LETTER_CAP where `old`
+ * holds letters the ink wrote (INK_WRITTEN) and the re-reading none: the recogniser cannot write them, so
+ * its re-reading's confidence says nothing of those letters (final20 #47: ĐURĐEVIĆ ŠARIĆ, written from the
+ * ink at 0.6, re-read "DURBDEVIÉ SARIÉ" at 0.817).
+ */
+export function inkLettersLost<W extends { text: string; conf: number }>(old: string, words: W[]): W[] {
+  if (!INK_LETTER.test(old) || words.some((w) => INK_LETTER.test(w.text))) return words;
+  return words.map((w) => ({ ...w, conf: Math.min(w.conf, INK_LETTER_CAP) }));
 }

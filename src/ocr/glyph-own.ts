@@ -19,14 +19,22 @@
  *   two letters "AE" read from one glyph; over a glyph read A or E alone it only doubts the word (a
  *   monospaced face's blurred A passes the shape: final15 #74's NADIIA GEMMA made "NÆDIIÆ GEMMÆ",
  *   final13 #7's MBAYE lost).
+ * Since the twenty-second round (final20's Croatian, Serbian and Vietnamese names): the stroked D is written Đ (U+0110) rather than the eth Ð (U+00D0) where its word starts with it or holds
+ * a letter Icelandic and Faroese lack (strokedD); and a U or an O with the Vietnamese horn (glyph-horn.ts)
+ * is written Ư, Ơ. Words holding letters the ink readers write (glyph-marks.ts INK_WRITTEN: ĐURĐEVIĆ's Ć)
+ * are judged too.
  * A letter written here is one the model cannot write, so its word's confidence is kept at most
  * INK_LETTER_CAP (glyph-accent.ts). Type under OWN_MIN_LETTER_HEIGHT px is not looked at (its counters
  * close). Pure functions on a gray page.
  */
 import { INK_LETTER_CAP } from './glyph-accent.js';
 import { otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
-import { letterSpans } from './glyph-marks.js';
+import { INK_WRITTEN, letterSpans } from './glyph-marks.js';
+import { HORN_PAIR_LEAN, hornLean, hornLetter, hornOnTop, hornPair } from './glyph-horn.js';
 import type { OcrWord } from './words.js';
+
+/** A capital of a word judged here: Latin-1's, or one the ink readers write (glyph-marks.ts INK_WRITTEN). */
+const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
 
 /** Capitals under this height (px) are not looked at: a 12 px O's counter is 4-5 px across. */
 export const OWN_MIN_LETTER_HEIGHT = 14;
@@ -183,8 +191,12 @@ export function topArm(g: Gray, b: Blob): boolean {
  * the same, as an E's stem has nothing left of it, unless its top arm shows (topArm: then no Ł). A glyph read A or E with Æ's shape (ligatureAE) only
  * doubts: Æ is written where one glyph was read "AE" (paired).
  */
-export function ownLetter(g: Gray, b: Blob, c: string): { letter?: string; doubt?: boolean } {
-  if (c === 'O') return strokeThroughCounter(g, b) ? { letter: 'Ø' } : {};
+export function ownLetter(g: Gray, b: Blob, c: string, top = b.y0): { letter?: string; doubt?: boolean } {
+  // A U or an O read plain: the horn (a letter read with a mark takes it only after a U given one,
+  // hornPair: an acute blurred on to its letter leans right like a horn, ÚRSULA's Ú).
+  if (c === 'O' && strokeThroughCounter(g, b)) return { letter: 'Ø' };
+  if ((c === 'U' || c === 'O') && hornOnTop(g, b, top)) return { letter: hornLetter(c) };
+  if (c === 'O') return {};
   if (c === 'L' || c === 'D' || c === 'E') {
     if (barAcrossStem(g, b)) {
       const holes = glyphHoles(g, b, 3).length;
@@ -224,7 +236,7 @@ export function ownLetter(g: Gray, b: Blob, c: string): { letter?: string; doubt
  */
 export function ownReading(g: Gray, w: OcrWord): { text: string; doubt: boolean } | undefined {
   const chars = [...w.text.replace(/,$/, '')];
-  if (!chars.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c))) return undefined;
+  if (!chars.length || chars.some((c) => !JUDGED_LETTER.test(c))) return undefined;
   const glyphs = wordGlyphs(g, w);
   if (!glyphs.length) return undefined;
   const heights = glyphs.map((b) => b.y1 - b.y0 + 1).sort((a, c) => a - c);
@@ -243,33 +255,55 @@ export function ownReading(g: Gray, w: OcrWord): { text: string; doubt: boolean 
     return false;
   };
   const whole = glyphs.map((b) => !cut(b));
-  return paired(g, glyphs, chars, whole) ?? spanned(g, glyphs, chars, whole);
+  const tops = glyphs.map((b) => b.y0).sort((a, c) => a - c), top = tops[Math.floor(tops.length / 2)];
+  const r = paired(g, glyphs, chars, whole, top) ?? spanned(g, glyphs, chars, whole, top);
+  return r && { ...r, text: strokedD(hornPair(r.text)) };
+}
+
+/**
+ * A stroked D's code point by its word: a D with a bar across its stem is Icelandic and Faroese
+ * Ð (U+00D0, the eth) or Croatian, Serbian, Bosnian and Vietnamese Đ (U+0110); the two capitals look the
+ * same, so the word's other letters decide. No Icelandic or Faroese word starts with Ð (the eth stands only
+ * after a vowel), and a word that also holds a letter those alphabets lack (any mark over or under a letter
+ * outside Latin-1, Ć Č Š Ž, the Vietnamese horn and tones) is not theirs: there every Ð is written Đ.
+ */
+export const NOT_ICELANDIC = /[\u0100-\u010f\u0111-\u024f\u1e00-\u1eff]/;
+
+/** `text` with its Ð written Đ where it starts the word or the word holds a letter NOT_ICELANDIC. */
+export function strokedD(text: string): string {
+  if (!text.includes('Ð')) return text;
+  return text.startsWith('Ð') || NOT_ICELANDIC.test(text) ? text.replace(/Ð/g, 'Đ') : text;
 }
 
 /** ownReading's first pairing: each glyph one letter, an Æ-shaped glyph "AE" where the counts call for it. */
-function paired(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[]): { text: string; doubt: boolean } | undefined {
+function paired(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[], top: number): { text: string; doubt: boolean } | undefined {
   let extra = chars.length - glyphs.length, i = 0, doubt = false;
   if (extra < 0) return undefined;
   const out: string[] = [];
   for (const [k, b] of glyphs.entries()) {
     if (i >= chars.length) return undefined;
     if (extra > 0 && chars[i] === 'A' && chars[i + 1] === 'E' && whole[k] && ligatureAE(g, b)) { out.push('Æ'); i += 2; extra--; continue; }
-    const seen = whole[k] ? ownLetter(g, b, chars[i]) : {};
+    const seen = whole[k] ? ownLetter(g, b, chars[i], top) : {};
     out.push(seen.letter ?? chars[i]);
     if (seen.doubt) doubt = true;
+    // A U before an O given the horn whose top leans right less clearly (HORN_PAIR_LEAN): ươ, the pair
+    // Vietnamese writes (a U's horn stands out 2-3 px on 20 px type, an O's rises clear of its bowl).
+    const prev = out.length - 2;
+    if (prev >= 0 && out[prev] === chars[i - 1] && hornLetter(out[prev]) && out[prev].normalize('NFD')[0] === 'U' && out[prev + 1] !== chars[i]
+      && out[prev + 1].normalize('NFD').startsWith('O\u031b') && whole[k - 1] && hornLean(g, glyphs[k - 1], top, out[prev] !== 'U') >= HORN_PAIR_LEAN) out[prev] = hornLetter(out[prev])!;
     i++;
   }
   return i === chars.length && extra === 0 ? { text: out.join(''), doubt } : undefined;
 }
 
 /** ownReading's second pairing: glyph-marks.ts letterSpans, letters with a glyph of their own looked at. */
-function spanned(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[]): { text: string; doubt: boolean } | undefined {
+function spanned(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[], top: number): { text: string; doubt: boolean } | undefined {
   const spans = letterSpans(glyphs, chars.length);
   if (!spans) return undefined;
   let doubt = false;
   const out = chars.map((c, i) => {
     if (!spans[i].whole || !whole[spans[i].glyph]) return c;
-    const seen = ownLetter(g, glyphs[spans[i].glyph], c);
+    const seen = ownLetter(g, glyphs[spans[i].glyph], c, top);
     // Æ's shape over a glyph read A or E is not looked at here (as before the doubt: letters spanned by width).
     if ((c === 'A' || c === 'E') && !seen.letter) return c;
     if (seen.doubt) doubt = true;
@@ -286,7 +320,7 @@ function spanned(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[]): { 
  */
 export function mendOwnLetters(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
   return words.map((w) => {
-    if (!/[OLDPAE]/.test(w.text) || !judged(w)) return w;
+    if (!/[OLDPAEU]/.test(w.text.normalize('NFD')) || !judged(w)) return w;
     const r = ownReading(g, w);
     const plain = w.text.replace(/,$/, '');
     if (!r || (r.text === plain && !r.doubt)) return w;

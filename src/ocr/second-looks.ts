@@ -20,7 +20,7 @@ import { tGlyphs, wordGlyphs, type Gray } from './glyph-i.js';
 import { mendMarks } from './glyph-accent.js';
 import { mendTildeN } from './glyph-tilde-n.js';
 import { mendInkMarks } from './glyph-below.js';
-import { inkMarksOnly } from './glyph-marks.js';
+import { inkLettersLost, inkMarksOnly } from './glyph-marks.js';
 import { mendDottedZeros } from './glyph-zero.js';
 import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, placed } from './cuts.js';
 import { doubtIdentityNumber, lostLineEnds } from './value-doubts.js';
@@ -193,7 +193,7 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
     const conf = (w: OcrWord): number => (close ? Math.max(w.conf, Math.min(oldConf, s.closeCap!)) : w.conf);
     // Same line, same place: boxes follow the old phrase so the layout reading is unchanged.
     const y0 = p.y0, y1 = p.y1;
-    const replaced = mendInkMarks(page, found.map((w) => ({ ...placed(w, left, 0, scale), conf: conf(w), reread: true, y0, y1 })), valueSized);
+    const replaced = inkLettersLost(p.text, mendInkMarks(page, found.map((w) => ({ ...placed(w, left, 0, scale), conf: conf(w), reread: true, y0, y1 })), valueSized));
     // A re-reading that differs only by dropping letters the ink wrote (final17 #36: SKUJIŅA at 0.6 re-read "SKUJINA" at 0.903) is no better.
     if (inkMarksOnly(p.words.map((w) => w.text).join(' '), replaced.map((w) => w.text).join(' '))) continue;
     out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
