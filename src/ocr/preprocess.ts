@@ -168,7 +168,7 @@ export interface PrepareOptions {
   /**
    * Notch a fine periodic grating (moiré) out of the scaled crop before anything else reads it
    * (grating.ts removeGrating): a second preparation for a page whose first reading found too few labels
-   * (index.ts recognizeImage). The share of tiles that showed one comes back as PreparedImage.grating.
+   * (index.ts recognizeImage). How strongly one stood out comes back as PreparedImage.grating (grating.ts Degrated.peak).
    */
   degrate?: boolean;
   /**

@@ -26,3 +26,25 @@ export async function worn(g: Gray, sigma: number, quality: number): Promise<Gra
   const { data, info } = await sharp(await s.jpeg({ quality }).toBuffer()).greyscale().raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
+
+/** The cards' faces the glyph tests draw in, [family, bold] (glyph-own, glyph-south-slavic-vietnamese). */
+export const CARD_FACES: ReadonlyArray<readonly [string, boolean]> = [
+  ['DejaVu Sans', false], ['DejaVu Serif', true], ['DejaVu Sans Mono', false], ['Liberation Sans', false],
+  ['Liberation Serif', false], ['Liberation Mono', false], ['DejaVu Sans Condensed', true],
+];
+/** Wears, [blur sigma px, JPEG quality]: clean, and blurred then saved at a low quality. */
+export const WEARS = [[0, 90], [0.8, 40]] as const;
+
+/**
+ * What `mend` (a glyph reader: page, words -> words) makes of `truth` drawn at `size` px in each of
+ * CARD_FACES and WEARS, read as `read` at 0.9: one { text, conf, at } per face and wear.
+ */
+export async function mendedReadings(mend: (g: Gray, words: OcrWord[]) => OcrWord[], truth: string, read: string, size = 28): Promise<Array<{ text: string; conf: number; at: string }>> {
+  const out: Array<{ text: string; conf: number; at: string }> = [];
+  for (const [font, bold] of CARD_FACES) for (const [sigma, quality] of WEARS) {
+    const d = await drawn(truth, font, size, bold);
+    const [w] = mend(await worn(d.g, sigma, quality), [{ text: read, conf: 0.9, ...d.box }]);
+    out.push({ text: w.text, conf: w.conf, at: `${font}${bold ? ' bold' : ''} blur ${sigma}` });
+  }
+  return out;
+}

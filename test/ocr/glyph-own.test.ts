@@ -7,27 +7,15 @@
  * with O, L, D, P, A, E are left as read and as sure.
  */
 import { describe, expect, it } from 'vitest';
-import { drawn, worn } from './drawn-word.js';
+import { CARD_FACES, drawn, mendedReadings } from './drawn-word.js';
 import { INK_LETTER_CAP } from '../../src/ocr/glyph-accent.js';
 import { wordGlyphs } from '../../src/ocr/glyph-i.js';
 import { barAcrossStem, bowlCentre, ligatureAE, mendOwnLetters, strokeThroughCounter, topArm } from '../../src/ocr/glyph-own.js';
 
-const FONTS: Array<[string, boolean]> = [
-  ['DejaVu Sans', false], ['DejaVu Serif', true], ['DejaVu Sans Mono', false], ['Liberation Sans', false],
-  ['Liberation Serif', false], ['Liberation Mono', false], ['DejaVu Sans Condensed', true],
-];
-const WEAR = [[0, 90], [0.8, 40]] as const;
+const FONTS = CARD_FACES;
 
-/** What mendOwnLetters makes of `truth` drawn at `size` px in each font and wear, read as `read` at 0.9. */
-async function readings(truth: string, read: string, size = 28): Promise<Array<{ text: string; conf: number; at: string }>> {
-  const out: Array<{ text: string; conf: number; at: string }> = [];
-  for (const [font, bold] of FONTS) for (const [sigma, quality] of WEAR) {
-    const d = await drawn(truth, font, size, bold);
-    const [w] = mendOwnLetters(await worn(d.g, sigma, quality), [{ text: read, conf: 0.9, ...d.box }]);
-    out.push({ text: w.text, conf: w.conf, at: `${font}${bold ? ' bold' : ''} blur ${sigma}` });
-  }
-  return out;
-}
+/** What mendOwnLetters makes of `truth` drawn at `size` px in each face and wear, read as `read` at 0.9. */
+const readings = (truth: string, read: string, size = 28): ReturnType<typeof mendedReadings> => mendedReadings(mendOwnLetters, truth, read, size);
 
 /** The middle glyph of `H${letter}H` drawn at 30 px in DejaVu Sans. */
 async function middle(letter: string): Promise<{ g: Parameters<typeof strokeThroughCounter>[0]; b: Parameters<typeof strokeThroughCounter>[1] }> {

@@ -3,12 +3,12 @@
  * Serbian and Vietnamese names read sure and wrong. Ć read "É" (JOVANOVIĆ "JOVANOVIÉ" 0.853: the acute
  * seen, the C under it taken for an E; glyph-foreign.ts cBody), Đ written as the Icelandic Ð (glyph-own.ts
  * strokedD), the dot below read as an ogonek or lost (PHẠM "PHAM", MẠC; glyph-below.ts dot), the horn lost
- * (TRƯƠNG "TRUONG"; glyph-own.ts hornOnTop, hornPair). Words drawn in the cards' fonts at a value size,
+ * (TRƯƠNG "TRUONG"; glyph-horn.ts hornOnTop, hornPair). Words drawn in the cards' fonts at a value size,
  * clean and worn, read with the recogniser's letters: the letter is written (at most INK_LETTER_CAP) or
  * the word is left as read, never another letter; Portuguese words are left as read and as sure.
  */
 import { describe, expect, it } from 'vitest';
-import { drawn, worn } from './drawn-word.js';
+import { CARD_FACES, drawn, mendedReadings } from './drawn-word.js';
 import { INK_LETTER_CAP } from '../../src/ocr/glyph-accent.js';
 import { mendInkMarks } from '../../src/ocr/glyph-below.js';
 import { cBody } from '../../src/ocr/glyph-foreign.js';
@@ -17,22 +17,10 @@ import { inkLettersLost, letterSpans, meanSpans } from '../../src/ocr/glyph-mark
 import { hornPair } from '../../src/ocr/glyph-horn.js';
 import { strokedD } from '../../src/ocr/glyph-own.js';
 
-const FONTS: Array<[string, boolean]> = [
-  ['DejaVu Sans', false], ['DejaVu Serif', true], ['DejaVu Sans Mono', false], ['Liberation Sans', false],
-  ['Liberation Serif', false], ['Liberation Mono', false], ['DejaVu Sans Condensed', true],
-];
-const WEAR = [[0, 90], [0.8, 40]] as const;
+const FONTS = CARD_FACES;
 
-/** What mendInkMarks makes of `truth` drawn at `size` px in each font and wear, read as `read` at 0.9. */
-async function readings(truth: string, read: string, size = 28): Promise<Array<{ text: string; conf: number; at: string }>> {
-  const out: Array<{ text: string; conf: number; at: string }> = [];
-  for (const [font, bold] of FONTS) for (const [sigma, quality] of WEAR) {
-    const d = await drawn(truth, font, size, bold);
-    const [w] = mendInkMarks(await worn(d.g, sigma, quality), [{ text: read, conf: 0.9, ...d.box }]);
-    out.push({ text: w.text, conf: w.conf, at: `${font}${bold ? ' bold' : ''} blur ${sigma}` });
-  }
-  return out;
-}
+/** What mendInkMarks makes of `truth` drawn at `size` px in each face and wear, read as `read` at 0.9. */
+const readings = (truth: string, read: string, size = 28): ReturnType<typeof mendedReadings> => mendedReadings(mendInkMarks, truth, read, size);
 
 /** Every reading is the truth (at most INK_LETTER_CAP) or `read` as read; at least `least` are the truth. */
 function writtenOrAsRead(rs: Array<{ text: string; conf: number; at: string }>, truth: string, read: string, least: number): void {
