@@ -78,7 +78,7 @@
  * `final21` (seeds 2400000+, like final10-final20 a fresh sample of the whole widened set; also a crumpled
  * card, a laminate's orange-peel glints, a lens flare across a camera's frame, its own names) was made at the
  * start of the twenty-second round, before its tuning: it is run once by the lead at that round's end
- * (`--part final21 --n 88`).
+ * (`--part final21 --n 88`, 81.4 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final21: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
