@@ -30,7 +30,7 @@
  */
 import { INK_LETTER_CAP } from './glyph-accent.js';
 import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
-import { INK_WRITTEN, letterSpans, meanSpans } from './glyph-marks.js';
+import { JUDGED_LETTER, letterSpans, meanSpans } from './glyph-marks.js';
 import { mendForeignMarks } from './glyph-foreign.js';
 import { mendOwnLetters } from './glyph-own.js';
 import type { OcrWord } from './words.js';
@@ -78,8 +78,6 @@ export function belowLetter(base: string): string | undefined {
  * cedilla: the two are not told apart then, and the word's confidence is capped all the same).
  */
 export const COMMA_BELOW: Record<string, string> = { S: '\u0218', T: '\u021a' };
-/** A capital of a word judged here: Latin-1's or one the ink readers write (glyph-marks.ts INK_WRITTEN). */
-const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
 
 /** The ink under one letter: the blob hanging below its baseline (px inside the letter's columns). */
 export interface BelowMark { letter: number; mark: Blob; depth: number; joined: boolean; dot?: boolean }

@@ -38,7 +38,7 @@ import {
 } from './glyph-accent.js';
 import { wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { dotsReading } from './glyph-dots.js';
-import { BREVE_MIN_DEPTH, INK_WRITTEN, NEAR, binarySlant, meanSpans, cupDepth, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
+import { BREVE_MIN_DEPTH, JUDGED_LETTER, NEAR, binarySlant, meanSpans, cupDepth, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
 import type { OcrWord } from './words.js';
 
 /** Capitals with two dots above, by base letter. */
@@ -172,8 +172,6 @@ export function openRight(g: Gray, b: Blob): boolean {
   return rows > 0 && open > rows / 2;
 }
 
-/** A capital of a word judged here: Latin-1's, or one the ink readers write (glyph-marks.ts INK_WRITTEN). */
-const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
 
 /** A C's side is round: its leftmost ink at 0.1 and 0.9 of its body's height lies on average at least this share of its width right of its middle rows' (an E's stem is straight). */
 const C_ROUND = 0.08;

@@ -345,6 +345,9 @@ export function meanSpans(glyphs: Blob[], n: number): LetterSpan[] | undefined {
 export const INK_WRITTEN = '\u0100-\u017f\u01a0\u01af\u0218-\u021b\u1ea0-\u1ef9';
 const INK_LETTER = new RegExp(`[${INK_WRITTEN}]`);
 
+/** A capital of a word the ink readers judge (glyph-foreign, glyph-below, glyph-own): Latin-1's, or one they write (INK_WRITTEN). */
+export const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
+
 /**
  * Whether a value `a` holds letters with a mark the model cannot write (Latin Extended-A: given from the
  * ink here, or by a text layer) that `b` reads plain or with the model's marks, their letters otherwise

@@ -29,12 +29,10 @@
  */
 import { INK_LETTER_CAP } from './glyph-accent.js';
 import { otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
-import { INK_WRITTEN, letterSpans } from './glyph-marks.js';
+import { JUDGED_LETTER, letterSpans } from './glyph-marks.js';
 import { HORN_PAIR_LEAN, hornLean, hornLetter, hornOnTop, hornPair } from './glyph-horn.js';
 import type { OcrWord } from './words.js';
 
-/** A capital of a word judged here: Latin-1's, or one the ink readers write (glyph-marks.ts INK_WRITTEN). */
-const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
 
 /** Capitals under this height (px) are not looked at: a 12 px O's counter is 4-5 px across. */
 export const OWN_MIN_LETTER_HEIGHT = 14;
