@@ -164,6 +164,14 @@ export function hardPageGlimpsed(prep: PreparedImage, labelsFound: number, folde
 }
 
 /**
+ * Words of a reading at confidence 0.8 or more with two letters or digits or more. Print read the right
+ * way up gives the recogniser many (final19's mirrored frames read flopped: 30-70), print read backwards
+ * or upside down few (0-12 on the same pages), however many labels noise happens to spell; the
+ * orientation search (recognizeImage) keeps another orientation only when it reads more of them.
+ */
+const sureWords = (words: OcrWord[]): number => words.filter((w) => w.conf >= 0.8 && (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2).length;
+
+/**
  * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
  * recognise (retrying turned 180 degrees, then mirrored, when fewer than MIN_LABELS labels are read: ORIENTATIONS), then the second
  * looks. A hard photograph read poorly (second-read.ts secondRead: a dark or blurred page missing core
@@ -187,13 +195,16 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   }
   // Fewer than MIN_LABELS labels: the page turned 180 degrees, then mirrored left to right (a selfie
   // camera's or a webcam preview's frame: every line reads backwards), upright and turned; the reading
-  // that finds the most labels is kept, and the search stops at the first that finds MIN_LABELS.
+  // that finds the most labels is kept, and the search stops at the first that finds MIN_LABELS. Another
+  // orientation is kept only when it also reads more sure words (sureWords): one label spelt by noise in a
+  // flopped dark page (final21 #56: 1 label and 2 sure words flopped, 0 labels and 5 sure words upright)
+  // otherwise turned every later reading of the page backwards.
   for (const o of ORIENTATIONS) {
     if (fields.labelsFound >= MIN_LABELS) break;
     const other = await prepareImage(bytes, { ...o, degrate });
     const read = await pageWords(recs, other);
     const fields2 = fieldsOf(read.words);
-    if (fields2.labelsFound > fields.labelsFound) {
+    if (fields2.labelsFound > fields.labelsFound && sureWords(read.words) > sureWords(words)) {
       prep = other;
       turn = o.extraTurnDeg;
       mirrored = o.mirrored;

@@ -77,6 +77,33 @@ describe('a frame mirrored left to right (index.ts ORIENTATIONS)', () => {
   });
 });
 
+describe('a reading in another orientation kept only when it reads more sure words (index.ts sureWords)', () => {
+  /** A dim, small card read upright: its values at 0.85-0.95 but no label; flopped: noise and one label-like word, unsure. */
+  const DIM_UPRIGHT: OcrWord[] = [['DETRAN-', 900, 40], ['ES', 990, 40], ['19/09/1971,', 30, 200], ['MARATAÍZES,', 200, 200], ['ES', 380, 200], ['198984724', 30, 360], ['SDS', 200, 360]]
+    .map(([text, x, y]) => ({ text: text as string, conf: 0.9, x0: x as number, y0: y as number, x1: (x as number) + 14 * (text as string).length, y1: (y as number) + 24 }));
+  const NOISE_WITH_A_LABEL: OcrWord[] = [['CPF', 500, 300], ['ƎMOИ', 30, 60], ['ad', 40, 400]]
+    .map(([text, x, y]) => ({ text: text as string, conf: text === 'ad' ? 0.82 : 0.4, x0: x as number, y0: y as number, x1: (x as number) + 14 * (text as string).length, y1: (y as number) + 24 }));
+
+  it('keeps the upright reading of a page whose flopped reading stumbles on one label among noise', async () => {
+    const f = frameReadableAs({ extraTurnDeg: 0, mirrored: false });
+    const rec = {
+      model: f.rec.model,
+      async words(img: Buffer): Promise<OcrWord[]> {
+        if (img.subarray(0, 2).toString() !== 'P5') return [];
+        const width = Number(img.subarray(0, 40).toString('latin1').split(/\s+/)[1]);
+        const W = Math.round(CARD_HEIGHT_PX * 1.54);
+        if (width === W) return DIM_UPRIGHT;
+        return width === W + 40 ? NOISE_WITH_A_LABEL : [];
+      },
+    } as unknown as Recognizer;
+    const out = await recognizeImage([rec], new Uint8Array(8), f.prepare);
+    // The flopped page was tried (the upright one showed no label) but not kept.
+    expect(f.calls.some((o) => o.mirrored)).toBe(true);
+    expect(out.words.some((w) => w.text === '19/09/1971,')).toBe(true);
+    expect(out.words.some((w) => w.text === 'CPF')).toBe(false);
+  });
+});
+
 describe('findCard on a mirrored frame (frame.ts)', () => {
   it('finds the same card, pixel for pixel, in a frame flopped and read mirrored', async () => {
     const doc = await generateCnh(106, { model: '2022', frontOnly: true, degraded: { rotateDeg: 3, photo: true, jpegQuality: 90, cardWidthPx: 1100 } });
