@@ -30,7 +30,9 @@
  * oneGlyphPair), a tone mark stacked on a roof or a breve is composed (stackedOver, stackedInk: Ầ Ấ Ề Ế
  * Ồ Ố Ằ Ắ), and where most capitals run together their letters are placed by the mean width
  * (glyph-marks.ts meanSpans), only marks over a letter with a glyph of its own judged. Pure functions on
- * a gray page.
+ * a gray page. Since the twenty-third round: a dot over a G, C, Z or E read plain is written on small type too
+ * (SMALL_DOTTED: Maltese Ġ Ċ Ż), a round level blob too big for a dot over an I read "Í" makes İ (a bold face's
+ * dot, BIG_DOT), and over letters placed by the mean width a mark must stand over its glyph's middle half.
  */
 import {
   ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, BASE_OF, GRAVE, INK_LETTER_CAP, MARK_MAX_HEIGHT, MIN_LETTER_HEIGHT, MODEL_MARKED, SLANT_CLEAR, SLANT_FLAT,
@@ -118,6 +120,11 @@ function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: numb
   if (letter && (c === base || (!MODEL_MARKED.includes(letter) && ['caron', 'breve', 'ring', 'doubleAcute', 'macron', 'dot'].includes(cls!)))) return { letter };
   if (mine.length !== 1) return {};
   const m = mine[0], [w, h] = size(m);
+  // A round level blob over an I read "Í", too big for markClass's dot: a bold face's dot, blurred (final21
+  // #49: NİGAR read "NÍGAR" at 0.891, Liberation Serif Bold, a 5 x 6 px blob over 18 px capitals, markSlant
+  // 0.02). An acute leans (0.09 or more, SMALL_DOT_MAX_SLANT) and is longer than tall by more than a third.
+  if (c === 'Í' && !cls && w <= BIG_DOT * letterH && h <= BIG_DOT * letterH && w <= 1.35 * h && h <= 1.35 * w
+    && Math.abs(markSlant(g, m, top)) < SMALL_DOT_MAX_SLANT) return { letter: 'İ' };
   // One blob leaning right but not clearly, wider than most acutes, over an O or U: an acute or a double
   // acute whose strokes ran together (final16: ENIKŐ and EMŐKE read "ENIKÓ", "EMÓKE" at 0.92, their marks
   // 8-9 x 5 px over 20 px capitals, slant 0.22-0.26; acutes slant 0.31-0.82): doubted.
@@ -143,6 +150,14 @@ export const SMALL_MIN_HEIGHT = 13;
  */
 const SMALL_KEPT = 'İĂĆČ';
 /**
+ * The letters written on small type over a letter read plain (only there: an acute blurred round over a
+ * read É stays É): a dot over G, C, Z, E (Maltese Ġ Ċ Ż,
+ * Lithuanian Ė; final21's ĠUŻEPPI, BONNIĊI ĊASSAR read "GUZEPPI" 0.875, "BONNICI CASSAR" 0.913), a round
+ * level blob centred over a letter with no dot of its own (an I's speck is left out: its tittle is the
+ * noise a page most often shows there). The dot's level is SMALL_DOT_MAX_SLANT's, its class glyph-marks.ts's.
+ */
+const SMALL_DOTTED = 'ĠĊŻĖ';
+/**
  * A dot over an I read "Í", and any dot on small type, has a markSlant under this. Measured on words drawn
  * in eight DejaVu and Liberation faces at 22 px (capitals 14-17 px), plain and bold, clean and blurred
  * 0.8-1.2 px at JPEG 40: dots over I (EMİNE, ÇETİN, ELİF, DİLEK) -0.11..0.11, 93 % under 0.06; acutes
@@ -150,6 +165,8 @@ const SMALL_KEPT = 'İĂĆČ';
  * read "Í" (EMİNE, ÇETİN) still make İ.
  */
 const SMALL_DOT_MAX_SLANT = 0.06;
+/** A bold dot over an I is at most this share of the letters' height wide and tall (markClass's dot: 0.25). */
+const BIG_DOT = 0.36;
 
 /** A C's mouth: its middle rows' ink ends at least this share of its width short of its right edge. */
 const MOUTH_MIN = 0.3;
@@ -291,7 +308,13 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
   const over = ink.marks.map((m) => spans.findIndex((b) => b.x0 <= (m.x0 + m.x1) / 2 && (m.x0 + m.x1) / 2 <= b.x1));
   // Letters placed by meanSpans (most capitals run together: final20 #68's MARIĆ, "MARI" one blob): only
   // marks over a letter with a glyph of its own are judged; a mark over a run's letter leaves the word.
-  if (!paired && over.some((i) => i < 0 || !spans[i].whole)) return none;
+  // There the letters' edges are guessed, so a mark must also stand over its glyph's middle half (final11
+  // #25: ARIE's "ARI" one blob, a speck over the I-E junction, 2 px into the E's glyph, made "ARIÉ").
+  const centred = (k: number, i: number): boolean => {
+    const m = ink.marks[k], s = spans[i], cx = (m.x0 + m.x1) / 2, q = (s.x1 - s.x0) / 4;
+    return cx >= s.x0 + q && cx <= s.x1 - q;
+  };
+  if (!paired && over.some((i, k) => i < 0 || !spans[i].whole || !centred(k, i))) return none;
   // A round letter read with a mark inside a word whose body is a C's (openRight): a C with a mark
   // (Č read "Ó"), its mark's class judged over a plain C; a C left without one is doubted.
   const mouths = new Set<number>(), eMouths = new Set<number>(), read = [...chars];
@@ -330,7 +353,10 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
   if (small) {
     // A C's body read as an E with a mark whose mark's class is not told: the word doubted (not Ć's letter).
     const cLeft = [...eMouths].some((i) => out.get(i) === 'C');
-    for (const [i, c] of out) if (!SMALL_KEPT.includes(c) || read[i] === baseOf(read[i])) out.delete(i);
+    for (const [i, c] of out) {
+      const plain = read[i] === baseOf(read[i]);
+      if (!(SMALL_DOTTED.includes(c) && plain) && (!SMALL_KEPT.includes(c) || plain)) out.delete(i);
+    }
     return { letters: out, doubt: cLeft };
   }
   return { letters: out, doubt };

@@ -342,7 +342,7 @@ export function meanSpans(glyphs: Blob[], n: number): LetterSpan[] | undefined {
  * The letters past Latin-1 the ink readers write (Latin Extended-A from this file's marks, Ș Ț from
  * glyph-below.ts's comma below), as a character-class body: letters the model cannot write.
  */
-export const INK_WRITTEN = '\u0100-\u017f\u01a0\u01af\u0218-\u021b\u1ea0-\u1ef9';
+export const INK_WRITTEN = '\u0100-\u017f\u018f\u01a0\u01af\u0218-\u021b\u1ea0-\u1ef9';
 const INK_LETTER = new RegExp(`[${INK_WRITTEN}]`);
 
 /** A capital of a word the ink readers judge (glyph-foreign, glyph-below, glyph-own): Latin-1's, or one they write (INK_WRITTEN). */

@@ -23,6 +23,8 @@
  * a letter Icelandic and Faroese lack (strokedD); and a U or an O with the Vietnamese horn (glyph-horn.ts)
  * is written Ư, Ơ. Words holding letters the ink readers write (glyph-marks.ts INK_WRITTEN: ĐURĐEVIĆ's Ć)
  * are judged too.
+ * Since the twenty-third round (final21's Maltese and Azerbaijani names): an H with a second bar joining its
+ * stems above the crossbar is written Ħ, and a glyph read O, A or S with a schwa's shape Ə (glyph-bars.ts).
  * A letter written here is one the model cannot write, so its word's confidence is kept at most
  * INK_LETTER_CAP (glyph-accent.ts). Type under OWN_MIN_LETTER_HEIGHT px is not looked at (its counters
  * close). Pure functions on a gray page.
@@ -30,6 +32,7 @@
 import { INK_LETTER_CAP } from './glyph-accent.js';
 import { otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { JUDGED_LETTER, letterSpans } from './glyph-marks.js';
+import { barredH, schwaShape } from './glyph-bars.js';
 import { HORN_PAIR_LEAN, hornLean, hornLetter, hornOnTop, hornPair } from './glyph-horn.js';
 import type { OcrWord } from './words.js';
 
@@ -193,6 +196,9 @@ export function ownLetter(g: Gray, b: Blob, c: string, top = b.y0): { letter?: s
   // A U or an O read plain: the horn (a letter read with a mark takes it only after a U given one,
   // hornPair: an acute blurred on to its letter leans right like a horn, ÚRSULA's Ú).
   if (c === 'O' && strokeThroughCounter(g, b)) return { letter: 'Ø' };
+  // A capital schwa read O, A or S, and a barred H read H (glyph-bars.ts: final21's MƏMMƏDOV, ĦABEL).
+  if ('OAS'.includes(c) && schwaShape(g, b)) return { letter: 'Ə' };
+  if (c === 'H') { const bar = barredH(g, b); return bar === 'Ħ' ? { letter: bar } : bar ? { doubt: true } : {}; }
   if ((c === 'U' || c === 'O') && hornOnTop(g, b, top)) return { letter: hornLetter(c) };
   if (c === 'O') return {};
   if (c === 'L' || c === 'D' || c === 'E') {
@@ -318,7 +324,7 @@ function spanned(g: Gray, glyphs: Blob[], chars: string[], whole: boolean[], top
  */
 export function mendOwnLetters(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
   return words.map((w) => {
-    if (!/[OLDPAEU]/.test(w.text.normalize('NFD')) || !judged(w)) return w;
+    if (!/[OLDPAEUHS]/.test(w.text.normalize('NFD')) || !judged(w)) return w;
     const r = ownReading(g, w);
     const plain = w.text.replace(/,$/, '');
     if (!r || (r.text === plain && !r.doubt)) return w;
