@@ -5,7 +5,7 @@
  */
 import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
 import { isBoilerplate } from './boilerplate.js';
-import { isCategoryReading, REMARK_CODES } from './codes.js';
+import { CUT_CODE_CAP, cutRemarkCode, isCategoryReading, REMARK_CODES } from './codes.js';
 import type { LabelId } from './layout.js';
 import { CATEGORY_SET, isKnownIssuer, NAME_LETTERS, nearKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
 import { confusedDigits, isValidCnhNumber, isValidCpf, monthSlip, oddTerm, parseDate, validateDates } from './validators.js';
@@ -145,7 +145,9 @@ export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>, textLayer =
     // A date's passed order check does not lift it over the low-confidence line: the order holds for
     // nearly any misread day or month (final11 #12: 18/01/1992 read at 0.78 for 15/01/1992, 0.868 raised).
     const lift = k in dates && check === true && conf < LOW_CONFIDENCE ? DATE_ORDER_CEILING : 1;
-    field.confianca = valor ? r3(Math.min(withValidation(conf, check), cap ?? 1, lift)) : 0;
+    // A remark's lone letter that begins a longer code (codes.ts cutRemarkCode) is doubted on a recognised page.
+    const cut = k === 'observacoes' && !textLayer && cutRemarkCode(valor) ? CUT_CODE_CAP : 1;
+    field.confianca = valor ? r3(Math.min(withValidation(conf, check), cap ?? 1, lift, cut)) : 0;
     out[k] = field;
   }
   return out;

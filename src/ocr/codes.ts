@@ -40,6 +40,20 @@ export function normalizeRemarks(s: string): string {
  */
 export const isCategoryReading = (text: string): boolean => CATEGORY_SET.has(text.replace(/[^A-Z]/g, ''));
 
+/** Remark codes of more than one letter (REMARK_CODES). */
+const LONG_REMARKS = ['EAR'];
+/** Confidence cap of remarks holding a lone letter that begins a longer code (cutRemarkCode). */
+export const CUT_CODE_CAP = 0.7;
+
+/**
+ * Whether remarks (as normalizeRemarks writes them) hold a lone letter that is the first letter of a
+ * longer code (E of EAR): the recogniser loses a code's last letters (final21 #49: EAR read "E" at
+ * 0.75), and that E is also one stroke from an F, another code (final21 #6: F read "E" at 0.92). Such a
+ * reading says a code began there, not which one: under the low-confidence line (CUT_CODE_CAP).
+ */
+export const cutRemarkCode = (remarks: string): boolean =>
+  remarks.split(' ').some((t) => t.length === 1 && LONG_REMARKS.some((c) => c.startsWith(t)));
+
 /** Whether a reading is made of remark codes (REMARK_CODES, after normalizeRemarks). */
 export const isRemarkReading = (text: string): boolean => REMARK_CODES.test(normalizeRemarks(text));
 

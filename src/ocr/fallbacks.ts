@@ -6,7 +6,7 @@
  */
 import { type CnhFieldName } from './engine.js';
 import { type CnhModel, type FoundLabel, type LabelId } from './layout.js';
-import { allDates, digitsOf, normalizeCpf } from './normalize.js';
+import { allDates, digitsOf, normalizeCpf, normalizeDate } from './normalize.js';
 import { isValidCnhNumber, isValidCpf, validateDates } from './validators.js';
 import { placeDatesInOrder, placeIdentityLine, placeUnlabelled } from './unlabelled.js';
 import { type Phrase } from './words.js';
@@ -30,8 +30,12 @@ export function adjacentPairs(phrases: Phrase[]): string[] {
   return out;
 }
 
-/** The CPF's printed shape, "DDD.DDD.DDD-DD" (separators as the recogniser reads them: a stop, a comma, a space). */
-const CPF_SHAPE = /(?<!\d)\d{3}[\s.,]{1,3}\d{3}[\s.,]{1,3}\d{3}\s?[-–]\s?\d{2}(?!\d)/;
+/**
+ * The CPF's printed shape, "DDD.DDD.DDD-DD" (separators as the recogniser reads them: a stop, a comma, a
+ * space; a stop or a hyphen with a speck of noise over it read ":" or ";": final21 #55, "026:617.533:38"
+ * on a low-quality JPEG). Taken only with its check digits passed.
+ */
+const CPF_SHAPE = /(?<!\d)\d{3}[\s.,:;]{1,3}\d{3}[\s.,:;]{1,3}\d{3}\s?[-–:;.,]\s?\d{2}(?!\d)/;
 /**
  * Confidence of a CPF taken from words the recogniser read unsure (unsureCpf): with its check digits
  * passed it scores 0.6 x 0.55 + 0.4 = 0.73, under the low-confidence line (checks.ts withValidation).
@@ -69,10 +73,10 @@ export function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText
     if (m) d.cpf = { valor: normalizeCpf(m[0]), conf: 0.8 * f };
   }
   if (!d.cpf?.valor) {
-    // The CPF's shape with digits read as look-alikes (O, I, l, |, brackets: "657.905,101-9]"):
-    // taken only when its check digits then pass.
+    // The CPF's shape with digits read as look-alikes (O, I, l, |, brackets: "657.905,101-9]") or
+    // separators read ":" or ";" (CPF_SHAPE): taken only when its check digits then pass.
     const look = '[\\dOoIl|\\]\\[!]';
-    const re = new RegExp(`(?<![\\dA-Za-z])${look}{3}[\\s.,]{1,3}${look}{3}[\\s.,]{1,3}${look}{3}\\s?[-–]\\s?${look}{2}(?![\\dA-Za-z])`, 'g');
+    const re = new RegExp(`(?<![\\dA-Za-z])${look}{3}[\\s.,:;]{1,3}${look}{3}[\\s.,:;]{1,3}${look}{3}\\s?[-–:;.,]\\s?${look}{2}(?![\\dA-Za-z])`, 'g');
     const valid = [...fullText.matchAll(re)].filter((x) => (x[0].match(/\d/g)?.length ?? 0) >= 9).map((x) => normalizeCpf(x[0])).filter((c) => c && isValidCpf(c));
     if (valid.length && valid.every((c) => c === valid[0])) d.cpf = { valor: valid[0], conf: 0.8 * f };
   }
@@ -82,6 +86,11 @@ export function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText
     const cands = [...fullText.matchAll(/(?<!\d)\d{11}(?!\d)/g)].map((m) => m[0]).filter((x) => x !== cpfDigits);
     const best = cands.find(isValidCnhNumber) ?? cands[0];
     if (best) d.numero_cnh = { valor: best, conf: 0.8 * f };
+  }
+  // The older card's first-licence date beside its expiry, its label unread (firstLicenceBeside).
+  if (model === 'old' && !d.data_primeira_habilitacao?.valor && !labels.has('primeira') && labels.has('validade')) {
+    const beside = firstLicenceBeside(d.data_validade?.valor ?? '', phrases);
+    if (beside) d.data_primeira_habilitacao = { valor: beside, conf: 0.7 * f };
   }
   // Dates by their chronological role where labels were missed.
   const dateFields = ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'] as const;
@@ -97,11 +106,55 @@ export function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText
     // validateDates): such a date is another field's (final14 #47, #56: an issue or first licence date
     // of 2018-2024 placed as the birth).
     const birthLike = (x: string): boolean => validateDates({ data_nascimento: x, data_primeira_habilitacao: '', data_emissao: '', data_validade: '' }).data_nascimento;
+    const inOrder = rest.length === missing.length ? datesInOrder(d, missing, rest) : undefined;
     if (missing.length === 1 && rest.length === 1) {
       if (missing[0] !== 'data_nascimento' || birthLike(rest[0])) d[missing[0]] = { valor: rest[0], conf: 0.7 * f };
+    } else if (inOrder) {
+      for (const [k, valor] of inOrder) d[k] = { valor, conf: 0.6 * f };
     } else if (rest.length) {
       if (missing.includes('data_nascimento') && birthLike(rest[0])) d.data_nascimento = { valor: rest.shift() ?? '', conf: 0.6 * f };
       if (missing.includes('data_validade') && rest.length) d.data_validade = { valor: rest.pop() ?? '', conf: 0.6 * f };
     }
   }
+}
+
+type DateField = 'data_nascimento' | 'data_primeira_habilitacao' | 'data_emissao' | 'data_validade';
+
+/**
+ * The dates left over (`rest`, oldest first, as many as the `missing` date fields) given to the missing
+ * fields in the card's chronological order (birth < first licence <= issue < expiry, validators.ts
+ * validateDates), or undefined unless every date, placed and found, then keeps that order: two dates
+ * of one row read where both labels went unread (final21 #68: issue and first licence dates under a
+ * glare, the labels read "40" and "ICA a,"). Placed dates are the order's guess: callers keep them
+ * under the low-confidence line.
+ */
+export function datesInOrder(d: Partial<Record<CnhFieldName, Draft>>, missing: readonly DateField[], rest: string[]): Array<[DateField, string]> | undefined {
+  const order: DateField[] = ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'];
+  const slots = order.filter((k) => missing.includes(k));
+  if (slots.length < 2 || slots.length !== rest.length) return undefined;
+  const placed = slots.map((k, i): [DateField, string] => [k, rest[i]]);
+  const all = Object.fromEntries(order.map((k) => [k, placed.find(([p]) => p === k)?.[1] ?? d[k]?.valor ?? ''])) as Record<DateField, string>;
+  const ok = validateDates(all);
+  return order.every((k) => !all[k] || ok[k]) ? placed : undefined;
+}
+
+/** How far (in the expiry's heights) right of the expiry date the first-licence date may begin (firstLicenceBeside). */
+const BESIDE_REACH = 12;
+
+/**
+ * The older card prints its registration number, expiry and first-licence date on one row, in that
+ * order, under Nº REGISTRO / VALIDADE / 1ª HABILITAÇÃO: with the last label unread, the one date read on
+ * the expiry's line right of it (within BESIDE_REACH of its heights, its middle within half a height
+ * of the expiry's) is the first licence's, or '' (final21 #11: "11/03/1986" beside the expiry, its label
+ * read "4%", was placed as the birth by the dates' order). `validade`: the expiry as found.
+ */
+export function firstLicenceBeside(validade: string, phrases: Phrase[]): string {
+  if (!validade) return '';
+  const words = phrases.flatMap((p) => p.words);
+  const exp = words.find((w) => normalizeDate(w.text) === validade);
+  if (!exp) return '';
+  const h = exp.y1 - exp.y0, cy = (exp.y0 + exp.y1) / 2;
+  const dates = words.filter((w) => w !== exp && w.x0 > exp.x1 && w.x0 - exp.x1 < BESIDE_REACH * h && Math.abs((w.y0 + w.y1) / 2 - cy) < 0.5 * h)
+    .map((w) => normalizeDate(w.text)).filter((t) => t !== '' && t !== validade);
+  return dates.length === 1 ? dates[0] : '';
 }

@@ -196,9 +196,20 @@ export function detectModel(labels: Map<LabelId, FoundLabel>, fullText: string):
  */
 const NEXT_LINE_GAP = 1.6;
 
+/** How far (label heights) under its label's bottom a value line's top may lie. */
+const VALUE_REACH = 3.5;
+/** Farther reach, only with no label between (valueBelow). */
+const FAR_VALUE_REACH = 4.2;
 /**
- * Value lines below `label`: phrases whose top lies between the label's middle and 3.5 label heights
- * under it, whose left edge is within 4 label heights of the label's (or up to 8 to its left), whose type is at least 1.2 x the
+ * Labels whose value line may lie as far as FAR_VALUE_REACH: one-line numbers and dates, which no
+ * other field's line stands in for (a name's label reaching that far finds the birth line instead);
+ * a line taken that far must hold a digit (a lone "/" of the frame is no date).
+ */
+const FAR_REACHED: LabelId[] = ['identidade', 'cpf', 'registro', 'emissao', 'validade', 'primeira', 'nascimento'];
+
+/**
+ * Value lines below `label`: phrases whose top lies between the label's middle and VALUE_REACH label
+ * heights under it (numbers and dates, where none is there, FAR_VALUE_REACH with no label between), whose left edge is within 4 label heights of the label's (or up to 8 to its left), whose type is at least 1.2 x the
  * label type (`labelHeightPx`: the median height of all labels, as accents and cedillas inflate single
  * boxes) and which are not labels themselves; then up to `maxLines - 1` further lines directly below.
  * Each line is joined with the rest of its line the recogniser broke off (withContinuations).
@@ -212,8 +223,13 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
   // (category, remark) shifted left by the printer's offset may end up to 2.5 label heights before it.
   const aligned = (p: Phrase): boolean => p.x0 < L.x0 + 4 * h && p.x0 > L.x0 - 8 * h && p.x1 > L.x0 - (p.text.length <= 3 ? 2.5 * h : 0);
   const isValue = (p: Phrase): boolean => !labelPhrases.has(p) && (p.h >= 1.2 * h || bigCaps(p, capHeightPx) || p.words.every((w) => w.reread)) && aligned(p);
-  const first = phrases
-    .filter((p) => isValue(p) && p.y0 > (L.y0 + L.y1) / 2 && p.y0 < L.y1 + 3.5 * h)
+  const under = (reach: number): Phrase[] => phrases.filter((p) => isValue(p) && p.y0 > (L.y0 + L.y1) / 2 && p.y0 < L.y1 + reach * h);
+  // Past VALUE_REACH only where no other label lies between: a value printed a little lower than its
+  // field's usual gap (final21 #84, a text-layer PDF: the identity line 3.55 label heights under its
+  // label, exact cap-height boxes) is still its label's while the next label's line is not reached.
+  const labelBetween = (p: Phrase): boolean => [...labelPhrases].some((q) => q !== L && q.y0 > L.y1 && q.y0 < p.y0 && q.x0 < p.x1 && q.x1 > p.x0);
+  const far = FAR_REACHED.includes(label.id) ? under(FAR_VALUE_REACH).filter((p) => /\d/.test(p.text) && !labelBetween(p)) : [];
+  const first = (under(VALUE_REACH)[0] ? under(VALUE_REACH) : far)
     .sort((a, b) => a.y0 - b.y0)[0];
   if (!first) return [];
   const out = [withContinuations(first, phrases, labelPhrases, h)];
