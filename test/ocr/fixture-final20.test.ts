@@ -6,18 +6,12 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { final20Draws, moire, toneMapped, watered } from '../fixtures/cnh/final20.js';
 import { rng } from '../fixtures/cnh/people.js';
+import { rawPixels, ruledCard } from './fixture-card.js';
 import { pdfOf } from '../fixtures/cnh/widened-print.js';
 import { readPdf } from '../../src/ocr/input.js';
 
 /** A flat grey 400 x 300 frame (PNG, RGB). */
 const flat = (): Promise<Buffer> => sharp({ create: { width: 400, height: 300, channels: 3, background: '#c8c8c8' } }).png().toBuffer();
-
-/** A white 640 x 400 card (PNG, RGBA) with black horizontal lines 2 px thick every 8 px: print for a drop to magnify. */
-async function ruled(): Promise<Buffer> {
-  const lines = Array.from({ length: 50 }, (_, k) => `<rect x="0" y="${8 * k}" width="640" height="2" fill="#000"/>`).join('');
-  return sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="#fff"/>${lines}</svg>`))
-    .ensureAlpha().png().toBuffer();
-}
 
 /** A white 400 x 300 frame with a black bar at x 180-220 (PNG, RGB): an edge for the HDR's halo. */
 async function barred(): Promise<Buffer> {
@@ -25,17 +19,12 @@ async function barred(): Promise<Buffer> {
     .removeAlpha().png().toBuffer();
 }
 
-const raw = async (bytes: Buffer): Promise<{ data: Buffer; w: number; h: number; ch: number }> => {
-  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-  return { data, w: info.width, h: info.height, ch: info.channels };
-};
-
 describe('final20 effects', () => {
   it('water drops change only round patches of the card, keep its size and alpha, and leave most of it as it was', async () => {
     for (const seed of [1, 2, 3]) {
-      const card = await ruled();
-      const before = await raw(card);
-      const after = await raw(await watered(card, rng(seed)));
+      const card = await ruledCard('#fff');
+      const before = await rawPixels(card);
+      const after = await rawPixels(await watered(card, rng(seed)));
       expect([after.w, after.h, after.ch]).toEqual([640, 400, 4]);
       let changed = 0, opaque = 0;
       for (let p = 0; p < after.w * after.h; p++) {
@@ -52,7 +41,7 @@ describe('final20 effects', () => {
   it('moiré puts bands of light and colour over a flat frame, within its amplitude, and keeps the kind and the size', async () => {
     const out = await moire({ bytes: await flat(), mime: 'image/png' }, rng(4));
     expect(out.mime).toBe('image/png');
-    const { data, w, h, ch } = await raw(out.bytes);
+    const { data, w, h, ch } = await rawPixels(out.bytes);
     expect([w, h]).toEqual([400, 300]);
     let lo = 255, hi = 0, colour = 0;
     for (let p = 0; p < w * h; p++) {
@@ -72,7 +61,7 @@ describe('final20 effects', () => {
   it('HDR tone mapping lifts the grey beside a dark stroke above the grey far from it (the halo) and lifts the shadows', async () => {
     for (const seed of [1, 2, 3]) {
       const out = await toneMapped({ bytes: await barred(), mime: 'image/png' }, rng(seed));
-      const { data, w, ch } = await raw(out.bytes);
+      const { data, w, ch } = await rawPixels(out.bytes);
       const at = (x: number): number => data[(150 * w + x) * ch + 1];
       expect(at(172)).toBeGreaterThan(at(20) + 5);
       expect(at(228)).toBeGreaterThan(at(380) + 5);

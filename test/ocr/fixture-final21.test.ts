@@ -6,30 +6,19 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { crumpled, final21Draws, flared, glinted } from '../fixtures/cnh/final21.js';
 import { rng } from '../fixtures/cnh/people.js';
+import { rawPixels, ruledCard } from './fixture-card.js';
 import { pdfOf } from '../fixtures/cnh/widened-print.js';
 import { readPdf } from '../../src/ocr/input.js';
 
 /** A flat grey 400 x 300 frame (PNG, RGB). */
 const flat = (): Promise<Buffer> => sharp({ create: { width: 400, height: 300, channels: 3, background: '#646464' } }).png().toBuffer();
 
-/** A light grey 640 x 400 card (PNG, RGBA) with black horizontal lines 2 px thick every 8 px. */
-async function ruled(): Promise<Buffer> {
-  const lines = Array.from({ length: 50 }, (_, k) => `<rect x="0" y="${8 * k}" width="640" height="2" fill="#000"/>`).join('');
-  return sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="#c8c8c8"/>${lines}</svg>`))
-    .ensureAlpha().png().toBuffer();
-}
-
-const raw = async (bytes: Buffer): Promise<{ data: Buffer; w: number; h: number; ch: number }> => {
-  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-  return { data, w: info.width, h: info.height, ch: info.channels };
-};
-
 describe('final21 effects', () => {
   it('crumpling lights some of the card, shades some of it, moves some print, and keeps its size and alpha', async () => {
     for (const seed of [1, 2, 3]) {
-      const card = await ruled();
-      const before = await raw(card);
-      const after = await raw(await crumpled(card, rng(seed)));
+      const card = await ruledCard('#c8c8c8');
+      const before = await rawPixels(card);
+      const after = await rawPixels(await crumpled(card, rng(seed)));
       expect([after.w, after.h, after.ch]).toEqual([640, 400, 4]);
       let lighter = 0, darker = 0, opaque = 0, movedInk = 0;
       for (let p = 0; p < after.w * after.h; p++) {
@@ -49,9 +38,9 @@ describe('final21 effects', () => {
 
   it('laminate glints only lift pixels toward white, within one patch, and leave most of the card as it was', async () => {
     for (const seed of [1, 2, 3]) {
-      const card = await ruled();
-      const before = await raw(card);
-      const after = await raw(await glinted(card, rng(seed)));
+      const card = await ruledCard('#c8c8c8');
+      const before = await rawPixels(card);
+      const after = await rawPixels(await glinted(card, rng(seed)));
       let lifted = 0;
       for (let p = 0; p < after.w * after.h; p++) {
         expect(after.data[p * 4]).toBeGreaterThanOrEqual(before.data[p * 4]);
@@ -66,7 +55,7 @@ describe('final21 effects', () => {
     for (const seed of [1, 2, 3]) {
       const out = await flared({ bytes: await flat(), mime: 'image/png' }, rng(seed));
       expect(out.mime).toBe('image/png');
-      const { data, w, h, ch } = await raw(out.bytes);
+      const { data, w, h, ch } = await rawPixels(out.bytes);
       expect([w, h]).toEqual([400, 300]);
       let lo = 255, hi = 0;
       for (let p = 0; p < w * h; p++) {

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { dithered, final22Draws, residue, smudged } from '../fixtures/cnh/final22.js';
 import { rng } from '../fixtures/cnh/people.js';
+import { rawPixels, ruledCard } from './fixture-card.js';
 import { pdfOf } from '../fixtures/cnh/widened-print.js';
 import { readPdf } from '../../src/ocr/input.js';
 
@@ -16,24 +17,12 @@ async function ramp(): Promise<Buffer> {
   return sharp(data, { raw: { width: 512, height: 64, channels: 3 } }).png().toBuffer();
 }
 
-/** A light grey 640 x 400 card (PNG, RGBA) with black horizontal lines 2 px thick every 8 px. */
-async function ruled(): Promise<Buffer> {
-  const lines = Array.from({ length: 50 }, (_, k) => `<rect x="0" y="${8 * k}" width="640" height="2" fill="#000"/>`).join('');
-  return sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="#c8c8c8"/>${lines}</svg>`))
-    .ensureAlpha().png().toBuffer();
-}
-
-const raw = async (bytes: Buffer): Promise<{ data: Buffer; w: number; h: number; ch: number }> => {
-  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-  return { data, w: info.width, h: info.height, ch: info.channels };
-};
-
 describe('final22 effects', () => {
   it('a smudge drags ink onto the paper and lightens some ink, in patches, and keeps the card\'s size and alpha', async () => {
     for (const seed of [1, 2, 3]) {
-      const card = await ruled();
-      const before = await raw(card);
-      const after = await raw(await smudged(card, rng(seed)));
+      const card = await ruledCard('#c8c8c8');
+      const before = await rawPixels(card);
+      const after = await rawPixels(await smudged(card, rng(seed)));
       expect([after.w, after.h, after.ch]).toEqual([640, 400, 4]);
       let inkOnPaper = 0, paleInk = 0, changed = 0, opaque = 0;
       for (let p = 0; p < after.w * after.h; p++) {
@@ -52,9 +41,9 @@ describe('final22 effects', () => {
 
   it('a sticker\'s residue covers some ink with paper, tints its patch, and leaves the rest of the card as it was', async () => {
     for (const seed of [1, 2, 3]) {
-      const card = await ruled();
-      const before = await raw(card);
-      const after = await raw(await residue(card, rng(seed)));
+      const card = await ruledCard('#c8c8c8');
+      const before = await rawPixels(card);
+      const after = await rawPixels(await residue(card, rng(seed)));
       let covered = 0, tinted = 0, changed = 0;
       for (let p = 0; p < after.w * after.h; p++) {
         const i = p * 4;
@@ -74,7 +63,7 @@ describe('final22 effects', () => {
       const src = await ramp();
       const out = await dithered({ bytes: src, mime: 'image/png' }, rng(seed));
       expect(out.mime).toBe('image/png');
-      const { data, w, h, ch } = await raw(out.bytes);
+      const { data, w, h, ch } = await rawPixels(out.bytes);
       expect([w, h]).toEqual([512, 64]);
       const levels = new Set<number>();
       for (let p = 0; p < w * h; p++) levels.add(data[p * ch]);
