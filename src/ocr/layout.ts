@@ -228,9 +228,9 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
   // field's usual gap (final21 #84, a text-layer PDF: the identity line 3.55 label heights under its
   // label, exact cap-height boxes) is still its label's while the next label's line is not reached.
   const labelBetween = (p: Phrase): boolean => [...labelPhrases].some((q) => q !== L && q.y0 > L.y1 && q.y0 < p.y0 && q.x0 < p.x1 && q.x1 > p.x0);
-  const far = FAR_REACHED.includes(label.id) ? under(FAR_VALUE_REACH).filter((p) => /\d/.test(p.text) && !labelBetween(p)) : [];
-  const first = (under(VALUE_REACH)[0] ? under(VALUE_REACH) : far)
-    .sort((a, b) => a.y0 - b.y0)[0];
+  const near = under(VALUE_REACH);
+  const far = (): Phrase[] => (FAR_REACHED.includes(label.id) ? under(FAR_VALUE_REACH).filter((p) => /\d/.test(p.text) && !labelBetween(p)) : []);
+  const first = (near.length ? near : far()).sort((a, b) => a.y0 - b.y0)[0];
   if (!first) return [];
   const out = [withContinuations(first, phrases, labelPhrases, h)];
   const used = (p: Phrase): boolean => out.some((o) => o.words.includes(p.words[0]));
