@@ -11,6 +11,7 @@
  */
 import sharp from 'sharp';
 import { deinterlace } from './interlace.js';
+import { undither } from './dither.js';
 import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspective, type Quad } from './perspective.js';
 import { findShadowStep, liftShadowStep } from './shadow-step.js';
 import { UNEVEN_FRAME, dividePlane, framePlane, otsu } from './light.js';
@@ -253,6 +254,8 @@ async function decodeFrame(bytes: Uint8Array, extraTurnDeg: number, limitInputPi
   const n = info.width * info.height;
   // A frame from an interlaced video source: its two fields joined again before anything mixes its rows (interlace.ts).
   deinterlace(data, info.width, info.height, info.channels, info.channels === 1 ? 0 : 1);
+  // A frame posterised with an ordered dither: each pixel averaged over one period of its pattern (dither.ts).
+  undither(data, info.width, info.height, info.channels, info.channels === 1 ? 0 : 1);
   const colour = info.channels === 3 && !isJpeg(bytes) ? await colourCopy(data, info.width, info.height) : undefined;
   if (info.channels !== 3 || !hasBlueInk(data, 3, info.width, Math.max(1, Math.round(Math.min(info.width, info.height) / 500)))) {
     const g = Buffer.allocUnsafe(n);
