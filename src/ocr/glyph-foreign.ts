@@ -33,6 +33,8 @@
  * a gray page. Since the twenty-third round: a dot over a G, C, Z or E read plain is written on small type too
  * (SMALL_DOTTED: Maltese Ġ Ċ Ż), a round level blob too big for a dot over an I read "Í" makes İ (a bold face's
  * dot, BIG_DOT), and over letters placed by the mean width a mark must stand over its glyph's middle half.
+ * Since the twenty-fourth round: on small type a mark seen over a letter read plain and not written there
+ * doubts the word (a mark the reading dropped: NHAMUNDÁ read "NHAMUNDA," sure); cBody moved to glyph-c-body.ts.
  */
 import {
   ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, BASE_OF, GRAVE, INK_LETTER_CAP, MARK_MAX_HEIGHT, MIN_LETTER_HEIGHT, MODEL_MARKED, SLANT_CLEAR, SLANT_FLAT,
@@ -40,6 +42,9 @@ import {
 } from './glyph-accent.js';
 import { wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { dotsReading } from './glyph-dots.js';
+import { cBody, openRight } from './glyph-c-body.js';
+
+export { cBody, openRight };
 import { BREVE_MIN_DEPTH, JUDGED_LETTER, NEAR, binarySlant, meanSpans, cupDepth, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
 import type { OcrWord } from './words.js';
 
@@ -168,61 +173,6 @@ const SMALL_DOT_MAX_SLANT = 0.06;
 /** A bold dot over an I is at most this share of the letters' height wide and tall (markClass's dot: 0.25). */
 const BIG_DOT = 0.36;
 
-/** A C's mouth: its middle rows' ink ends at least this share of its width short of its right edge. */
-const MOUTH_MIN = 0.3;
-
-/**
- * Whether a glyph's body is open on the right (a C, not an O): over its middle fifth of rows (the
- * rows 0.4-0.6 of its height down), the rightmost ink of each row lies at least MOUTH_MIN of its
- * width short of its right edge, in most of those rows. An O, a Q, a G (its bar) close there.
- * The recogniser reads Č as "Ó" (final17: MATULEVIČIUS "MATULEVIÓIUS", the caron taken for an acute
- * over a round letter); its body's mouth says C.
- */
-export function openRight(g: Gray, b: Blob): boolean {
-  const h = b.y1 - b.y0 + 1, w = b.x1 - b.x0 + 1;
-  if (w < 5 || h < 8) return false;
-  const lo = b.y0 + Math.round(0.4 * h), hi = b.y0 + Math.round(0.6 * h);
-  const right = new Map<number, number>();
-  for (const p of b.px) { const y = Math.floor(p / g.width); if (y >= lo && y <= hi) right.set(y, Math.max(right.get(y) ?? -1, p % g.width)); }
-  let open = 0, rows = 0;
-  for (let y = lo; y <= hi; y++) { rows++; if (b.x1 - (right.get(y) ?? b.x0) >= MOUTH_MIN * w) open++; }
-  return rows > 0 && open > rows / 2;
-}
-
-
-/** A C's side is round: its leftmost ink at 0.1 and 0.9 of its body's height lies on average at least this share of its width right of its middle rows' (an E's stem is straight). */
-const C_ROUND = 0.08;
-/** A C has no middle arm: its middle rows' ink ends within this share of its width from its left (an E's arm reaches 0.7-0.9). */
-const C_ARM_MAX = 0.55;
-
-/**
- * Whether a glyph read as an E with a mark is a C's body (Ć, Č read "É", "Ê": final20's JOVANOVIĆ read
- * "JOVANOVIÉ" at 0.853, the Portuguese model writing the nearest letter it has under an acute): open on
- * the right (openRight), no middle arm (no row of the middle fifth reaching past C_ARM_MAX of the width)
- * and a round side (rows 0.15 and 0.85 down start C_ROUND of the width right of the middle rows'
- * leftmost ink). An E has a straight stem and a middle arm in every face; serifs stick out at the top and
- * foot rows only.
- */
-export function cBody(g: Gray, b: Blob, top = b.y0): boolean {
-  // The letter's body from the capitals' top down (an acute blurred on to the C is the glyph's top).
-  const y0 = Math.max(b.y0, top), h = b.y1 - y0 + 1, w = b.x1 - b.x0 + 1;
-  if (w < 5 || h < 8) return false;
-  const left = new Array<number>(h).fill(w), right = new Array<number>(h).fill(-1);
-  for (const p of b.px) {
-    const y = Math.floor(p / g.width) - y0, x = (p % g.width) - b.x0;
-    if (y < 0 || y >= h) continue;
-    left[y] = Math.min(left[y], x); right[y] = Math.max(right[y], x);
-  }
-  const lo = Math.round(0.4 * h), hi = Math.round(0.6 * h);
-  let midLeft = w;
-  for (let y = lo; y <= hi; y++) {
-    if (right[y] > C_ARM_MAX * w) return false;
-    midLeft = Math.min(midLeft, left[y]);
-  }
-  const at = (u: number): number => left[Math.min(h - 1, Math.round(u * h))];
-  return (at(0.1) + at(0.9)) / 2 - midLeft >= C_ROUND * w;
-}
-
 /** A stacked tone mark's own pixels lean at least this much (binarySlant) to be named an acute or a grave. */
 const STACK_SLANT = 0.3;
 /** The Vietnamese roofs and breves a tone mark stacks on (read by the model or written by the breve's rule). */
@@ -349,15 +299,21 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
   if (stray) return none;
   for (const [i, c] of out) if (c === read[i]) out.delete(i);
   // Small type: only the letters whose marks stay told there (SMALL_KEPT), over a letter the model read
-  // with a mark (it saw one: a speck of a noisy page over a plain I is no dot), never a doubt.
+  // with a mark (it saw one), or a dot over a plain G, C, Z, E (SMALL_DOTTED), are written; a mark seen
+  // over another letter read plain only doubts the word (since the twenty-fourth round).
   if (small) {
     // A C's body read as an E with a mark whose mark's class is not told: the word doubted (not Ć's letter).
     const cLeft = [...eMouths].some((i) => out.get(i) === 'C');
+    // A mark the ink's shape names over a letter read plain, left unwritten here, or mark-like ink whose
+    // class is not told (unclear): the reading dropped a mark, so the word is doubted (twenty-fourth round:
+    // final22 #24's NHAMUNDÁ read "NHAMUNDA," at 0.922, #36's AKÍNDÉLÉ read "AKINDÉLÉ"; Welsh Ŵ Ŷ read W, Y),
+    // whatever the alphabet. The letter is not written: a few pixels do not tell its class surely enough.
+    let dropped = unclear.some(Boolean);
     for (const [i, c] of out) {
       const plain = read[i] === baseOf(read[i]);
-      if (!(SMALL_DOTTED.includes(c) && plain) && (!SMALL_KEPT.includes(c) || plain)) out.delete(i);
+      if (!(SMALL_DOTTED.includes(c) && plain) && (!SMALL_KEPT.includes(c) || plain)) { out.delete(i); if (plain) dropped = true; }
     }
-    return { letters: out, doubt: cLeft };
+    return { letters: out, doubt: cLeft || dropped };
   }
   return { letters: out, doubt };
 }
