@@ -65,7 +65,8 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
 
 /**
  * A value line the recogniser broke into phrases (a tall accented word next to the rest): phrases on
- * its line starting within 3 value heights after its end are joined to it.
+ * its line starting within 3 value heights after its end are joined to it, and those inside a gap
+ * between two of its words (withInsets).
  */
 export function withContinuations(first: Phrase, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number): Phrase {
   let cur = first;
@@ -81,9 +82,29 @@ export function withContinuations(first: Phrase, phrases: Phrase[], labelPhrases
       .filter((p) => p !== cur && !cur.words.includes(p.words[0]) && !labelPhrases.has(p) && LETTER_OR_DIGIT.test(p.text) && p.h >= 1.2 * labelH && p.x0 > cur.x1 - 0.5 * cur.h
         && p.x0 - cur.x1 < 3 * Math.max(cur.h, p.h) && Math.abs((p.y0 + p.y1) / 2 - cy) < 0.5 * Math.max(first.h, p.h))
       .sort((a, b) => a.x0 - b.x0)[0];
-    if (!next) return cur;
+    if (!next) return withInsets(cur, cy, first.h, phrases, labelPhrases, labelH);
     cur = toPhrase([...cur.words, ...next.words]);
   }
+}
+
+/**
+ * `line` with the value-type phrases that lie inside a gap between two of its words joined to it, in
+ * their place (their words sorted left to right): a word of the line the recogniser's line finding put
+ * on a line of its own. words.ts groupPhrases does not join boxes more than 1.9 x apart in height,
+ * and a scanner's halo that grows the words on both sides of one (final22 #36: the mother's
+ * "SIRJE CERIDWEN ... AKINDÉLÉ" boxed 45 px, SEPP 23 px between CERIDWEN and AKINDÉLÉ) leaves that word
+ * out, a sure name with a word missing (0.865). A phrase on the line's centre (`cy`, within half the
+ * line's or its own type height, `typeH`), wholly in the gap between two words (half its height of
+ * slack on each side), holding a letter or digit, of value type (1.2 x `labelH`) and no label, can be
+ * nothing but a piece of this line: any font, any name, any field.
+ */
+function withInsets(line: Phrase, cy: number, typeH: number, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number): Phrase {
+  const ws = [...line.words].sort((a, b) => a.x0 - b.x0);
+  if (ws.length < 2) return line;
+  const inGap = (p: Phrase): boolean => ws.slice(1).some((b, i) => p.x0 >= ws[i].x1 - 0.5 * p.h && p.x1 <= b.x0 + 0.5 * p.h);
+  const insets = phrases.filter((p) => p !== line && !p.words.some((w) => line.words.includes(w)) && !labelPhrases.has(p) && LETTER_OR_DIGIT.test(p.text)
+    && p.h >= 1.2 * labelH && Math.abs((p.y0 + p.y1) / 2 - cy) < 0.5 * Math.max(typeH, p.h) && inGap(p));
+  return insets.length ? toPhrase([...ws, ...insets.flatMap((p) => p.words)].sort((a, b) => a.x0 - b.x0)) : line;
 }
 
 /** Some letter or digit. */

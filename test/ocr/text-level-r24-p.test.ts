@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { lineHole } from '../../src/ocr/doubts.js';
+import { extractFields } from '../../src/ocr/fields.js';
+import { withContinuations } from '../../src/ocr/value-place.js';
+import { groupPhrases, toPhrase, type OcrWord } from '../../src/ocr/words.js';
+
+const w = (text: string, conf: number, x0: number, y0: number, x1: number, y1: number): OcrWord => ({ text, conf, x0, y0, x1, y1 });
+
+// final22 #36 (a scanner's halo, 2022 front), the parents' block as the recogniser boxed it: the mother's
+// line boxed 45 px tall but for SEPP (23 px), which words.ts groupPhrases therefore put on a line of its own.
+const parents = (withSepp: boolean): OcrWord[] => [
+  w('5', 0.78, 724, 442, 736, 456), w('Nº', 0.78, 740, 442, 764, 456), w('REGISTRO', 0.96, 771, 441, 870, 457),
+  w('4d', 0.72, 350, 444, 371, 461), w('CPF', 0.85, 377, 445, 414, 460),
+  w('9CAT', 0.28, 350, 524, 406, 539), w('HAB.', 0.77, 413, 523, 459, 539),
+  w('FILIAÇÃO', 0.95, 359, 609, 449, 630),
+  w('MART', 0.46, 383, 637, 471, 665), w('IFAN', 0.46, 479, 641, 550, 664), w('OYELÁRAN', 0.88, 561, 635, 729, 669), w('LAANEMETS', 0.92, 737, 638, 927, 662),
+  w('SIRJE', 0.92, 373, 676, 454, 721), w('CERIDWEN', 0.91, 474, 676, 629, 721), ...(withSepp ? [w('SEPP', 0.92, 644, 680, 721, 703)] : []), w('AKINDÉLÉ', 0.84, 724, 669, 889, 714),
+];
+
+describe('a word of a value line put on a line of its own inside the line (value-place.ts withInsets; twenty-fourth round)', () => {
+  it('final22 #36: the mother\'s SEPP, boxed half as tall as its neighbours, is read in its place', () => {
+    const ps = groupPhrases(parents(true));
+    // The recogniser's line finding as the reader sees it: SEPP apart.
+    expect(ps.some((p) => p.text === 'SEPP')).toBe(true);
+    const c = extractFields(ps, '').campos;
+    expect(c.nome_mae.valor).toBe('SIRJE CERIDWEN SEPP AKINDÉLÉ');
+    expect(c.nome_pai.valor).toBe('MART IFAN OYELÁRAN LAANEMETS');
+  });
+  it('only a phrase wholly inside a gap between two words and on the line\'s centre', () => {
+    const line = toPhrase([w('SIRJE', 0.9, 100, 100, 180, 130), w('CERIDWEN', 0.9, 200, 100, 350, 130), w('AKINDÉLÉ', 0.9, 450, 100, 600, 130)]);
+    const inGap = toPhrase([w('SEPP', 0.9, 362, 104, 438, 126)]);
+    const below = toPhrase([w('SEPP', 0.9, 362, 140, 438, 162)]);
+    const across = toPhrase([w('SEPP', 0.9, 330, 104, 406, 126)]);
+    expect(withContinuations(line, [line, inGap], new Set(), 14).text).toBe('SIRJE CERIDWEN SEPP AKINDÉLÉ');
+    expect(withContinuations(line, [line, below], new Set(), 14).text).toBe('SIRJE CERIDWEN AKINDÉLÉ');
+    expect(withContinuations(line, [line, across], new Set(), 14).text).toBe('SIRJE CERIDWEN AKINDÉLÉ');
+    // A label's phrase or one of the label's type (under 1.2 x labelH) is not the line's.
+    expect(withContinuations(line, [line, inGap], new Set([inGap]), 14).text).toBe('SIRJE CERIDWEN AKINDÉLÉ');
+    expect(withContinuations(line, [line, inGap], new Set(), 20).text).toBe('SIRJE CERIDWEN AKINDÉLÉ');
+  });
+});
+
+describe('a hole that held a word on a name of three words (doubts.ts lineHole; twenty-fourth round)', () => {
+  it('the narrower gap stands for the line\'s space: final22 #36\'s mother without SEPP is a loss, under the line', () => {
+    const ws = parents(false).slice(12);
+    expect(lineHole(toPhrase(ws))).toBe(true);
+    const c = extractFields(groupPhrases(parents(false)), '').campos;
+    expect(c.nome_mae.valor).toBe('SIRJE CERIDWEN AKINDÉLÉ');
+    expect(c.nome_mae.confianca).toBeLessThan(0.8);
+  });
+  it('three words with printed spaces, or a gap under 1.5 type heights, are no hole', () => {
+    expect(lineHole(toPhrase([w('ANA', 0.9, 100, 100, 160, 130), w('MARIA', 0.9, 172, 100, 270, 130), w('SOUZA', 0.9, 282, 100, 380, 130)]))).toBe(false);
+    expect(lineHole(toPhrase([w('ANA', 0.9, 100, 100, 160, 130), w('MARIA', 0.9, 172, 100, 270, 130), w('SOUZA', 0.9, 310, 100, 408, 130)]))).toBe(false);
+    expect(lineHole(toPhrase([w('ANA', 0.9, 100, 100, 160, 130), w('MARIA', 0.9, 172, 100, 270, 130), w('SOUZA', 0.9, 330, 100, 428, 130)]))).toBe(true);
+  });
+});
