@@ -107,6 +107,20 @@ function withInsets(line: Phrase, cy: number, typeH: number, phrases: Phrase[], 
   return insets.length ? toPhrase([...ws, ...insets.flatMap((p) => p.words)].sort((a, b) => a.x0 - b.x0)) : line;
 }
 
+/**
+ * The phrase of `phrases` that a value line joined by withContinuations began with (its leftmost word's
+ * phrase, fewer words than the line), or `line` itself when nothing was joined. A checked value (a CPF,
+ * a registration number, a date) whose joined line has no value's shape while this piece has is the
+ * piece alone (fields.ts extractFields read): the line was joined with the next field's value on its
+ * row, withContinuations reaching 3 of the line's heights after its end, heights a blur or a scanner's
+ * halo grows (final22 #4: the CPF "431.788:846-56." boxed 41 px for a 21 px type, joined with the
+ * registration number 59294143954 beside it: 22 digits, no CPF, the field left empty). A number's or
+ * a date's shape is fixed, whatever the font or the degradation: a line with more than that is two.
+ */
+export function firstPiece(line: Phrase, phrases: Phrase[]): Phrase {
+  return phrases.find((p) => p.words[0] === line.words[0] && p.words.length < line.words.length) ?? line;
+}
+
 /** Some letter or digit. */
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lineHole } from '../../src/ocr/doubts.js';
 import { extractFields } from '../../src/ocr/fields.js';
-import { withContinuations } from '../../src/ocr/value-place.js';
+import { firstPiece, withContinuations } from '../../src/ocr/value-place.js';
 import { groupPhrases, toPhrase, type OcrWord } from '../../src/ocr/words.js';
 
 const w = (text: string, conf: number, x0: number, y0: number, x1: number, y1: number): OcrWord => ({ text, conf, x0, y0, x1, y1 });
@@ -52,5 +52,34 @@ describe('a hole that held a word on a name of three words (doubts.ts lineHole; 
     expect(lineHole(toPhrase([w('ANA', 0.9, 100, 100, 160, 130), w('MARIA', 0.9, 172, 100, 270, 130), w('SOUZA', 0.9, 282, 100, 380, 130)]))).toBe(false);
     expect(lineHole(toPhrase([w('ANA', 0.9, 100, 100, 160, 130), w('MARIA', 0.9, 172, 100, 270, 130), w('SOUZA', 0.9, 310, 100, 408, 130)]))).toBe(false);
     expect(lineHole(toPhrase([w('ANA', 0.9, 100, 100, 160, 130), w('MARIA', 0.9, 172, 100, 270, 130), w('SOUZA', 0.9, 330, 100, 428, 130)]))).toBe(true);
+  });
+});
+
+// final22 #4 (a 2022 front in perspective): the CPF's row as the recogniser boxed it, the CPF boxed 41 px
+// tall for a 23 px type, so that withContinuations' reach (3 of its heights) took the registration number.
+const cpfRow = (cpfText: string): OcrWord[] => [
+  w('437723320', 0.93, 386, 407, 553, 430), w('SSP', 0.91, 564, 407, 619, 429), w('BA', 0.96, 630, 408, 670, 429),
+  w('4d', 0.96, 370, 460, 391, 473), w('CPF', 0.95, 399, 460, 433, 473),
+  w('S', 0.74, 711, 460, 721, 473), w('Nº', 0.95, 729, 460, 751, 473), w('REGISTRO', 0.95, 759, 460, 853, 474),
+  w(cpfText, 0.31, 384, 478, 619, 519), w('59294143954', 0.91, 723, 484, 926, 507),
+  w('9', 0.93, 373, 538, 383, 551), w('CAT.', 0.91, 390, 538, 427, 551), w('HAB.', 0.69, 436, 538, 480, 551),
+];
+
+describe('a number joined with the next field\'s value on its row (value-place.ts firstPiece; twenty-fourth round)', () => {
+  it('final22 #4\'s CPF line, joined with the registration number (22 digits), is read from its own piece', () => {
+    const c = extractFields(groupPhrases(cpfRow('431.788.346-56.')), '').campos;
+    expect(c.cpf.valor).toBe('431.788.346-56');
+    expect(c.numero_cnh.valor).toBe('59294143954');
+    // Read with a digit wrong (the page's 3 read 8), it is kept and fails its check digits: under the line.
+    const bad = extractFields(groupPhrases(cpfRow('431.788:846-56.')), '').campos;
+    expect(bad.cpf.valor).toBe('431.788.846-56');
+    expect(bad.cpf.valido).toBe(false);
+    expect(bad.cpf.confianca).toBeLessThan(0.8);
+  });
+  it('the piece a joined line began with; the line itself when nothing was joined', () => {
+    const a = toPhrase([w('431.788.346-56', 0.9, 384, 478, 619, 519)]), b = toPhrase([w('59294143954', 0.9, 723, 484, 926, 507)]);
+    const joined = toPhrase([...a.words, ...b.words]);
+    expect(firstPiece(joined, [a, b])).toBe(a);
+    expect(firstPiece(a, [a, b])).toBe(a);
   });
 });
