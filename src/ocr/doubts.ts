@@ -155,8 +155,12 @@ export const WIDE_WORD = 1.5;
  */
 export const markedNameWord = (t: string): boolean => /[A-Za-zÀ-ÿ]/.test(t) && /[^A-Za-zÀ-ÖØ-öø-ÿ'\-!]/.test(t.replace(/,$/, ''));
 
+/** A digit between two letters of one word: no name is printed so (misreadNameWords). */
+const INNER_DIGIT = /\p{L}\d+\p{L}/u;
+
 /**
- * Words of a name's line (`phrases`) that say the name was misread though read sure: a word of three
+ * Words of a name's line (`phrases`) that say the name was misread though read sure: a word with a digit
+ * between its letters (INNER_DIGIT), a word of three
  * letters or more read with small letters (the card prints names in capitals: RICCI read "RI cer",
  * final6 #47), or one whose box is WIDE_WORD x or more as wide per letter as the median of the line's
  * other words of three letters or more (needs two of them). Particles are not measured.
@@ -164,6 +168,9 @@ export const markedNameWord = (t: string): boolean => /[A-Za-zÀ-ÿ]/.test(t) &&
 export function misreadNameWords(phrases: Phrase[]): OcrWord[] {
   const out: OcrWord[] = [];
   for (const p of phrases) {
+    // A digit between a word's letters: a letter read as a digit (Ə read 9: "MOMM9DOV" at 0.42, final21
+    // #25, whose name then scored 0.913 on its other words, isNameWord leaving this one out).
+    out.push(...p.words.filter((w) => INNER_DIGIT.test(w.text)));
     const ws = p.words.filter((w) => /[A-Za-zÀ-ÿ]/.test(w.text) && !/\d/.test(w.text) && !NAME_PARTICLE.test(w.text));
     const letters = (w: OcrWord): number => w.text.replace(/[^A-Za-zÀ-ÿ!|]/g, '').length;
     for (const w of ws) {

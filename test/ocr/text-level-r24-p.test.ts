@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineHole } from '../../src/ocr/doubts.js';
+import { lineHole, misreadNameWords } from '../../src/ocr/doubts.js';
 import { extractFields } from '../../src/ocr/fields.js';
 import { firstPiece, withContinuations } from '../../src/ocr/value-place.js';
 import { groupPhrases, toPhrase, type OcrWord } from '../../src/ocr/words.js';
@@ -81,5 +81,22 @@ describe('a number joined with the next field\'s value on its row (value-place.t
     const joined = toPhrase([...a.words, ...b.words]);
     expect(firstPiece(joined, [a, b])).toBe(a);
     expect(firstPiece(a, [a, b])).toBe(a);
+  });
+});
+
+describe('a digit between a name word\'s letters (doubts.ts misreadNameWords; twenty-fourth round)', () => {
+  // final21 #25 (an older card photographed): the father's line, the schwa of MƏMMƏDOV read 9.
+  const fatherLine = (middle: string): OcrWord[] => [
+    w('FILIAÇÃO', 0.96, 370, 384, 449, 402),
+    w('ERMAL', 0.91, 373, 432, 464, 451), w(middle, 0.42, 473, 432, 639, 451), w('HALITI', 0.92, 649, 433, 736, 452),
+  ];
+  it('final21 #25\'s "MOMM9DOV" puts the father under the line (it was 0.913 on his other words)', () => {
+    const c = extractFields(groupPhrases(fatherLine('MOMM9DOV')), '').campos;
+    expect(c.nome_mae.valor || c.nome_pai.valor).toBe('ERMAL MOMM DOV HALITI');
+    expect(Math.max(c.nome_mae.confianca, c.nome_pai.confianca)).toBeLessThan(0.8);
+    expect(misreadNameWords([toPhrase(fatherLine('S9FOROV').slice(1))]).map((x) => x.text)).toEqual(['S9FOROV']);
+  });
+  it('a digit before or after the letters (a label\'s number, a stray) is not such a word', () => {
+    for (const t of ['1º', '9CAT', 'PA402943302', 'B2']) expect(misreadNameWords([toPhrase([w(t, 0.9, 100, 100, 200, 120)])])).toEqual([]);
   });
 });
