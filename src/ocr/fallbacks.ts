@@ -93,13 +93,12 @@ export function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText
     if (beside) d.data_primeira_habilitacao = { valor: beside, conf: 0.7 * f };
   }
   // Dates by their chronological role where labels were missed.
-  const dateFields = ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'] as const;
-  const missing = dateFields.filter((k) => !d[k]?.valor && !(k === 'data_emissao' && model === 'old' && !labels.has('local')));
+  const missing = DATE_FIELDS.filter((k) => !d[k]?.valor && !(k === 'data_emissao' && model === 'old' && !labels.has('local')));
   if (unlabelled) {
     // Labels unread: roles only where the order leaves no choice (unlabelled.ts placeDatesInOrder).
     placeDatesInOrder(d, allDates(fullText), unlabelled.birthUnread, model === 'old' && !labels.has('local'), 0.7 * f);
   } else if (missing.length) {
-    const known = new Set(dateFields.map((k) => d[k]?.valor).filter(Boolean));
+    const known = new Set(DATE_FIELDS.map((k) => d[k]?.valor).filter(Boolean));
     const key = (s: string): string => s.split('/').reverse().join('');
     const rest = [...new Set(allDates(fullText))].filter((x) => !known.has(x)).sort((a, b) => key(a).localeCompare(key(b)));
     // A birth less than MIN_LICENCE_AGE_YEARS before the clock is no holder's (validators.ts
@@ -121,6 +120,12 @@ export function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText
 type DateField = 'data_nascimento' | 'data_primeira_habilitacao' | 'data_emissao' | 'data_validade';
 
 /**
+ * The card's date fields in their chronological order (birth < first licence <= issue < expiry,
+ * validators.ts validateDates): the one list applyFallbacks and datesInOrder share.
+ */
+export const DATE_FIELDS: readonly DateField[] = ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'];
+
+/**
  * The dates left over (`rest`, oldest first, as many as the `missing` date fields) given to the missing
  * fields in the card's chronological order (birth < first licence <= issue < expiry, validators.ts
  * validateDates), or undefined unless every date, placed and found, then keeps that order: two dates
@@ -129,13 +134,12 @@ type DateField = 'data_nascimento' | 'data_primeira_habilitacao' | 'data_emissao
  * under the low-confidence line.
  */
 export function datesInOrder(d: Partial<Record<CnhFieldName, Draft>>, missing: readonly DateField[], rest: string[]): Array<[DateField, string]> | undefined {
-  const order: DateField[] = ['data_nascimento', 'data_primeira_habilitacao', 'data_emissao', 'data_validade'];
-  const slots = order.filter((k) => missing.includes(k));
+  const slots = DATE_FIELDS.filter((k) => missing.includes(k));
   if (slots.length < 2 || slots.length !== rest.length) return undefined;
   const placed = slots.map((k, i): [DateField, string] => [k, rest[i]]);
-  const all = Object.fromEntries(order.map((k) => [k, placed.find(([p]) => p === k)?.[1] ?? d[k]?.valor ?? ''])) as Record<DateField, string>;
+  const all = Object.fromEntries(DATE_FIELDS.map((k) => [k, placed.find(([p]) => p === k)?.[1] ?? d[k]?.valor ?? ''])) as Record<DateField, string>;
   const ok = validateDates(all);
-  return order.every((k) => !all[k] || ok[k]) ? placed : undefined;
+  return DATE_FIELDS.every((k) => !all[k] || ok[k]) ? placed : undefined;
 }
 
 /** How far (in the expiry's heights) right of the expiry date the first-licence date may begin (firstLicenceBeside). */

@@ -5,6 +5,7 @@
  */
 import { type CnhField, type CnhFieldName } from './engine.js';
 import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, labelTypeLow, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
+import { firstPiece } from './value-place.js';
 import {
   isKnownIssuer, normalizeCategory, wordNotCode, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
 } from './normalize.js';
@@ -82,7 +83,6 @@ const CPF_PRINTED = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
 /** Confidence cap of a birthplace whose state was read with a confused capital ("NT" for MT). */
 const CONFUSED_UF_CAP = 0.7;
 
-
 export interface ExtractedFields {
   model: CnhModel;
   campos: Record<CnhFieldName, CnhField>;
@@ -139,8 +139,10 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   };
   const suspects: Suspect[] = [];
   const read = (id: LabelId, norm: (s: string) => string, checked = false, part?: (w: OcrWord) => boolean): Draft => {
-    const ps = below(id);
+    let ps = below(id);
     if (!ps.length) return none;
+    // A number or date joined with the next field's value on its row (value-place.ts firstPiece): its own piece.
+    if (checked && ps.length === 1 && !norm(ps[0].text) && norm(firstPiece(ps[0], phrases).text)) ps = [firstPiece(ps[0], phrases)];
     const valor = norm(ps.map((p) => p.text).join(' '));
     if (!valor && checked && ps.length === 1) suspects.push({ phrase: ps[0], accept: (t) => norm(t) !== '' });
     // A number or date of the right shape that fails its own check (check digits, a real date: "06/16/1977")
@@ -363,15 +365,12 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   } else {
     d.uf = loneHeaderUf(phrases, labels) ?? none;
   }
-
   // Cross-check: the place of issue is in the issuing state; a UF that disagrees with it is kept
   // (either may be the misread one) but under the low-confidence line.
   if (d.uf.valor && localUf && UFS.has(localUf) && localUf !== d.uf.valor) d.uf = { ...d.uf, conf: d.uf.conf * 0.6 };
-
   // Names and the birthplace's town doubted by what their lines show (name-doubts.ts doubtNameLines).
   // A text layer loses no mark or letter: the doubts read from the words' boxes are the recogniser's.
-  const doubted = textLayer ? [] : doubtNameLines(d, phrases, { name: namePs, nameLabelled: below('nome'), pai: paiLine, mae: maeLine, birth: n3 });
-  suspects.push(...doubted);
+  suspects.push(...(textLayer ? [] : doubtNameLines(d, phrases, { name: namePs, nameLabelled: below('nome'), pai: paiLine, mae: maeLine, birth: n3 })));
 
   applyFallbacks(d, `${fullText}\n${adjacentPairs(phrases).join('\n')}`, model, labels, phrases);
   // An identity number holding a digit the page's checked numbers show misread (checks.ts doubtByConfusion).

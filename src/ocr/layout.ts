@@ -1,9 +1,14 @@
 /**
  * CNH layout: finds the printed labels of both card models (older model; 2022 model with numbered
- * fields; the CNH-e PDF prints the 2022 or older layout) among the phrases by their words, and reads
- * each value as the larger-type phrase just below its label, left-aligned with it.
+ * fields; the CNH-e PDF prints the 2022 or older layout) among the phrases by their words, the card's
+ * model and its label type's heights; each value is the larger-type phrase just below its label,
+ * left-aligned with it (value-place.ts valueBelow).
  */
 import { editDistance, fold, toPhrase, type Phrase } from './words.js';
+import { PLAIN_CAPS, valueBelow } from './value-place.js';
+
+// The value lines' places moved to value-place.ts; re-exported for the modules that import them from here.
+export { excessIndent, LOST_GLYPH, valueAbove, valueBelow, withContinuations } from './value-place.js';
 
 export type LabelId =
   | 'nome' | 'nascimento3' | 'nascimento' | 'emissao' | 'validade' | 'identidade' | 'cpf' | 'registro'
@@ -188,156 +193,6 @@ export function detectModel(labels: Map<LabelId, FoundLabel>, fullText: string):
   if (/TRANSPORTES/.test(t)) score += 1;
   if (/CIDADES|PERMISSAO/.test(t)) score -= 1;
   return score > 0 ? '2022' : 'old';
-}
-
-/**
- * Largest gap between a value's lines (parents), in line heights: 1.0 missed second lines printed a few
- * pixels lower (tuning part, jittered print), 1.6 still stops short of the next field's value.
- */
-const NEXT_LINE_GAP = 1.6;
-
-/** How far (label heights) under its label's bottom a value line's top may lie. */
-const VALUE_REACH = 3.5;
-/** Farther reach, only with no label between (valueBelow). */
-const FAR_VALUE_REACH = 4.2;
-/**
- * Labels whose value line may lie as far as FAR_VALUE_REACH: one-line numbers and dates, which no
- * other field's line stands in for (a name's label reaching that far finds the birth line instead);
- * a line taken that far must hold a digit (a lone "/" of the frame is no date).
- */
-const FAR_REACHED: LabelId[] = ['identidade', 'cpf', 'registro', 'emissao', 'validade', 'primeira', 'nascimento'];
-
-/**
- * Value lines below `label`: phrases whose top lies between the label's middle and VALUE_REACH label
- * heights under it (numbers and dates, where none is there, FAR_VALUE_REACH with no label between), whose left edge is within 4 label heights of the label's (or up to 8 to its left), whose type is at least 1.2 x the
- * label type (`labelHeightPx`: the median height of all labels, as accents and cedillas inflate single
- * boxes) and which are not labels themselves; then up to `maxLines - 1` further lines directly below.
- * Each line is joined with the rest of its line the recogniser broke off (withContinuations).
- */
-export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, maxLines = 1, labelHeightPx = label.phrase.h, capHeightPx = 0): Phrase[] {
-  const L = label.phrase;
-  const h = Math.max(4, labelHeightPx);
-  // Left edges align (within 4 label heights to the right: the printer's offset of the value layer
-  // reaches ~3 label heights); the label's own start may be lost (e.g. "4c DOC." unread), so a value
-  // may begin up to 8 label heights left of the label if it reaches under it. A code of one to three characters
-  // (category, remark) shifted left by the printer's offset may end up to 2.5 label heights before it.
-  const aligned = (p: Phrase): boolean => p.x0 < L.x0 + 4 * h && p.x0 > L.x0 - 8 * h && p.x1 > L.x0 - (p.text.length <= 3 ? 2.5 * h : 0);
-  const isValue = (p: Phrase): boolean => !labelPhrases.has(p) && (p.h >= 1.2 * h || bigCaps(p, capHeightPx) || p.words.every((w) => w.reread)) && aligned(p);
-  const under = (reach: number): Phrase[] => phrases.filter((p) => isValue(p) && p.y0 > (L.y0 + L.y1) / 2 && p.y0 < L.y1 + reach * h);
-  // Past VALUE_REACH only where no other label lies between: a value printed a little lower than its
-  // field's usual gap (final21 #84, a text-layer PDF: the identity line 3.55 label heights under its
-  // label, exact cap-height boxes) is still its label's while the next label's line is not reached.
-  const labelBetween = (p: Phrase): boolean => [...labelPhrases].some((q) => q !== L && q.y0 > L.y1 && q.y0 < p.y0 && q.x0 < p.x1 && q.x1 > p.x0);
-  const near = under(VALUE_REACH);
-  const far = (): Phrase[] => (FAR_REACHED.includes(label.id) ? under(FAR_VALUE_REACH).filter((p) => /\d/.test(p.text) && !labelBetween(p)) : []);
-  const first = (near.length ? near : far()).sort((a, b) => a.y0 - b.y0)[0];
-  if (!first) return [];
-  const out = [withContinuations(first, phrases, labelPhrases, h)];
-  const used = (p: Phrase): boolean => out.some((o) => o.words.includes(p.words[0]));
-  while (out.length < maxLines) {
-    const prev = out[out.length - 1];
-    const next = phrases
-      .filter((p) => isValue(p) && !used(p) && p.y0 > (prev.y0 + prev.y1) / 2 && p.y0 < prev.y1 + NEXT_LINE_GAP * prev.h)
-      .sort((a, b) => a.y0 - b.y0)[0];
-    if (!next) break;
-    // Every line may have been broken (a parent's surname with a tilde, its box taller than the rest).
-    out.push(withContinuations(next, phrases, labelPhrases, h));
-  }
-  return out;
-}
-
-/**
- * A value line the recogniser broke into phrases (a tall accented word next to the rest): phrases on
- * its line starting within 3 value heights after its end are joined to it.
- */
-export function withContinuations(first: Phrase, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number): Phrase {
-  let cur = first;
-  // The line's centre and type are the first phrase's: a tall mark joined to it (a stamp's border read
-  // "o" 3 x the type) must not move the centre line down to the stamp's own words under the name
-  // (final10 #68: AUTENTICAÇÃO joined after the "o"). Tall words are still joined (a word boxed with a
-  // mark over it is part of the line: leaving it out would leave a hole in a name read sure). A phrase
-  // with no letter or digit (a mark words.ts peelMarks put apart: a crease read "-", a border "!") adds
-  // nothing to the value and would only stretch its box: not joined.
-  const cy = (first.y0 + first.y1) / 2;
-  for (;;) {
-    const next = phrases
-      .filter((p) => p !== cur && !cur.words.includes(p.words[0]) && !labelPhrases.has(p) && LETTER_OR_DIGIT.test(p.text) && p.h >= 1.2 * labelH && p.x0 > cur.x1 - 0.5 * cur.h
-        && p.x0 - cur.x1 < 3 * Math.max(cur.h, p.h) && Math.abs((p.y0 + p.y1) / 2 - cy) < 0.5 * Math.max(first.h, p.h))
-      .sort((a, b) => a.x0 - b.x0)[0];
-    if (!next) return cur;
-    cur = toPhrase([...cur.words, ...next.words]);
-  }
-}
-
-/** Some letter or digit. */
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-
-/** Values printed left-aligned under their labels, whose offsets say where a card's values begin. */
-const ALIGNED_VALUES: LabelId[] = ['nome', 'cpf', 'registro', 'validade', 'emissao', 'primeira', 'identidade', 'nascimento', 'nascimento3'];
-/**
- * A code starting this many of its heights (a capital's advance is ~0.7 of it) more than excessIndent
- * expects lost a letter; the two jitters of a label and its value stay under ~0.6.
- */
-export const LOST_GLYPH = 0.9;
-
-/**
- * How far (px) `value` starts right of where the page's other values start under their labels
- * (ALIGNED_VALUES found in `labels`, with `firstValue` their first value line): the value layer is
- * printed with one offset per card (up to +-3 % of the card in the widened set, up to 4 label heights
- * in valueBelow), so the median of the others' offsets says where a value under `label` should begin.
- * A short code that begins a glyph or more further right lost its first character(s) ("AE" read "E").
- * 0 with fewer than 2 others.
- */
-export function excessIndent(label: FoundLabel, value: Phrase, labels: Map<LabelId, FoundLabel>, firstValue: (id: LabelId) => Phrase | undefined): number {
-  const others = ALIGNED_VALUES.flatMap((id): Array<[FoundLabel, Phrase]> => {
-    const l = labels.get(id), v = firstValue(id);
-    return l && v ? [[l, v]] : [];
-  });
-  const offsets = others.map(([l, v]) => v.x0 - l.phrase.x0).sort((a, b) => a - b);
-  if (offsets.length < 2) return 0;
-  const mid = offsets.length / 2;
-  const median = offsets.length % 2 ? offsets[Math.floor(mid)] : (offsets[mid - 1] + offsets[mid]) / 2;
-  return value.x0 - label.phrase.x0 - median;
-}
-
-/**
- * Value lines directly above `anchor` (a label): up to `maxLines` value-size phrases stacked upwards,
- * left-aligned with the anchor, the lowest ending within `reachLabelHeights` label heights above it
- * (default 2.5). Used when a value's own label was not read (e.g. the name sits right above the
- * identity document's label).
- */
-export function valueAbove(anchor: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, labelHeightPx: number, maxLines = 1, reachLabelHeights = 2.5): Phrase[] {
-  const A = anchor.phrase;
-  const h = Math.max(4, labelHeightPx);
-  const isValue = (p: Phrase): boolean => !labelPhrases.has(p) && p.h >= 1.2 * h && Math.abs(p.x0 - A.x0) < 3 * h;
-  const out: Phrase[] = [];
-  let floor = A.y0;
-  let reach = reachLabelHeights * h;
-  while (out.length < maxLines) {
-    const next = phrases
-      .filter((p) => isValue(p) && !out.includes(p) && p.y1 <= floor + 0.3 * h && p.y1 > floor - reach)
-      .sort((a, b) => b.y1 - a.y1)[0];
-    if (!next) break;
-    out.unshift(withContinuations(next, phrases, labelPhrases, h));
-    floor = next.y0;
-    reach = 1.0 * next.h;
-  }
-  return out;
-}
-
-/** Words of plain capitals and digits (no accent, cedilla or descender): their box is the cap height. */
-const PLAIN_CAPS = /^[A-Z0-9]+[.,:]?$/;
-
-/** A date or number with slashes in lining figures: boxed as tall as a capital too. */
-const PLAIN_DATE = /^[0-9]+(\/[0-9]+)+[.,]?$/;
-
-/**
- * Value type recognised by cap height: a phrase of plain capitals (e.g. a category "A") has a box only
- * as tall as its capitals, lower than accented label phrases' boxes, so it is compared with the labels'
- * own cap height (`capHeightPx`, labelCapHeight) instead: at least 1.3 x (value type is ~1.6 x label type).
- */
-function bigCaps(p: Phrase, capHeightPx: number): boolean {
-  return capHeightPx > 0 && p.words.every((w) => PLAIN_CAPS.test(w.text) || PLAIN_DATE.test(w.text)) && p.h >= 1.3 * capHeightPx;
 }
 
 /**

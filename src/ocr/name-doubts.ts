@@ -69,11 +69,12 @@ export function doubtNameLines(d: Partial<Record<CnhFieldName, Draft>>, phrases:
   };
   // A name with an unsure tall mark over or just after it (doubts.ts markOverName), a gap between its words
   // as wide as a letter and a space (wideGap), or a word of its type after it left out (name-tails.ts
-  // wordLeftOut): letters may be lost. A gap that held a whole word (lineHole) is a loss for sure:
-  // BROKEN_WORD_CAP, so that a reading without it is taken over it.
+  // wordLeftOut): letters may be lost. A gap that held a whole word (lineHole, on a line of three words
+  // too, where wideGap does not look) is a loss for sure: BROKEN_WORD_CAP, so that a reading without it
+  // is taken over it.
   const endHidden = (k: CnhFieldName, line: Phrase | undefined): void => {
     const v = d[k];
-    if (v?.valor && line && (markOverName(line, phrases) || wideGap(line) || wordLeftOut(line, phrases))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, lineHole(line) ? BROKEN_WORD_CAP : NAME_DOUBT_CAP) };
+    if (v?.valor && line && (markOverName(line, phrases) || wideGap(line) || lineHole(line) || wordLeftOut(line, phrases))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, lineHole(line) ? BROKEN_WORD_CAP : NAME_DOUBT_CAP) };
   };
   // A word broken in two by the recogniser, its pieces closer than a printed space (doubts.ts tightGap), or a
   // birth line with a gap that held letters (field-lines.ts townGap): the value is misread, and a surer
