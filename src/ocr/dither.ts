@@ -30,6 +30,12 @@ export const DITHER_MIN_STEP = 24;
 export const SUB_PERIOD_RATIO = 0.7;
 /** ... and only when D at the period taken so far is at least this many levels (a residue worth a wider box; under it, JPEG noise and content). */
 export const SUB_PERIOD_MIN = 6;
+/**
+ * The widest box the smoothing uses (px). A box as wide as an 8 px pattern also erases the strokes of small
+ * type (final22 #27, period 8: four right values lost at 8 px, none at 4); over an 8 x 8 matrix, pixels 4
+ * apart differ only in its lowest bits, whose swing a 4 px box leaves small.
+ */
+export const MAX_SMOOTHING_BOX = 4;
 /** Lags looked at first (across): a dither whose cells are at most this wide shows its steps within them. */
 const EARLY_LAG = 4;
 /** Rows (and columns) sampled for D: about this many, evenly spread. */
@@ -143,11 +149,11 @@ export function boxMean(data: Uint8Array, w: number, h: number, ch: number, p: n
 
 /**
  * A frame's ordered dither undone in place (`data`: w x h, `ch` interleaved bands, measured on band
- * `band`): when ditherPattern finds one, every band is averaged over one period (boxMean). Returns the
- * pattern found, or null (the frame untouched).
+ * `band`): when ditherPattern finds one, every band is averaged over one period, at most MAX_SMOOTHING_BOX
+ * (boxMean). Returns the pattern found (its period as measured), or null (the frame untouched).
  */
 export function undither(data: Uint8Array, w: number, h: number, ch = 1, band = 0): DitherPattern | null {
   const pattern = ditherPattern(data, w, h, ch, band);
-  if (pattern) boxMean(data, w, h, ch, pattern.period);
+  if (pattern) boxMean(data, w, h, ch, Math.min(pattern.period, MAX_SMOOTHING_BOX));
   return pattern;
 }
