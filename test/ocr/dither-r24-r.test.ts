@@ -2,18 +2,7 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { MAX_SMOOTHING_BOX, boxMean, ditherPattern, undither } from '../../src/ocr/dither.js';
 import { findCard } from '../../src/ocr/frame.js';
-
-/** A deterministic generator (mulberry32). */
-function rand(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng as rand } from '../fixtures/cnh/people.js';
 
 /** The 2^n x 2^n Bayer matrix's thresholds (index + 0.5) / 4^n (Bayer 1973), built recursively. */
 function bayer(n: number): Float64Array {
