@@ -43,10 +43,11 @@ import {
 import { wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { dotsReading } from './glyph-dots.js';
 import { cBody, openRight } from './glyph-c-body.js';
-
-export { cBody, openRight };
 import { BREVE_MIN_DEPTH, JUDGED_LETTER, NEAR, binarySlant, meanSpans, cupDepth, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
 import type { OcrWord } from './words.js';
+
+// cBody and openRight moved to glyph-c-body.ts; re-exported for the modules that import them from here.
+export { cBody, openRight };
 
 /** Capitals with two dots above, by base letter. */
 const DIAERESIS: Record<string, string> = { A: 'Ä', E: 'Ë', I: 'Ï', O: 'Ö', U: 'Ü', Y: 'Ÿ' };
