@@ -16,7 +16,7 @@
  *
  * The smoothing: a P x P box mean, which cancels every harmonic of a pattern of period P exactly (its
  * transfer function is zero at every multiple of 1 / P) and keeps the local mean, i.e. the grey the dither
- * encoded. Source of the idea: inverse halftoning by low-pass filtering (e.g. Wong 1995, "Inverse
+ * encoded; the box is capped at MAX_SMOOTHING_BOX (4 px), which keeps small type's strokes. Source of the idea: inverse halftoning by low-pass filtering (e.g. Wong 1995, "Inverse
  * halftoning and kernel estimation for error diffusion"; the classic descreen of a known screen period).
  */
 

@@ -142,7 +142,8 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
     let ps = below(id);
     if (!ps.length) return none;
     // A number or date joined with the next field's value on its row (value-place.ts firstPiece): its own piece.
-    if (checked && ps.length === 1 && !norm(ps[0].text) && norm(firstPiece(ps[0], phrases).text)) ps = [firstPiece(ps[0], phrases)];
+    const piece = checked && ps.length === 1 && !norm(ps[0].text) ? firstPiece(ps[0], phrases) : undefined;
+    if (piece && norm(piece.text)) ps = [piece];
     const valor = norm(ps.map((p) => p.text).join(' '));
     if (!valor && checked && ps.length === 1) suspects.push({ phrase: ps[0], accept: (t) => norm(t) !== '' });
     // A number or date of the right shape that fails its own check (check digits, a real date: "06/16/1977")

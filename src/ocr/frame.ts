@@ -254,7 +254,7 @@ async function decodeFrame(bytes: Uint8Array, extraTurnDeg: number, limitInputPi
   const n = info.width * info.height;
   // A frame from an interlaced video source: its two fields joined again before anything mixes its rows (interlace.ts).
   deinterlace(data, info.width, info.height, info.channels, info.channels === 1 ? 0 : 1);
-  // A frame posterised with an ordered dither: each pixel averaged over one period of its pattern (dither.ts).
+  // A frame posterised with an ordered dither: each pixel averaged over its pattern's period, at most 4 px (dither.ts).
   undither(data, info.width, info.height, info.channels, info.channels === 1 ? 0 : 1);
   const colour = info.channels === 3 && !isJpeg(bytes) ? await colourCopy(data, info.width, info.height) : undefined;
   if (info.channels !== 3 || !hasBlueInk(data, 3, info.width, Math.max(1, Math.round(Math.min(info.width, info.height) / 500)))) {
