@@ -10,6 +10,7 @@
  * The grade is the worst of the three. Limits were set on the synthetic benchmark: clean renders grade
  * excelente; the spec's recommended 1200x800 capture gives a short side of about 800 px.
  */
+import { editDistance } from './words.js';
 
 export type QualityGrade = 'excelente' | 'boa' | 'regular' | 'ruim';
 
@@ -104,10 +105,34 @@ export const worseGrade = (a: QualityGrade, b: QualityGrade): QualityGrade => GR
 /**
  * Whether a read shows a CNH: evidence is the count of CNH labels found (layout.ts) plus 2 for the
  * card's own words (HABILITAÇÃO, DETRAN, RENACH) in the text; a document with evidence under 3 and
- * fewer than 4 CORE_FIELDS read is not taken for a CNH (a blank page, a face photo, another document).
+ * fewer than 4 CORE_FIELDS read is not taken for a CNH (a blank page, a face photo, another document),
+ * unless its text shows the card's title (showsCnhTitle).
  */
 export function looksLikeCnh(labelsFound: number, foldedText: string, campos: Record<string, { valor: string }>): boolean {
   const evidence = labelsFound + (/HABILITA|DETRAN|RENACH/.test(foldedText) ? 2 : 0);
   const core = CORE_FIELDS.filter((k) => campos[k]?.valor).length;
-  return evidence >= 3 || core >= 4;
+  return evidence >= 3 || core >= 4 || showsCnhTitle(foldedText);
+}
+
+/** Letters each word of the title may be misread by and still count (of CARTEIRA, NACIONAL and HABILITA). */
+const TITLE_SLACK = 2;
+
+/**
+ * Whether the folded text `foldedText` (words.ts fold) shows the card's title, CARTEIRA NACIONAL DE
+ * HABILITAÇÃO: three words in a row within TITLE_SLACK letters of CARTEIRA, NACIONAL and HABILITA (the
+ * first eight letters of HABILITAÇÃO), with a word of one or two letters between them or not (DE, or DE
+ * misread: "OE"). Every CNH of either model prints it in
+ * its header in type larger than the labels', and no other document does; so it still reads where an
+ * effect took the small label type that labels are found by (final23 #24, a phone's median smear: no
+ * label read, "CARTEIRA NACIONAL DE HABILITAÇÃO" and the values read, every field dropped as not a CNH).
+ */
+export function showsCnhTitle(foldedText: string): boolean {
+  const words = foldedText.split(/[^A-Z]+/).filter(Boolean);
+  const near = (w: string | undefined, target: string): boolean => w !== undefined && editDistance(w.slice(0, target.length + TITLE_SLACK), target) <= TITLE_SLACK;
+  for (let i = 0; i + 2 < words.length; i++) {
+    if (!near(words[i], 'CARTEIRA') || !near(words[i + 1], 'NACIONAL')) continue;
+    const j = words[i + 2].length <= 2 ? i + 3 : i + 2;
+    if (words[j] !== undefined && editDistance(words[j].slice(0, 8), 'HABILITA') <= TITLE_SLACK) return true;
+  }
+  return false;
 }
