@@ -172,6 +172,21 @@ export function hardPageGlimpsed(prep: PreparedImage, labelsFound: number, folde
 const sureWords = (words: OcrWord[]): number => words.filter((w) => w.conf >= 0.8 && (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2).length;
 
 /**
+ * Sure words (sureWords) from which a page's first reading is taken as read the right way up: the other
+ * orientations (ORIENTATIONS) are then not read, however few labels it found (a blurred, halftoned or
+ * faded card read upright, its label type lost). Why it holds for any page: the search keeps another
+ * orientation only when it reads more sure words than the reading it has, and print read backwards or
+ * upside down gives the recogniser few (measured: final19's mirrored frames 0-6 read upright and 2-12
+ * turned, final21 #56's flop 2; the 18 wrong-way readings of final23's six hard upright pages 0-4),
+ * whatever the font or the names, since an LSTM line model reads mirrored or turned glyphs as noise; a
+ * page read right gives 30-70, a hard upright one 0-27 (final23 #9 8, #24 18, #27 27, #30 6, #72 19,
+ * #81 0). A first reading with this many is the right way up, and the three other readings (a
+ * preparation and a page pass each, 3.7-6.3 CPU s on those pages) would be discarded; under it they are
+ * read as before.
+ */
+export const UPRIGHT_SURE_WORDS = 16;
+
+/**
  * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
  * recognise (retrying turned 180 degrees, then mirrored, when fewer than MIN_LABELS labels are read: ORIENTATIONS), then the second
  * looks. A hard photograph read poorly (second-read.ts secondRead: a dark or blurred page missing core
@@ -199,8 +214,10 @@ export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prep
   // orientation is kept only when it also reads more sure words (sureWords): one label spelt by noise in a
   // flopped dark page (final21 #56: 1 label and 2 sure words flopped, 0 labels and 5 sure words upright)
   // otherwise turned every later reading of the page backwards.
+  // A first reading with UPRIGHT_SURE_WORDS sure words is the right way up: the search would discard its readings.
+  const upright = sureWords(words) >= UPRIGHT_SURE_WORDS;
   for (const o of ORIENTATIONS) {
-    if (fields.labelsFound >= MIN_LABELS) break;
+    if (fields.labelsFound >= MIN_LABELS || upright) break;
     const other = await prepareImage(bytes, { ...o, degrate });
     const read = await pageWords(recs, other);
     const fields2 = fieldsOf(read.words);
