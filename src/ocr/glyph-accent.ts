@@ -274,9 +274,10 @@ export function inkLetter(c: string, fit: MarkFit & { joined?: boolean; wave?: '
   // passed) over a letter read with a roof, not rising like a roof with a tone stacked on it
   // (risesLikeStack, in marksOf): its base with a tilde, doubted (twenty-fifth round: Guarani's ARAJẼ
   // read "ARAJÊ" at 0.81-0.88; Ẽ is no letter the model writes). Over an A or O only where the profile
-  // named nothing (the profile's own rules below keep their letters there). Not under an acute read: a
-  // double acute run into one blob (KŐRÖSI read "KÓRÖSI", blurred) leaves a wave too.
-  const waved = fit.wave === 'wave' && read.mark === 'circumflex' && (!'AO'.includes(read.base) || !fit.mark) ? tildeLetter(read.base) : undefined;
+  // named nothing (the profile's own rules below keep their letters there). Under an acute or a grave
+  // read only over a letter that takes no double acute (not O, U): a double acute run into one blob
+  // (KŐRÖSI read "KÓRÖSI", blurred) leaves a wave too; ARAJẼ read "ARAJÉ" (final23 #6, #51, #56) is taken.
+  const waved = fit.wave === 'wave' && (read.mark === 'circumflex' || (read.mark !== 'tilde' && !'OU'.includes(read.base))) && (!'AO'.includes(read.base) || !fit.mark) ? tildeLetter(read.base) : undefined;
   if (waved) return { letter: waved, doubt: true };
   // A tilde is a wave that rises overall to the right: blurred or a few pixels wide, it slants like an
   // acute. The slant is taken only where no tilde can be: over an E, I or U, or between an acute and a

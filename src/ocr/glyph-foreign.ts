@@ -86,11 +86,11 @@ function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: numb
   // TAJẼ made "TAJĒ" where a 2-row tilde's threshold reads level); the word is capped by the caller.
   // Not over an N: Ñ is glyph-tilde-n.ts's (mendTildeN runs after this), and other ink over a plain
   // letter beside it still leaves the word as read here (MUÑOZ read MUNOZ under a stray grave).
-  // Over a letter read with a roof, not where the blob rises like a roof with a tone stacked on it (Ế run
-  // into one blob: glyph-tilde.ts risesLikeStack); never under an acute or a grave read (a double acute
-  // run into one blob, KŐRÖSI read "KÓRÖSI", leaves a wave too).
-  const roofRead = BASE_OF[c]?.mark === 'circumflex';
-  const waved = base !== 'N' && mine.length === 1 && (c === base || (roofRead && !risesLikeStack(g, mine[0]))) && isWave(g, mine[0], letterH) ? tildeLetter(base) : undefined;
+  // Over a letter read with a mark, not where the blob rises like a roof with a tone stacked on it (Ế run
+  // into one blob: glyph-tilde.ts risesLikeStack), and under an acute or a grave read only over a letter
+  // that takes no double acute (a double acute run into one blob, KŐRÖSI read "KÓRÖSI", leaves a wave too).
+  const markRead = c !== base && (BASE_OF[c]?.mark === 'circumflex' || !markedLetter(base, 'doubleAcute'));
+  const waved = base !== 'N' && mine.length === 1 && (c === base || (markRead && !risesLikeStack(g, mine[0]))) && isWave(g, mine[0], letterH) ? tildeLetter(base) : undefined;
   if (waved) return waved === c ? {} : { letter: waved };
   // A dot over an I read "Í", and any dot on small type, must lie level by the gray levels
   // (SMALL_DOT_MAX_SLANT): a 3 x 3 px acute blurred leans as little as 0.09 (final7 #74: URUÇUÍ made
