@@ -12,6 +12,7 @@
  * three, fits well, and clearly better than the next allowed one. Pure functions on a gray page.
  */
 import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
+import { risesLikeStack, tildeLetter, waveClass } from './glyph-tilde.js';
 import type { OcrWord } from './words.js';
 
 export type Mark = 'acute' | 'tilde' | 'circumflex';
@@ -171,7 +172,7 @@ export function markInk(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): M
 }
 
 /** A mark's shape (markShape), its slant (markSlant) and its letters' height (px). */
-export interface InkFit extends MarkFit { slant: number; letterH: number; joined?: boolean }
+export interface InkFit extends MarkFit { slant: number; letterH: number; joined?: boolean; wave?: 'wave' | 'leaning' }
 
 /**
  * The mark over each marked capital (Á, Ã, Â, É, Ê, Ó, Õ, Ô, Í, Ú) of a capital word, by its ink: keys
@@ -189,7 +190,7 @@ export function marksOf(g: Gray, w: OcrWord): Map<number, InkFit> {
   if (!marked.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c))) return out;
   const ink = markInk(g, w);
   if (!ink || ink.marks.length !== marked.length) return out;
-  marked.forEach((i, k) => out.set(i, { ...markShape(ink.marks[k].px, g.width, ink.letterH), slant: markSlant(g, ink.marks[k], ink.top), letterH: ink.letterH, joined: ink.marks[k].y1 >= ink.top - 1 }));
+  marked.forEach((i, k) => out.set(i, { ...markShape(ink.marks[k].px, g.width, ink.letterH), slant: markSlant(g, ink.marks[k], ink.top), letterH: ink.letterH, joined: ink.marks[k].y1 >= ink.top - 1, wave: risesLikeStack(g, ink.marks[k]) ? undefined : waveClass(g, ink.marks[k], ink.letterH) }));
   return out;
 }
 
@@ -266,9 +267,18 @@ export const INK_LETTER_CAP = 0.6;
  *   grave letter (É for "Ê", È for "Ê" or "É");
  * - a narrow mark slanting less clearly against the read mark: doubt.
  */
-export function inkLetter(c: string, fit: MarkFit & { joined?: boolean }, slant: number, letterH: number): { letter?: string; doubt?: boolean } {
+export function inkLetter(c: string, fit: MarkFit & { joined?: boolean; wave?: 'wave' | 'leaning' }, slant: number, letterH: number): { letter?: string; doubt?: boolean } {
   const read: { base: string; mark: string } | undefined = BASE_OF[c] ?? (GRAVE_BASE[c] ? { base: GRAVE_BASE[c], mark: 'grave' } : undefined);
   if (!read || letterH < FALL_MIN_LETTER_HEIGHT) return {};
+  // A wave by its gray levels (glyph-tilde.ts waveClass: no roof, acute, grave, macron, caron or breve drawn
+  // passed) over a letter read with a roof, not rising like a roof with a tone stacked on it
+  // (risesLikeStack, in marksOf): its base with a tilde, doubted (twenty-fifth round: Guarani's ARAJẼ
+  // read "ARAJÊ" at 0.81-0.88; Ẽ is no letter the model writes). Over an A or O only where the profile
+  // named nothing (the profile's own rules below keep their letters there). Under an acute or a grave
+  // read only over a letter that takes no double acute (not O, U): a double acute run into one blob
+  // (KŐRÖSI read "KÓRÖSI", blurred) leaves a wave too; ARAJẼ read "ARAJÉ" (final23 #6, #51, #56) is taken.
+  const waved = fit.wave === 'wave' && (read.mark === 'circumflex' || (read.mark !== 'tilde' && !'OU'.includes(read.base))) && (!'AO'.includes(read.base) || !fit.mark) ? tildeLetter(read.base) : undefined;
+  if (waved) return { letter: waved, doubt: true };
   // A tilde is a wave that rises overall to the right: blurred or a few pixels wide, it slants like an
   // acute. The slant is taken only where no tilde can be: over an E, I or U, or between an acute and a
   // grave read over an A or O (Ã, Õ and their circumflexes are left to the profile).
@@ -308,6 +318,9 @@ export function inkLetter(c: string, fit: MarkFit & { joined?: boolean }, slant:
     const leans = slant > 0 ? 'acute' : 'grave';
     if (leans !== read.mark && (read.mark === 'acute' || read.mark === 'grave' || !fit.mark)) return { doubt: true };
   }
+  // Ink leaning to a wave (glyph-tilde.ts waveClass 'leaning': it fits the wave better than the roof, by
+  // under the margin) under a roof read: no clear roof, so the word is doubted, no letter given.
+  if (fit.wave === 'leaning' && read.mark === 'circumflex') return { doubt: true };
   return {};
 }
 

@@ -35,6 +35,8 @@
  * dot, BIG_DOT), and over letters placed by the mean width a mark must stand over its glyph's middle half.
  * Since the twenty-fourth round: on small type a mark seen over a letter read plain and not written there
  * doubts the word (a mark the reading dropped: NHAMUNDÁ read "NHAMUNDA," sure); cBody moved to glyph-c-body.ts.
+ * Since the twenty-fifth round: one blob that is a wave by its gray levels (glyph-tilde.ts) over a letter read
+ * plain or with a roof gives its base with a tilde (KUARAHỸ read "KUARAHY"), on small type too.
  */
 import {
   ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, BASE_OF, GRAVE, INK_LETTER_CAP, MARK_MAX_HEIGHT, MIN_LETTER_HEIGHT, MODEL_MARKED, SLANT_CLEAR, SLANT_FLAT,
@@ -44,6 +46,7 @@ import { wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { dotsReading } from './glyph-dots.js';
 import { cBody, openRight } from './glyph-c-body.js';
 import { BREVE_MIN_DEPTH, JUDGED_LETTER, NEAR, binarySlant, meanSpans, cupDepth, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
+import { isWave, risesLikeStack, tildeLetter } from './glyph-tilde.js';
 import type { OcrWord } from './words.js';
 
 // cBody and openRight moved to glyph-c-body.ts; re-exported for the modules that import them from here.
@@ -78,6 +81,17 @@ const DOTS_MAX_RISE = 0.15;
 function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: number, small = false): { letter?: string; doubt?: boolean } {
   const base = baseOf(c);
   const size = (b: Blob): [number, number] => [b.x1 - b.x0 + 1, b.y1 - b.y0 + 1];
+  // One blob that is a wave by its gray levels (glyph-tilde.ts isWave) over a letter read plain or with
+  // another mark: its base with a tilde (twenty-fifth round: Guarani's KUARAHỸ read "KUARAHY" at 0.833,
+  // TAJẼ made "TAJĒ" where a 2-row tilde's threshold reads level); the word is capped by the caller.
+  // Not over an N: Ñ is glyph-tilde-n.ts's (mendTildeN runs after this), and other ink over a plain
+  // letter beside it still leaves the word as read here (MUÑOZ read MUNOZ under a stray grave).
+  // Over a letter read with a mark, not where the blob rises like a roof with a tone stacked on it (Ế run
+  // into one blob: glyph-tilde.ts risesLikeStack), and under an acute or a grave read only over a letter
+  // that takes no double acute (a double acute run into one blob, KŐRÖSI read "KÓRÖSI", leaves a wave too).
+  const markRead = c !== base && (BASE_OF[c]?.mark === 'circumflex' || !markedLetter(base, 'doubleAcute'));
+  const waved = base !== 'N' && mine.length === 1 && (c === base || (markRead && !risesLikeStack(g, mine[0]))) && isWave(g, mine[0], letterH) ? tildeLetter(base) : undefined;
+  if (waved) return waved === c ? {} : { letter: waved };
   // A dot over an I read "Í", and any dot on small type, must lie level by the gray levels
   // (SMALL_DOT_MAX_SLANT): a 3 x 3 px acute blurred leans as little as 0.09 (final7 #74: URUÇUÍ made
   // "URUÇUİ" before this).
@@ -171,6 +185,8 @@ const SMALL_DOTTED = 'ĠĊŻĖ';
  * read "Í" (EMİNE, ÇETİN) still make İ.
  */
 const SMALL_DOT_MAX_SLANT = 0.06;
+/** Whether a letter carries a tilde (Ã Ẽ Ñ Ỹ...): written on small type too, its wave told by isWave's gray levels. */
+const isTilded = (c: string): boolean => c.normalize('NFD').includes('\u0303');
 /** A bold dot over an I is at most this share of the letters' height wide and tall (markClass's dot: 0.25). */
 const BIG_DOT = 0.36;
 
@@ -312,7 +328,7 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
     let dropped = unclear.some(Boolean);
     for (const [i, c] of out) {
       const plain = read[i] === baseOf(read[i]);
-      if (!(SMALL_DOTTED.includes(c) && plain) && (!SMALL_KEPT.includes(c) || plain)) { out.delete(i); if (plain) dropped = true; }
+      if (!(SMALL_DOTTED.includes(c) && plain) && (!SMALL_KEPT.includes(c) || plain) && !isTilded(c)) { out.delete(i); if (plain) dropped = true; }
     }
     return { letters: out, doubt: cLeft || dropped };
   }

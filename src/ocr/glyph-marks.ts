@@ -344,6 +344,10 @@ export function meanSpans(glyphs: Blob[], n: number): LetterSpan[] | undefined {
  */
 export const INK_WRITTEN = '\u0100-\u017f\u018f\u01a0\u01af\u0218-\u021b\u1ea0-\u1ef9';
 const INK_LETTER = new RegExp(`[${INK_WRITTEN}]`);
+/** A character the ink readers write that the recogniser cannot: INK_WRITTEN's letters and Catalan's middle dot (glyph-middle-dot.ts). */
+const INK_CHAR = new RegExp(`[${INK_WRITTEN}\u00b7]`);
+/** fold, with a middle dot, a hyphen or a space between two L's one character: the recogniser reads the dot as either. */
+const dotFold = (s: string): string => fold(s).replace(/(?<=L)[\u00b7 -](?=L)/g, '-');
 
 /** A capital of a word the ink readers judge (glyph-foreign, glyph-below, glyph-own): Latin-1's, or one they write (INK_WRITTEN). */
 export const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
@@ -353,10 +357,12 @@ export const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
  * ink here, or by a text layer) that `b` reads plain or with the model's marks, their letters otherwise
  * the same (fold): the two readings differ only in marks the recogniser could not have seen, so `b`'s
  * confidence says nothing against `a` (final16 #35: a second page reading "JAROSLAVA BENES POSPÍSIL" at
- * 0.903 over the first's BENEŠ at 0.6, the mended word capped by INK_LETTER_CAP).
+ * 0.903 over the first's BENEŠ at 0.6, the mended word capped by INK_LETTER_CAP). Since the twenty-fifth
+ * round the middle dot counts as such a letter, a hyphen or a space between two L's as its plain twin
+ * (PETRONEL·LA from the ink, "PETRONEL-LA" at 0.9 from another reading).
  */
 export function inkMarksOnly(a: string, b: string): boolean {
-  return a !== b && INK_LETTER.test(a) && !INK_LETTER.test(b) && fold(a) === fold(b);
+  return a !== b && INK_CHAR.test(a) && !INK_CHAR.test(b) && dotFold(a) === dotFold(b);
 }
 
 /**
@@ -366,6 +372,6 @@ export function inkMarksOnly(a: string, b: string): boolean {
  * ink at 0.6, re-read "DURBDEVIÉ SARIÉ" at 0.817).
  */
 export function inkLettersLost<W extends { text: string; conf: number }>(old: string, words: W[]): W[] {
-  if (!INK_LETTER.test(old) || words.some((w) => INK_LETTER.test(w.text))) return words;
+  if (!INK_CHAR.test(old) || words.some((w) => INK_CHAR.test(w.text))) return words;
   return words.map((w) => ({ ...w, conf: Math.min(w.conf, INK_LETTER_CAP) }));
 }

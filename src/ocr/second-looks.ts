@@ -22,6 +22,7 @@ import { mendTildeN } from './glyph-tilde-n.js';
 import { mendInkMarks } from './glyph-below.js';
 import { inkLettersLost, inkMarksOnly } from './glyph-marks.js';
 import { mendDottedZeros } from './glyph-zero.js';
+import { mendMiddleDots } from './glyph-middle-dot.js';
 import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, placed } from './cuts.js';
 import { doubtIdentityNumber, lostLineEnds } from './value-doubts.js';
 
@@ -170,7 +171,7 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
   // Marks are judged on value-size words only: a label's marks are a few pixels (EMISSÃO's tilde named a circumflex).
   const typeH = valueHeight(words);
   const valueSized = (w: OcrWord): boolean => typeH > 0 && w.y1 - w.y0 >= VALUE_TYPE_SHARE * typeH;
-  words = lostLineEnds(page, mendTildeN(page, mendInkMarks(page, mendMarks(page, mendDottedZeros(page, words, valueSized), valueSized), valueSized), valueSized));
+  words = lostLineEnds(page, mendMiddleDots(page, mendTildeN(page, mendInkMarks(page, mendMarks(page, mendDottedZeros(page, words, valueSized), valueSized), valueSized), valueSized), valueSized));
   const { suspects } = extractFields(groupPhrases(words), '');
   let out = words;
   for (const s of suspects) {

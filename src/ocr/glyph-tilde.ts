@@ -1,0 +1,134 @@
+/**
+ * A tilde told from a roof (circumflex) and from a flat bar (macron) by its gray levels, over any capital
+ * (issue #17, twenty-fifth round). The Portuguese model writes a tilde only over A and O (Ã Õ) and a roof
+ * over A, E and O: Guarani names carry a tilde over E, I, U and Y (ARAJẼ, TẼMBIÚ, KUARAHỸ, KURUSŨ), and the
+ * recogniser reads such a letter with a roof or plain, sure of it (final23: "ARAJÊ" 0.81-0.88, "TÊMBIU"
+ * 0.907, "KUARAHY" 0.833). glyph-accent.ts markShape names a tilde from the thresholded pixels only over
+ * letters 18 px high or more, and a 2-row tilde's threshold reads level there (glyph-marks.ts markClass
+ * then calls it a macron: "TAJĒ"). The shape asked for here is the one every face draws a tilde with:
+ * a wave, one rise and one fall, its two humps on either side of its middle (the columns' ink centres
+ * follow sin(2 pi u) across the mark), where a roof has one peak in its middle (1 - |2u - 1|) and a macron
+ * no rise at all. Correlated with the two, the templates are orthogonal (a roof's symmetric profile has
+ * no share of the wave's odd one), so whatever the face, a wave and a roof fall on opposite sides.
+ * Measured on words drawn in the seven card faces (test/ocr/drawn-word.ts CARD_FACES) at 22, 24 and 28 px
+ * (capitals 15-21 px), clean, blurred 0.8 px at JPEG 40 and 1.2 px at JPEG 60 (63 drawings each):
+ * tildes over E and Y (ARAJẼ, KUARAHỸ) wave fit 0.43-0.99, roofs over E (ARAJÊ) at most 0.39 with roof fits
+ * 0.82-1.00; macrons (MĀRA, ĒRIKS, LĪGA, ŪDRIS) any fit (a flat profile's correlation is noise) but a wave
+ * amplitude (the centres' regression on the wave, px) of at most 0.19, tildes' mostly 0.1-0.8. With the
+ * straight line taken out, WAVE_MIN_SHARE and WAVE_MAX_LINE (graves at 30-34 px in Liberation Mono and Sans
+ * passed before them), over 126 drawings a word at 20-34 px: tildes taken 88-98 of 126 (ARAJẼ, KUARAHỸ,
+ * KURUSŨ, JOÃO, SIMÕES); no blob of ARAJÊ, ÂNGELO, JOSÉ, MARIÈME, YOLÈNE, ÀGUEDA, MĀRA, VANĚK, GLYNDŴR.
+ * Pure functions on a gray page.
+ */
+import type { Blob, Gray } from './glyph-i.js';
+
+/** A tilde's columns fit the wave at least this well (Pearson correlation; roofs measured <= 0.39)... */
+export const WAVE_MIN_FIT = 0.5;
+/** ...at least this much better than the roof... */
+export const WAVE_MARGIN = 0.3;
+/** ...and its centres swing at least this many pixels each way (macrons measured <= 0.19). */
+export const WAVE_MIN_SWING = 0.22;
+/** A tilde is at least this many pixels wide and this many times as wide as tall (an acute is narrow)... */
+const WAVE_MIN_WIDTH = 5;
+/**
+ * ...at least this share of its letters' height wide (tildes drawn 0.37-0.5; graves 0.22-0.32: Liberation
+ * Mono's grave at 30-34 px, a 6 x 4 px stroke whose curve is left a wave once its line is taken out)...
+ */
+const WAVE_MIN_SHARE = 0.35;
+/** ...and its raw profile is no straight line (graves drawn fit one 0.97-1.00; tildes at most 0.91). */
+const WAVE_MAX_LINE = 0.93;
+const WAVE_MIN_ASPECT = 1.4;
+
+/** How a blob's gray-weighted column centres fit a wave and a roof, and the wave's swing (px). */
+export interface WaveFit { wave: number; roof: number; swing: number; line: number }
+
+/** Pearson correlation of two equal-length series (0 when either is flat). */
+function correlation(a: number[], b: number[]): number {
+  const n = a.length, ma = a.reduce((s, v) => s + v, 0) / n, mb = b.reduce((s, v) => s + v, 0) / n;
+  let ab = 0, aa = 0, bb = 0;
+  for (let k = 0; k < n; k++) { ab += (a[k] - ma) * (b[k] - mb); aa += (a[k] - ma) ** 2; bb += (b[k] - mb) ** 2; }
+  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
+}
+
+/**
+ * The profile of a blob `m` on page `g`: each of its columns' ink centre (rows counted upwards, weighed by
+ * how much darker than the box's paper each pixel is, less 20 levels, over the blob's box grown 1 px up and
+ * down), fitted to the wave sin(2 pi u) and the roof 1 - |2u - 1| across the blob (u from 0 to 1), each
+ * series first less its straight line (a stroke's slant is no wave), and the wave's swing (the centres'
+ * regression coefficient on the wave, px), and how well the raw profile fits a straight line (`line`,
+ * Pearson: +-1 for a single stroke). Zeros under 4 columns with ink.
+ */
+export function waveFit(g: Gray, m: Pick<Blob, 'x0' | 'y0' | 'x1' | 'y1'>): WaveFit {
+  const Y0 = Math.max(0, m.y0 - 1), Y1 = Math.min(g.height - 1, m.y1 + 1);
+  let paper = 0;
+  for (let y = Y0; y <= Y1; y++) for (let x = m.x0; x <= m.x1; x++) paper = Math.max(paper, g.data[y * g.width + x]);
+  const n = m.x1 - m.x0 + 1, cs: number[] = [], us: number[] = [];
+  for (let x = m.x0; x <= m.x1; x++) {
+    let sw = 0, sy = 0;
+    for (let y = Y0; y <= Y1; y++) { const v = Math.max(0, paper - g.data[y * g.width + x] - 20); sw += v; sy += v * y; }
+    if (sw > 0) { cs.push(-sy / sw); us.push(n === 1 ? 0.5 : (x - m.x0) / (n - 1)); }
+  }
+  if (cs.length < 4) return { wave: 0, roof: 0, swing: 0, line: 0 };
+  // Each series less its straight line across the mark: a single stroke (an acute, a grave) is a line and
+  // leaves nothing, where its raw profile half fits the wave (a falling line correlates 0.78 with it).
+  const c = detrended(cs, us), wave = detrended(us.map((u) => Math.sin(2 * Math.PI * u)), us), roof = detrended(us.map((u) => 1 - Math.abs(2 * u - 1)), us);
+  let cw = 0, ww = 0;
+  for (let k = 0; k < c.length; k++) { cw += c[k] * wave[k]; ww += wave[k] ** 2; }
+  return { wave: correlation(c, wave), roof: correlation(c, roof), swing: ww ? cw / ww : 0, line: correlation(cs, us) };
+}
+
+/** A series `v` over positions `u` less its least-squares straight line (mean 0, no slope left). */
+function detrended(v: number[], u: number[]): number[] {
+  const n = v.length, mu = u.reduce((s, x) => s + x, 0) / n, mv = v.reduce((s, x) => s + x, 0) / n;
+  let uv = 0, uu = 0;
+  for (let k = 0; k < n; k++) { uv += (u[k] - mu) * (v[k] - mv); uu += (u[k] - mu) ** 2; }
+  const b = uu ? uv / uu : 0;
+  return v.map((x, k) => x - mv - b * (u[k] - mu));
+}
+
+/**
+ * Whether one blob `m` over capitals `letterH` px high is a tilde by its gray levels: at least
+ * WAVE_MIN_WIDTH px, WAVE_MIN_SHARE of the height and WAVE_MIN_ASPECT times as wide as tall, its raw
+ * profile no straight line (WAVE_MAX_LINE), at most 0.32 of the height tall and 0.65
+ * wide (glyph-accent.ts's mark size), its profile fitting the wave (waveFit) at least WAVE_MIN_FIT and
+ * WAVE_MARGIN above the roof, swinging at least WAVE_MIN_SWING px.
+ */
+export function isWave(g: Gray, m: Blob, letterH: number): boolean {
+  return waveClass(g, m, letterH) === 'wave';
+}
+
+/**
+ * 'wave' where a blob is a tilde by isWave's rules; 'leaning' where it is of a tilde's size, fits the wave
+ * at least WAVE_MIN_FIT and better than the roof but by under WAVE_MARGIN (final23 #61's ARAJẼ on a
+ * screenshot in Liberation Serif: a 9 x 4 px mark touching the E, wave 0.64, roof 0.53): no roof drawn
+ * fitted the wave over 0.39, so such ink is no clear roof, and a roof read over it is doubted; undefined
+ * otherwise.
+ */
+export function waveClass(g: Gray, m: Blob, letterH: number): 'wave' | 'leaning' | undefined {
+  const w = m.x1 - m.x0 + 1, h = m.y1 - m.y0 + 1;
+  if (w < WAVE_MIN_WIDTH || w < WAVE_MIN_SHARE * letterH || w < WAVE_MIN_ASPECT * h || h > 0.32 * letterH || w > 0.65 * letterH) return undefined;
+  const f = waveFit(g, m);
+  if (f.wave < WAVE_MIN_FIT || f.wave <= f.roof || f.swing < WAVE_MIN_SWING || Math.abs(f.line) > WAVE_MAX_LINE) return undefined;
+  return f.wave - f.roof >= WAVE_MARGIN ? 'wave' : 'leaning';
+}
+
+/**
+ * The capital `base` with a tilde (NFC: Ã Ẽ Ĩ Ñ Õ Ũ Ỹ...), or undefined when Unicode composes none.
+ */
+export function tildeLetter(base: string): string | undefined {
+  const c = (base + '\u0303').normalize('NFC');
+  return [...c].length === 1 ? c : undefined;
+}
+
+/**
+ * A roof with a tone mark stacked on its right (Vietnamese Ế Ấ Ố, final20's names) run into one blob rises
+ * to the right as a whole: its raw profile fits a rising line 0.68-0.96 (drawn: YẾN in the seven faces at
+ * 24 and 28 px, blurred), where the tildes drawn fit one from -0.91 to +0.33. A wave read over a letter
+ * read with a roof is taken only where its line fits under this.
+ */
+export const STACKED_MIN_RISE = 0.5;
+
+/** Whether a blob's raw profile rises to the right like a roof with a stacked tone mark (STACKED_MIN_RISE). */
+export function risesLikeStack(g: Gray, m: Blob): boolean {
+  return waveFit(g, m).line >= STACKED_MIN_RISE;
+}
