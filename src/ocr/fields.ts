@@ -382,6 +382,6 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
     if (v && mended) d[k] = { ...v, valor: mended, cap: Math.min(v.cap ?? 1, MENDED_DATE_CAP) };
   }
   // The names' last steps: marks put back, a stamp's words cut, letters lost doubted (name-finish.ts).
-  finishNames(d, textLayer);
+  finishNames(d, textLayer, phrases);
   return { model, campos: scoreFields(d, textLayer), labelsFound: labels.size, suspects };
 }

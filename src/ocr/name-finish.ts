@@ -11,12 +11,16 @@ import { NAME_DOUBT_CAP } from './name-doubts.js';
 import { particleHyphens, restoreNames } from './name-spelling.js';
 import { unspeltWords } from './orthography.js';
 import { cutStampWords } from './stamp-words.js';
+import { ELL_SPLIT, layerMarkLost } from './name-marks.js';
+import type { Phrase } from './words.js';
 
 /**
  * Finishes the drafted names in place. `d`: the drafts (fields.ts extractFields); `textLayer`: the words
- * were a PDF's text layer (exact: no mark put back, no letter-loss doubt). Caps set here are NAME_DOUBT_CAP.
+ * were a PDF's text layer (exact: no mark put back, no letter-loss doubt, but a mark inside a word that the
+ * name's alphabet dropped doubts it: name-marks.ts layerMarkLost); `phrases`: the page's phrases. Caps set
+ * here are NAME_DOUBT_CAP.
  */
-export function finishNames(d: Partial<Record<CnhFieldName, Draft>>, textLayer: boolean): void {
+export function finishNames(d: Partial<Record<CnhFieldName, Draft>>, textLayer: boolean, phrases: Phrase[]): void {
   // A text layer writes the name the issuer encoded, letter for letter: no mark was lost to put back.
   if (!textLayer) restoreNames(d);
   particleHyphens(d);
@@ -27,8 +31,14 @@ export function finishNames(d: Partial<Record<CnhFieldName, Draft>>, textLayer: 
   // without the VAN or VON before it lost that word (orphanDer): under the low-confidence line.
   // A word no orthography of the names spells (orthography.ts unspeltWords: "JOVANOVIÉ", "TRUONG") was misread too.
   // Not on a text layer: its words are the issuer's, no letter lost (Polish PRZYBYŁ, MĘŻYK have no AEIOU).
+  // Catalan's L·L read as a hyphen or a space (name-marks.ts ELL_SPLIT) is as often the dot as what was read.
   for (const k of textLayer ? [] : NAME_FIELDS) {
     const v = d[k];
-    if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor) || unspeltWords(v.valor).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor) || unspeltWords(v.valor).length || ELL_SPLIT.test(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+  }
+  // A text layer's mark inside a word that the name's alphabet could not keep: the value is not as printed.
+  for (const k of textLayer ? NAME_FIELDS : []) {
+    const v = d[k];
+    if (v?.valor && layerMarkLost(v.valor, phrases)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }
 }
