@@ -29,10 +29,11 @@ export function layerMarkLost(valor: string, phrases: Phrase[]): boolean {
 /**
  * Catalan's L·L (the ela geminada: MARCEL·LÍ, PETRONEL·LA, ESTEL·LA) as a recogniser reads it: the middle
  * dot, a speck at mid-height, read as a hyphen ("PETRONEL-LA") or as a space ("MARCEL LI", "ESTEL LA").
- * A hyphen between two L's, or a word ending in L followed by a word of an L and one or two letters: no
- * Portuguese name is printed so, and a Catalan one is as often L·L. Such a name is not sure unless the
- * ink says which (glyph readers), so fields get NAME_DOUBT_CAP (name-finish.ts). `valor`: a name as
+ * A hyphen between two L's, or a word ending in L followed by a word of an L and one letter (LA, LÍ, LÓ:
+ * Catalan's endings after L·L; LUZ, LIMA, LEÃO are left alone): no Portuguese name is printed so, and a
+ * Catalan one is as often L·L. Such a name is not sure unless the ink says which (glyph readers), so
+ * name-finish.ts caps it at NAME_DOUBT_CAP. `valor`: a name as
  * normalised. Why it should hold on unseen data: it reads only the letters around the mark, which are
  * Catalan's spelling rule (L·L is the only place the mark is printed), not a font or a degradation.
  */
-export const ELL_SPLIT = /L-L|L (?=L\p{L}{1,2}(?: |$))/u;
+export const ELL_SPLIT = /L-L|L (?=L\p{L}(?: |$))/u;

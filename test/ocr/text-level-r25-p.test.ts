@@ -67,6 +67,7 @@ describe("Catalan's L·L read as a hyphen or a space is doubted (name-marks.ts E
     ['ESTEL LA', true],
     ['MANUEL LIMA SOUZA', false],
     ['ISABEL LOPES', false],
+    ['RAFAEL LUZ SOUZA', false],
     ['JEAN-LUC MERITXELL', false],
     ['MARCEL·LA COROMINES FERRÀ', false],
   ] as const)('%s: %s', (valor, doubted) => {
