@@ -2,15 +2,19 @@
  * Marks inside a name's words (twenty-fifth round): a text layer's mark that the name's normalisation
  * could not keep, and a reading that shows Catalan's L·L as a hyphen or a space.
  */
-import { lostInnerMark } from './normalize.js';
+import { innerMarkRuns } from './normalize.js';
 import type { Phrase } from './words.js';
+
+/** Particles of three letters: a run touching a lost mark that is one of them says nothing of the name. */
+const PARTICLES = new Set(['DAS', 'DOS']);
 
 /**
  * Whether a name value read from a PDF's text layer lost a mark the layer held inside one of its words.
  * `valor`: the name as normalised (normalize.ts normalizeName); `phrases`: the page's phrases. True when a
  * word of the page holds a mark between two letters that normalizeName writes as a space
- * (normalize.ts lostInnerMark: "ANNE/MARIE", "MARCEL‧LÍ" with a hyphenation point, "JOSÉ•MARIA") and a
- * run of two letters or more touching that mark is a word of `valor`: the value is then not the name as
+ * (normalize.ts innerMarkRuns: "ANNE/MARIE", "MARCEL‧LÍ" with a hyphenation point, "JOSÉ•MARIA") and a
+ * run of three letters or more touching that mark (not the particles DAS, DOS: a label's "DOC/DOS" would
+ * doubt every name with one) is a word of `valor`: the value is then not the name as
  * the layer holds it, and is given under the low-confidence line instead of at the layer's 1 (final23 #40
  * and #41 came out "MARCEL LÍ" at 1 for MARCEL·LÍ before the middle dot was kept). Why it should hold on
  * unseen data: a text layer holds the issuer's characters; any character the product's name alphabet
@@ -19,9 +23,7 @@ import type { Phrase } from './words.js';
 export function layerMarkLost(valor: string, phrases: Phrase[]): boolean {
   const words = new Set(valor.split(' '));
   for (const w of phrases.flatMap((p) => p.words)) {
-    if (!lostInnerMark(w.text)) continue;
-    const runs = w.text.normalize('NFC').toUpperCase().match(/\p{L}{2,}/gu) ?? [];
-    if (runs.some((r) => words.has(r))) return true;
+    if (innerMarkRuns(w.text).some((r) => r.length >= 3 && !PARTICLES.has(r) && words.has(r))) return true;
   }
   return false;
 }

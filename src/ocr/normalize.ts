@@ -123,17 +123,21 @@ const ELA_GEMINADA = /(?<=L)\u00B7(?=L)/g;
 /** A stand-in for the kept middle dot while NOT_NAME_CHAR runs (a private-use character: never in a name). */
 const KEPT_DOT = '\uE0B7';
 /**
- * Whether `raw` holds a mark between two letters that normalizeName writes as a space: a character that
- * is not a name letter, an apostrophe (or one of its look-alikes, apostrophes()), a hyphen nor the middle
- * dot of L·L (ELA_GEMINADA), touching a letter on both sides ("ANNE/MARIE", "JOSÉ•MARIA", "MARCEL‧LÍ"
- * with a hyphenation point). normalizeName splits the word there: the value is then not the one printed
- * as the layer holds it, and must not be given at a text layer's full confidence (fields.ts, twenty-fifth
- * round). `raw`: the words' text as read; true when such a mark is found.
+ * The letter runs touching a mark between two letters that normalizeName writes as a space: a character
+ * that is not a name letter, an apostrophe (or one of its look-alikes, apostrophes()), a hyphen nor the
+ * middle dot of L·L (ELA_GEMINADA), with a letter on both sides ("ANNE/MARIE" -> ANNE, MARIE;
+ * "MARCEL‧LÍ" with a hyphenation point -> MARCEL, LÍ). normalizeName splits the word there: the value is
+ * then not the name as a text layer holds it (name-marks.ts layerMarkLost, twenty-fifth round). `raw`: a
+ * word's text as read; the runs uppercased (NFC), in order, [] when there is no such mark.
  */
-export function lostInnerMark(raw: string): boolean {
+export function innerMarkRuns(raw: string): string[] {
   const s = apostrophes(raw).normalize('NFC').toUpperCase().replace(ELA_GEMINADA, KEPT_DOT);
-  return new RegExp(`(?<=\\p{L})[^${NAME_LETTERS}' \\-\\s${KEPT_DOT}](?=\\p{L})`, 'u').test(s);
+  const mark = new RegExp(`(\\p{L}+)[^${NAME_LETTERS}' \\-\\s${KEPT_DOT}](?=(\\p{L}+))`, 'gu');
+  return [...s.matchAll(mark)].flatMap((m) => [m[1], m[2]]).map((r) => r.replaceAll(KEPT_DOT, '\u00B7'));
 }
+
+/** Whether `raw` holds a mark between two letters that normalizeName writes as a space (innerMarkRuns). */
+export const lostInnerMark = (raw: string): boolean => innerMarkRuns(raw).length > 0;
 
 /**
  * Name as printed: uppercase letters (accents kept, NAME_LETTERS), spaces, apostrophes and hyphens inside words,

@@ -4,7 +4,7 @@ import type { CnhFieldName } from '../../src/ocr/engine.js';
 import { createCnhReader, type CnhReader } from '../../src/ocr/index.js';
 import { finishNames } from '../../src/ocr/name-finish.js';
 import { ELL_SPLIT, layerMarkLost } from '../../src/ocr/name-marks.js';
-import { lostInnerMark, normalizeName } from '../../src/ocr/normalize.js';
+import { innerMarkRuns, lostInnerMark, normalizeName } from '../../src/ocr/normalize.js';
 import { toPhrase, type OcrWord } from '../../src/ocr/words.js';
 import { generateWidened } from '../fixtures/cnh/widened.js';
 
@@ -40,6 +40,9 @@ describe("Catalan's middle dot of L·L kept in a name (normalize.ts normalizeNam
     expect(lostInnerMark('JOSÉ·MARIA')).toBe(true);
     expect(lostInnerMark('SILVA,')).toBe(false);
     expect(lostInnerMark('12/03/1990')).toBe(false);
+    expect(innerMarkRuns('MARCEL\u2027LÍ')).toEqual(['MARCEL', 'LÍ']);
+    expect(innerMarkRuns('a/b/c')).toEqual(['A', 'B', 'B', 'C']);
+    expect(innerMarkRuns('SILVA')).toEqual([]);
   });
 });
 
@@ -48,6 +51,8 @@ describe("a text layer's mark the name could not keep doubts it (name-marks.ts l
     const lost = line('ANNE/MARIE', 'DUPONT');
     expect(layerMarkLost('ANNE MARIE DUPONT', [lost])).toBe(true);
     expect(layerMarkLost('ANNE MARIE DUPONT', [line('DETRAN/SP')])).toBe(false);
+    // A particle or a two-letter run touching a label's mark says nothing of the name.
+    expect(layerMarkLost('MARIA DOS SANTOS DE SOUZA', [line('DOC/DOS'), line('N/DE')])).toBe(false);
     const out = finished({ nome_completo: { valor: 'ANNE MARIE DUPONT', conf: 1 } }, true, [lost]);
     expect(out.nome_completo.confianca).toBeLessThan(0.8);
     const hyph = finished({ nome_completo: { valor: 'TUPÃRÕ MARCEL LÍ ROVIRA', conf: 1 } }, true, [line('TUPÃRÕ', 'MARCEL\u2027LÍ', 'ROVIRA')]);
