@@ -42,16 +42,17 @@ export function withValidation(conf: number, passed: boolean | undefined): numbe
 const TEXT_FIELDS = new Set<CnhFieldName>(['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento', 'observacoes', 'orgao_expedidor']);
 /**
  * A name's characters as the recogniser can write them: Latin-1 capitals (the Portuguese model's unicharset),
- * spaces, apostrophes, hyphens. A letter past Latin-1 in an image's reading came from an ink reader's guess
+ * spaces, apostrophes, hyphens, and the middle dot of Catalan's L·L (Latin-1 too; normalize.ts normalizeName
+ * keeps it between two L's only). A letter past Latin-1 in an image's reading came from an ink reader's guess
  * (glyph-*.ts), so the name fails its check there and stays under the low-confidence line.
  */
-const NAME_RE = /^[A-ZÀ-ÖØ-Ý' -]+$/;
+const NAME_RE = /^[A-ZÀ-ÖØ-Ý' ·-]+$/;
 /**
  * A name's characters in a PDF's text layer: every Latin letter (normalize.ts NAME_LETTERS: Ș, Ł, Ğ, Ő...),
- * spaces, apostrophes, hyphens. The text layer writes the name the issuer encoded, letter for letter, so a
+ * spaces, apostrophes, hyphens, the middle dot of L·L. The text layer writes the name the issuer encoded, letter for letter, so a
  * letter past Latin-1 there is no guess (final18's text-layer ȘTEFĂNESCU, ȚURCANU were right at 0.6).
  */
-const TEXT_LAYER_NAME_RE = new RegExp(`^[${NAME_LETTERS}' -]+$`);
+const TEXT_LAYER_NAME_RE = new RegExp(`^[${NAME_LETTERS}' ·-]+$`);
 /**
  * A doubled vowel inside a name word: Portuguese spelling has almost none (AARÃO, ISAAC are rare),
  * while a space the recogniser missed after a particle makes one ("DA ANDRADE" -> "DAANDRADE").

@@ -10,18 +10,16 @@ import {
   isKnownIssuer, normalizeCategory, wordNotCode, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isPlaceLine, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
-import { particleHyphens, restoreNames } from './name-spelling.js';
+import { finishNames } from './name-finish.js';
 import { categoryUnderCpf, loneHeaderUf, nearFiliacao, doubtFlatCodes, PLACED_CODE_CAP, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
-import { edgeMarkedNumber, hasDigit, headlessWords, isNameWord, joinedWords, orphanDer, rgWidthFits, tallStray, valueConfidence, vowellessWords } from './doubts.js';
+import { edgeMarkedNumber, hasDigit, isNameWord, rgWidthFits, tallStray, valueConfidence } from './doubts.js';
 import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { doubtByConfusion, passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 import { mendDate } from './validators.js';
 import { birthLine, GROWN_LABELS, linesUnderRow } from './field-lines.js';
-import { cutStampWords } from './stamp-words.js';
 import { doubtNameLines, NAME_DOUBT_CAP } from './name-doubts.js';
-import { unspeltWords } from './orthography.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
 export { LOST_DIACRITIC_CAP, particleHyphens, restoreNames } from './name-spelling.js';
@@ -383,19 +381,7 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
     const mended = v?.valor ? mendDate(v.valor) : '';
     if (v && mended) d[k] = { ...v, valor: mended, cap: Math.min(v.cap ?? 1, MENDED_DATE_CAP) };
   }
-  // A text layer writes the name the issuer encoded, letter for letter: no mark was lost to put back.
-  if (!textLayer) restoreNames(d);
-  particleHyphens(d);
-  // A notary's stamp read into a name or the birthplace's town: its words cut out (stamp-words.ts).
-  cutStampWords(d, NAME_DOUBT_CAP);
-  // A name word without a vowel lost letters (doubts.ts vowellessWords), as did one opening with L or R
-  // before a consonant (headlessWords); one too long for a name is two read as one (joinedWords), a DER
-  // without the VAN or VON before it lost that word (orphanDer): under the low-confidence line.
-  // A word no orthography of the names spells (orthography.ts unspeltWords: "JOVANOVIÉ", "TRUONG") was misread too.
-  // Not on a text layer: its words are the issuer's, no letter lost (Polish PRZYBYŁ, MĘŻYK have no AEIOU).
-  for (const k of textLayer ? [] : (['nome_completo', 'nome_pai', 'nome_mae'] as const)) {
-    const v = d[k];
-    if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor) || unspeltWords(v.valor).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
-  }
+  // The names' last steps: marks put back, a stamp's words cut, letters lost doubted (name-finish.ts).
+  finishNames(d, textLayer, phrases);
   return { model, campos: scoreFields(d, textLayer), labelsFound: labels.size, suspects };
 }

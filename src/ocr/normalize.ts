@@ -113,9 +113,35 @@ export const BEYOND_LATIN1 = '\u0100-\u024F\u1E00-\u1EFF';
 export const NAME_LETTERS = `A-ZÀ-ÖØ-Þ${BEYOND_LATIN1}`;
 /** What a name cannot hold: anything but NAME_LETTERS, spaces, apostrophes and hyphens. */
 const NOT_NAME_CHAR = new RegExp(`[^${NAME_LETTERS}' \\-]`, 'g');
+/**
+ * Catalan's middle dot (punt volat, U+00B7) between two L's: MARCEL·LÍ, PETRONEL·LA, ESTEL·LA (Institut
+ * d'Estudis Catalans, Ortografia catalana 2017, the ela geminada). Catalan writes it only there, and no
+ * other Latin orthography prints a middle dot inside a name, so it is kept between two L's (final23 #40,
+ * #41: a CNH-e's text layer held "MARCEL·LÍ", made "MARCEL LÍ" at 1). Elsewhere it is a mark like any.
+ */
+const ELA_GEMINADA = /(?<=L)\u00B7(?=L)/g;
+/** A stand-in for the kept middle dot while NOT_NAME_CHAR runs (a private-use character: never in a name). */
+const KEPT_DOT = '\uE0B7';
+/**
+ * The letter runs touching a mark between two letters that normalizeName writes as a space: a character
+ * that is not a name letter, an apostrophe (or one of its look-alikes, apostrophes()), a hyphen nor the
+ * middle dot of L·L (ELA_GEMINADA), with a letter on both sides ("ANNE/MARIE" -> ANNE, MARIE;
+ * "MARCEL‧LÍ" with a hyphenation point -> MARCEL, LÍ). normalizeName splits the word there: the value is
+ * then not the name as a text layer holds it (name-marks.ts layerMarkLost, twenty-fifth round). `raw`: a
+ * word's text as read; the runs uppercased (NFC), in order, [] when there is no such mark.
+ */
+export function innerMarkRuns(raw: string): string[] {
+  const s = apostrophes(raw).normalize('NFC').toUpperCase().replace(ELA_GEMINADA, KEPT_DOT);
+  const mark = new RegExp(`(\\p{L}+)[^${NAME_LETTERS}' \\-\\s${KEPT_DOT}](?=(\\p{L}+))`, 'gu');
+  return [...s.matchAll(mark)].flatMap((m) => [m[1], m[2]]).map((r) => r.replaceAll(KEPT_DOT, '\u00B7'));
+}
+
+/** Whether `raw` holds a mark between two letters that normalizeName writes as a space (innerMarkRuns). */
+export const lostInnerMark = (raw: string): boolean => innerMarkRuns(raw).length > 0;
 
 /**
- * Name as printed: uppercase letters (accents kept, NAME_LETTERS), spaces, apostrophes and hyphens inside words;
+ * Name as printed: uppercase letters (accents kept, NAME_LETTERS), spaces, apostrophes and hyphens inside words,
+ * the middle dot of Catalan's L·L (ELA_GEMINADA);
  * a ")" inside a word, or a ")" or "]" ending a word of three capitals, read as J (J_AS_PARENTHESIS,
  * J_AS_CLOSING); an "!" touching a letter read as I; stray marks
  * from the background removed; tokens of one non-word letter at the ends dropped.
@@ -124,7 +150,8 @@ export function normalizeName(s: string): string {
   // "!" touching a letter is the recogniser's reading of an I (GODÓI read "GODÓ!"): no name has one.
   const marked = apostrophes(s.replace(J_AS_PARENTHESIS, 'J').replace(J_AS_CLOSING, 'J').replace(/(?<=\p{L})!|!(?=\p{L})/gu, 'I'));
   // Composed first (NFC): a text layer may write Ș as S and a combining comma below (U+0326).
-  const cleaned = single(marked.normalize('NFC').toUpperCase().replace(NOT_NAME_CHAR, ' '));
+  const upper = marked.normalize('NFC').toUpperCase().replace(ELA_GEMINADA, KEPT_DOT);
+  const cleaned = single(upper.replace(NOT_NAME_CHAR, (c) => (c === KEPT_DOT ? c : ' '))).replaceAll(KEPT_DOT, '\u00B7');
   // Apostrophes and hyphens join letters (D'ÁVILA, SANT'ANA, ANA-LÚCIA): at a word's edge they are marks.
   const parts = cleaned.split(' ').map((w) => w.replace(/^['-]+|['-]+$/g, '')).filter(Boolean);
   const keep1 = new Set(['E', 'A', 'O']);

@@ -1,0 +1,41 @@
+/**
+ * Marks inside a name's words (twenty-fifth round): a text layer's mark that the name's normalisation
+ * could not keep, and a reading that shows Catalan's L·L as a hyphen or a space.
+ */
+import { innerMarkRuns } from './normalize.js';
+import type { Phrase } from './words.js';
+
+/** Particles of three letters: a run touching a lost mark that is one of them says nothing of the name. */
+const PARTICLES = new Set(['DAS', 'DOS']);
+
+/**
+ * Whether a name value read from a PDF's text layer lost a mark the layer held inside one of its words.
+ * `valor`: the name as normalised (normalize.ts normalizeName); `phrases`: the page's phrases. True when a
+ * word of the page holds a mark between two letters that normalizeName writes as a space
+ * (normalize.ts innerMarkRuns: "ANNE/MARIE", "MARCEL‧LÍ" with a hyphenation point, "JOSÉ•MARIA") and a
+ * run of three letters or more touching that mark (not the particles DAS, DOS: a label's "DOC/DOS" would
+ * doubt every name with one) is a word of `valor`: the value is then not the name as
+ * the layer holds it, and is given under the low-confidence line instead of at the layer's 1 (final23 #40
+ * and #41 came out "MARCEL LÍ" at 1 for MARCEL·LÍ before the middle dot was kept). Why it should hold on
+ * unseen data: a text layer holds the issuer's characters; any character the product's name alphabet
+ * drops from inside a word changes the name, whatever the mark, font or language.
+ */
+export function layerMarkLost(valor: string, phrases: Phrase[]): boolean {
+  const words = new Set(valor.split(' '));
+  for (const w of phrases.flatMap((p) => p.words)) {
+    if (innerMarkRuns(w.text).some((r) => r.length >= 3 && !PARTICLES.has(r) && words.has(r))) return true;
+  }
+  return false;
+}
+
+/**
+ * Catalan's L·L (the ela geminada: MARCEL·LÍ, PETRONEL·LA, ESTEL·LA) as a recogniser reads it: the middle
+ * dot, a speck at mid-height, read as a hyphen ("PETRONEL-LA") or as a space ("MARCEL LI", "ESTEL LA").
+ * A hyphen between two L's, or a word ending in L followed by a word of an L and one letter (LA, LÍ, LÓ:
+ * Catalan's endings after L·L; LUZ, LIMA, LEÃO are left alone): no Portuguese name is printed so, and a
+ * Catalan one is as often L·L. Such a name is not sure unless the ink says which (glyph readers), so
+ * name-finish.ts caps it at NAME_DOUBT_CAP. `valor`: a name as
+ * normalised. Why it should hold on unseen data: it reads only the letters around the mark, which are
+ * Catalan's spelling rule (L·L is the only place the mark is printed), not a font or a degradation.
+ */
+export const ELL_SPLIT = /L-L|L (?=L\p{L}(?: |$))/u;
