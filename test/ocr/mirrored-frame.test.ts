@@ -7,10 +7,9 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { findCard } from '../../src/ocr/frame.js';
 import { recognizeImage } from '../../src/ocr/index.js';
-import type { Recognizer } from '../../src/ocr/pool.js';
-import { CARD_HEIGHT_PX, type PrepareOptions, type PreparedImage } from '../../src/ocr/preprocess.js';
 import type { OcrWord } from '../../src/ocr/words.js';
 import { generateCnh } from '../fixtures/cnh/index.js';
+import { orientationCode, orientedFrame } from './oriented-frame.js';
 
 /** A card's labels and values on one page (CARD_HEIGHT_PX tall), as the recogniser reads an upright card. */
 const CARD: OcrWord[] = [
@@ -20,34 +19,9 @@ const CARD: OcrWord[] = [
   ['Nº REGISTRO', 30, 620], ['05608987642', 30, 650], ['1ª HABILITAÇÃO', 620, 560], ['03/04/2001', 620, 590],
 ].map(([text, x, y]) => ({ text: text as string, conf: 0.92, x0: x as number, y0: y as number, x1: (x as number) + 12 * (text as string).length, y1: (y as number) + 20 }));
 
-/** A white page PNG of `w` x `h` px standing for a prepared card. */
-const page = async (w: number, h: number): Promise<Buffer> => sharp({ create: { width: w, height: h, channels: 3, background: { r: 255, g: 255, b: 255 } } }).toColourspace('b-w').png().toBuffer();
-
-/**
- * A frame whose card reads only in orientation `readable` (turn, mirrored): the preparer marks each
- * orientation by the page's width (ORIENT_PX more per step), the recogniser reads CARD on that page and
- * noise elsewhere.
- */
-function frameReadableAs(readable: { extraTurnDeg: number; mirrored: boolean }) {
-  const calls: PrepareOptions[] = [];
-  const code = (o: PrepareOptions): number => ((o.extraTurnDeg ?? 0) === 180 ? 1 : 0) + (o.mirrored ? 2 : 0);
-  const W = Math.round(CARD_HEIGHT_PX * 1.54), STEP = 20;
-  const prepare = async (_b: Uint8Array, o: PrepareOptions = {}): Promise<PreparedImage> => {
-    calls.push(o);
-    const w = W + STEP * code(o);
-    return { png: await page(w, CARD_HEIGHT_PX), width: w, height: CARD_HEIGHT_PX, quality: { grade: 'regular', resolutionPx: 900, sharpness: 60, contrast: 170 }, rotationDeg: 0, light: { unevenness: 0, flattened: false } };
-  };
-  const rec = {
-    model: { id: 'npm', langPath: '', gzip: true, pageSqueeze: 1 },
-    async words(img: Buffer): Promise<OcrWord[]> {
-      if (img.subarray(0, 2).toString() !== 'P5') return [];
-      const width = Number(img.subarray(0, 40).toString('latin1').split(/\s+/)[1]);
-      const readableNow = width === W + STEP * code(readable);
-      return readableNow ? CARD : [{ text: 'ƎMOИ', conf: 0.3, x0: 30, y0: 60, x1: 90, y1: 80 }];
-    },
-  } as unknown as Recognizer;
-  return { calls, prepare, rec };
-}
+/** A frame whose card reads only in orientation `readable` (turn, mirrored), noise in the others. */
+const frameReadableAs = (readable: { extraTurnDeg: number; mirrored: boolean }) =>
+  orientedFrame((code) => (code === orientationCode(readable) ? CARD : [{ text: 'ƎMOИ', conf: 0.3, x0: 30, y0: 60, x1: 90, y1: 80 }]));
 
 describe('a frame mirrored left to right (index.ts ORIENTATIONS)', () => {
   it('reads an upright page once, never flopped', async () => {
@@ -85,18 +59,8 @@ describe('a reading in another orientation kept only when it reads more sure wor
     .map(([text, x, y]) => ({ text: text as string, conf: text === 'ad' ? 0.82 : 0.4, x0: x as number, y0: y as number, x1: (x as number) + 14 * (text as string).length, y1: (y as number) + 24 }));
 
   it('keeps the upright reading of a page whose flopped reading stumbles on one label among noise', async () => {
-    const f = frameReadableAs({ extraTurnDeg: 0, mirrored: false });
-    const rec = {
-      model: f.rec.model,
-      async words(img: Buffer): Promise<OcrWord[]> {
-        if (img.subarray(0, 2).toString() !== 'P5') return [];
-        const width = Number(img.subarray(0, 40).toString('latin1').split(/\s+/)[1]);
-        const W = Math.round(CARD_HEIGHT_PX * 1.54);
-        if (width === W) return DIM_UPRIGHT;
-        return width === W + 40 ? NOISE_WITH_A_LABEL : [];
-      },
-    } as unknown as Recognizer;
-    const out = await recognizeImage([rec], new Uint8Array(8), f.prepare);
+    const f = orientedFrame((code) => (code === 0 ? DIM_UPRIGHT : code === 2 ? NOISE_WITH_A_LABEL : []));
+    const out = await recognizeImage([f.rec], new Uint8Array(8), f.prepare);
     // The flopped page was tried (the upright one showed no label) but not kept.
     expect(f.calls.some((o) => o.mirrored)).toBe(true);
     expect(out.words.some((w) => w.text === '19/09/1971,')).toBe(true);

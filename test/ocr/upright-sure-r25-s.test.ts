@@ -3,15 +3,9 @@
  * orientation search (index.ts ORIENTATIONS) is not run (index.ts UPRIGHT_SURE_WORDS; round 25, S).
  */
 import { describe, expect, it } from 'vitest';
-import sharp from 'sharp';
 import { recognizeImage, UPRIGHT_SURE_WORDS } from '../../src/ocr/index.js';
-import type { Recognizer } from '../../src/ocr/pool.js';
-import { CARD_HEIGHT_PX, type PrepareOptions, type PreparedImage } from '../../src/ocr/preprocess.js';
 import type { OcrWord } from '../../src/ocr/words.js';
-
-const W = Math.round(CARD_HEIGHT_PX * 1.54), STEP = 20;
-const code = (o: PrepareOptions): number => ((o.extraTurnDeg ?? 0) === 180 ? 1 : 0) + (o.mirrored ? 2 : 0);
-const page = async (w: number, h: number): Promise<Buffer> => sharp({ create: { width: w, height: h, channels: 3, background: { r: 255, g: 255, b: 255 } } }).toColourspace('b-w').png().toBuffer();
+import { orientedFrame } from './oriented-frame.js';
 
 /** `n` value-like words read at 0.9 on rows down the page, and two labels (CPF, VALIDADE) read unsure (0.6): a blurred card whose other labels were lost. */
 const upright = (n: number): OcrWord[] => [
@@ -22,24 +16,8 @@ const upright = (n: number): OcrWord[] => [
 const TURNED: OcrWord[] = [['NOME', 30, 60], ['CPF', 360, 220], ['DATA NASCIMENTO', 620, 220], ['VALIDADE', 360, 560], ['Nº REGISTRO', 30, 620], ...Array.from({ length: 40 }, (_, i) => [`TURNED${i}`, 30 + 20 * i, 700])]
   .map(([t, x, y]) => ({ text: t as string, conf: 0.95, x0: x as number, y0: y as number, x1: (x as number) + 12 * (t as string).length, y1: (y as number) + 20 }));
 
-function frame(sure: number) {
-  const calls: PrepareOptions[] = [];
-  const prepare = async (_b: Uint8Array, o: PrepareOptions = {}): Promise<PreparedImage> => {
-    calls.push(o);
-    const w = W + STEP * code(o);
-    return { png: await page(w, CARD_HEIGHT_PX), width: w, height: CARD_HEIGHT_PX, quality: { grade: 'regular', resolutionPx: 900, sharpness: 60, contrast: 170 }, rotationDeg: 0, light: { unevenness: 0, flattened: false } };
-  };
-  const rec = {
-    model: { id: 'npm', langPath: '', gzip: true, pageSqueeze: 1 },
-    async words(img: Buffer): Promise<OcrWord[]> {
-      if (img.subarray(0, 2).toString() !== 'P5') return [];
-      const width = Number(img.subarray(0, 40).toString('latin1').split(/\s+/)[1]);
-      if (width === W) return upright(sure);
-      return width === W + STEP ? TURNED : [];
-    },
-  } as unknown as Recognizer;
-  return { calls, prepare, rec };
-}
+/** A frame read upright as `upright(sure)`, turned as TURNED, and as nothing otherwise. */
+const frame = (sure: number) => orientedFrame((code) => (code === 0 ? upright(sure) : code === 1 ? TURNED : []));
 
 describe('a page read with many sure words is not read in other orientations (index.ts UPRIGHT_SURE_WORDS)', () => {
   it('reads a page with two labels and UPRIGHT_SURE_WORDS sure words upright only', async () => {
