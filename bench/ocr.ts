@@ -90,7 +90,7 @@
  * `final24` (seeds 2700000+, like final10-final23 a fresh sample of the whole widened set; also a monochrome
  * laser copy of the card whose toner runs low, a window reflected on the card's laminate, a phone turned while
  * it exposed, its own names) was made at the start of the twenty-fifth round, before its tuning: it is run once
- * by the lead at that round's end (`--part final24 --n 88`).
+ * by the lead at that round's end (`--part final24 --n 88`, 75.8 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final24: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
