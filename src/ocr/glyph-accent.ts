@@ -11,7 +11,7 @@
  * shapes' (Pearson correlation): a shape the size allows is named only when it is the best fit of the
  * three, fits well, and clearly better than the next allowed one. Pure functions on a gray page.
  */
-import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
+import { blobs, correlation, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { risesLikeStack, tildeLetter, waveClass } from './glyph-tilde.js';
 import type { OcrWord } from './words.js';
 
@@ -60,15 +60,6 @@ function templates(n: number): Record<Mark, number[]> {
     tilde: cols.map((u) => Math.sin(2 * Math.PI * u)),
     circumflex: cols.map((u) => 1 - Math.abs(2 * u - 1)),
   };
-}
-
-/** Pearson correlation of two equal-length series (0 when either is flat). */
-function correlation(a: number[], b: number[]): number {
-  const n = a.length;
-  const ma = a.reduce((s, v) => s + v, 0) / n, mb = b.reduce((s, v) => s + v, 0) / n;
-  let ab = 0, aa = 0, bb = 0;
-  for (let k = 0; k < n; k++) { ab += (a[k] - ma) * (b[k] - mb); aa += (a[k] - ma) ** 2; bb += (b[k] - mb) ** 2; }
-  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
 }
 
 /** How well a mark's ink fits each shape, its box (px), and the shape named (undefined: it does not tell). */

@@ -62,6 +62,35 @@ export function wordGlyphs(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>)
   return out;
 }
 
+/** Pearson correlation of two equal-length series (0 when either is flat). */
+export function correlation(a: number[], b: number[]): number {
+  const n = a.length;
+  const ma = a.reduce((s, v) => s + v, 0) / n, mb = b.reduce((s, v) => s + v, 0) / n;
+  let ab = 0, aa = 0, bb = 0;
+  for (let k = 0; k < n; k++) { ab += (a[k] - ma) * (b[k] - mb); aa += (a[k] - ma) ** 2; bb += (b[k] - mb) ** 2; }
+  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
+}
+
+/**
+ * The gray-weighted ink centre (row, px, counted downwards) of each column of blob `m` on page `g` from
+ * column `from` to `to` (the blob's own by default), over the blob's rows grown 1 px up and down: each pixel
+ * weighed by how much darker than the box's lightest level (its paper) it is, less 20 levels, so a blur or a
+ * threshold's stray pixel barely moves it. Columns without such ink are left out. Used by the mark readers
+ * that judge a mark's profile (glyph-marks.ts barWave, cupDepth; glyph-tilde.ts waveFit).
+ */
+export function inkCentres(g: Gray, m: Pick<Blob, 'x0' | 'y0' | 'x1' | 'y1'>, from = m.x0, to = m.x1): Array<{ x: number; c: number }> {
+  const Y0 = Math.max(0, m.y0 - 1), Y1 = Math.min(g.height - 1, m.y1 + 1);
+  let paper = 0;
+  for (let y = Y0; y <= Y1; y++) for (let x = m.x0; x <= m.x1; x++) paper = Math.max(paper, g.data[y * g.width + x]);
+  const out: Array<{ x: number; c: number }> = [];
+  for (let x = from; x <= to; x++) {
+    let sw = 0, sy = 0;
+    for (let y = Y0; y <= Y1; y++) { const v = Math.max(0, paper - g.data[y * g.width + x] - 20); sw += v; sy += v * y; }
+    if (sw > 0) out.push({ x, c: sy / sw });
+  }
+  return out;
+}
+
 /** The shape of one glyph: its ink's width at its top and at its foot, and its box, in px. */
 export interface GlyphShape { top: number; foot: number; width: number; height: number }
 

@@ -22,7 +22,7 @@
  * normalize.ts NAME_LETTERS keeps in a name: a class the letter does not take gives no letter. Pure functions.
  */
 import { ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, INK_LETTER_CAP, MARK_MAX_HEIGHT, MARK_MAX_WIDTH, SLANT_CLEAR, SLANT_FLAT, markShape, markSlant } from './glyph-accent.js';
-import type { Blob, Gray } from './glyph-i.js';
+import { inkCentres, type Blob, type Gray } from './glyph-i.js';
 import { fold } from './words.js';
 
 export type MarkClass = 'acute' | 'grave' | 'circumflex' | 'caron' | 'breve' | 'ring' | 'dot' | 'macron' | 'doubleAcute' | 'diaeresis';
@@ -175,15 +175,8 @@ function rise(b: Blob, width: number): number {
  * for a wave. 0 when the blob has under 5 columns.
  */
 export function barWave(g: Gray, m: Blob): number {
-  const Y0 = Math.max(0, m.y0 - 1), Y1 = Math.min(g.height - 1, m.y1 + 1);
-  let paper = 0;
-  for (let y = Y0; y <= Y1; y++) for (let x = m.x0; x <= m.x1; x++) paper = Math.max(paper, g.data[y * g.width + x]);
-  const xs: number[] = [], cs: number[] = [];
-  for (let x = m.x0 + 1; x < m.x1; x++) {
-    let sw = 0, sy = 0;
-    for (let y = Y0; y <= Y1; y++) { const v = Math.max(0, paper - g.data[y * g.width + x] - 20); sw += v; sy += v * y; }
-    if (sw > 0) { xs.push(x); cs.push(sy / sw); }
-  }
+  const centres = inkCentres(g, m, m.x0 + 1, m.x1 - 1);
+  const xs = centres.map((p) => p.x), cs = centres.map((p) => p.c);
   const n = xs.length;
   if (n < 3) return 0;
   const mx = xs.reduce((a, b) => a + b, 0) / n, mc = cs.reduce((a, b) => a + b, 0) / n;
@@ -234,16 +227,8 @@ const CUP_MAX_TILT = 0.6;
  * wave whose trough lies off the middle; an acute or a roof is highest inside (depth <= 0).
  */
 export function cupDepth(g: Gray, m: Blob): number {
-  const Y0 = Math.max(0, m.y0 - 1), Y1 = Math.min(g.height - 1, m.y1 + 1);
-  let paper = 0;
-  for (let y = Y0; y <= Y1; y++) for (let x = m.x0; x <= m.x1; x++) paper = Math.max(paper, g.data[y * g.width + x]);
-  const cs: number[] = [];
-  for (let x = m.x0; x <= m.x1; x++) {
-    let sw = 0, sy = 0;
-    for (let y = Y0; y <= Y1; y++) { const v = Math.max(0, paper - g.data[y * g.width + x] - 20); sw += v; sy += v * y; }
-    // Heights upwards: the row index negated.
-    if (sw > 0) cs.push(-sy / sw);
-  }
+  // Heights upwards: the row index negated.
+  const cs = inkCentres(g, m).map((p) => -p.c);
   const n = cs.length;
   if (n < 4) return 0;
   const k = Math.max(1, Math.round(n / 5)), mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / v.length;

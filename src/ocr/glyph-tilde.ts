@@ -20,7 +20,7 @@
  * KURUSŨ, JOÃO, SIMÕES); no blob of ARAJÊ, ÂNGELO, JOSÉ, MARIÈME, YOLÈNE, ÀGUEDA, MĀRA, VANĚK, GLYNDŴR.
  * Pure functions on a gray page.
  */
-import type { Blob, Gray } from './glyph-i.js';
+import { correlation, inkCentres, type Blob, type Gray } from './glyph-i.js';
 
 /** A tilde's columns fit the wave at least this well (Pearson correlation; roofs measured <= 0.39)... */
 export const WAVE_MIN_FIT = 0.5;
@@ -42,14 +42,6 @@ const WAVE_MIN_ASPECT = 1.4;
 /** How a blob's gray-weighted column centres fit a wave and a roof, and the wave's swing (px). */
 export interface WaveFit { wave: number; roof: number; swing: number; line: number }
 
-/** Pearson correlation of two equal-length series (0 when either is flat). */
-function correlation(a: number[], b: number[]): number {
-  const n = a.length, ma = a.reduce((s, v) => s + v, 0) / n, mb = b.reduce((s, v) => s + v, 0) / n;
-  let ab = 0, aa = 0, bb = 0;
-  for (let k = 0; k < n; k++) { ab += (a[k] - ma) * (b[k] - mb); aa += (a[k] - ma) ** 2; bb += (b[k] - mb) ** 2; }
-  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
-}
-
 /**
  * The profile of a blob `m` on page `g`: each of its columns' ink centre (rows counted upwards, weighed by
  * how much darker than the box's paper each pixel is, less 20 levels, over the blob's box grown 1 px up and
@@ -59,15 +51,9 @@ function correlation(a: number[], b: number[]): number {
  * Pearson: +-1 for a single stroke). Zeros under 4 columns with ink.
  */
 export function waveFit(g: Gray, m: Pick<Blob, 'x0' | 'y0' | 'x1' | 'y1'>): WaveFit {
-  const Y0 = Math.max(0, m.y0 - 1), Y1 = Math.min(g.height - 1, m.y1 + 1);
-  let paper = 0;
-  for (let y = Y0; y <= Y1; y++) for (let x = m.x0; x <= m.x1; x++) paper = Math.max(paper, g.data[y * g.width + x]);
-  const n = m.x1 - m.x0 + 1, cs: number[] = [], us: number[] = [];
-  for (let x = m.x0; x <= m.x1; x++) {
-    let sw = 0, sy = 0;
-    for (let y = Y0; y <= Y1; y++) { const v = Math.max(0, paper - g.data[y * g.width + x] - 20); sw += v; sy += v * y; }
-    if (sw > 0) { cs.push(-sy / sw); us.push(n === 1 ? 0.5 : (x - m.x0) / (n - 1)); }
-  }
+  const n = m.x1 - m.x0 + 1, centres = inkCentres(g, m);
+  // Heights upwards (the row negated), at u from 0 to 1 across the blob.
+  const cs = centres.map((p) => -p.c), us = centres.map((p) => (n === 1 ? 0.5 : (p.x - m.x0) / (n - 1)));
   if (cs.length < 4) return { wave: 0, roof: 0, swing: 0, line: 0 };
   // Each series less its straight line across the mark: a single stroke (an acute, a grave) is a line and
   // leaves nothing, where its raw profile half fits the wave (a falling line correlates 0.78 with it).
