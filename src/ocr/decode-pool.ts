@@ -97,6 +97,11 @@ export class DecodeSession {
     return pages.map((p) => (p.kind === 'image' ? { kind: 'image', png: asBuffer(p.png) } : p));
   }
 
+  /** JPEG/PNG bytes -> how strongly a grating stands out over the scaled card crop (preprocess.ts surveyCardGrating), within the input-pixel budget. */
+  async survey(bytes: Uint8Array, options: PrepareOptions = {}): Promise<number> {
+    return this.run<number>({ task: 'survey', bytes, options, maxInputPixels: this.pool.budget.maxInputPixels });
+  }
+
   /** JPEG/PNG bytes -> prepared card image (preprocess.ts), within the input-pixel budget. */
   async prepare(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
     const prep = await this.run<PreparedImage>({ task: 'prepare', bytes, options, maxInputPixels: this.pool.budget.maxInputPixels });

@@ -10,15 +10,16 @@ import sharp from 'sharp';
 import { INVALID_DOCUMENT_MESSAGE, TOO_COMPLEX_MESSAGE } from './budget.js';
 import { OcrError, type OcrErrorKind } from './engine.js';
 import { readPdf, type PdfLimits, type PdfPage } from './input.js';
-import { prepareImage, type PrepareOptions, type PreparedImage } from './preprocess.js';
+import { prepareImage, surveyCardGrating, type PrepareOptions, type PreparedImage } from './preprocess.js';
 import { serveWorker } from '../runtime/worker-serve.js';
 
 export type DecodeRequest =
   | { task: 'pdf'; bytes: Uint8Array; limits: PdfLimits }
-  | { task: 'prepare'; bytes: Uint8Array; options: PrepareOptions; maxInputPixels: number };
+  | { task: 'prepare'; bytes: Uint8Array; options: PrepareOptions; maxInputPixels: number }
+  | { task: 'survey'; bytes: Uint8Array; options: PrepareOptions; maxInputPixels: number };
 
 export type DecodeReply =
-  | { ok: true; result: PdfPage[] | PreparedImage }
+  | { ok: true; result: PdfPage[] | PreparedImage | number }
   | { ok: false; error: { kind: OcrErrorKind; message: string } };
 
 /**
@@ -26,6 +27,18 @@ export type DecodeReply =
  * (DOCUMENT_TOO_COMPLEX over `maxInputPixels`); undecodable bytes are INVALID_DOCUMENT.
  */
 export async function prepareChecked(bytes: Uint8Array, options: PrepareOptions, maxInputPixels: number): Promise<PreparedImage> {
+  return checked(bytes, maxInputPixels, () => prepareImage(bytes, { ...options, limitInputPixels: maxInputPixels }));
+}
+
+/**
+ * JPEG/PNG bytes -> how strongly a grating stands out over the scaled card crop (preprocess.ts
+ * surveyCardGrating), under the same checks as prepareChecked.
+ */
+export async function surveyChecked(bytes: Uint8Array, options: PrepareOptions, maxInputPixels: number): Promise<number> {
+  return checked(bytes, maxInputPixels, () => surveyCardGrating(bytes, { ...options, limitInputPixels: maxInputPixels }));
+}
+
+async function checked<T>(bytes: Uint8Array, maxInputPixels: number, run: () => Promise<T>): Promise<T> {
   let meta: sharp.Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -36,7 +49,7 @@ export async function prepareChecked(bytes: Uint8Array, options: PrepareOptions,
   if (w < 1 || h < 1) throw new OcrError('INVALID_DOCUMENT', INVALID_DOCUMENT_MESSAGE);
   if (w * h > maxInputPixels || (meta.pages ?? 1) > 1) throw new OcrError('DOCUMENT_TOO_COMPLEX', TOO_COMPLEX_MESSAGE);
   try {
-    return await prepareImage(bytes, { ...options, limitInputPixels: maxInputPixels });
+    return await run();
   } catch (err) {
     if (err instanceof OcrError) throw err;
     throw new OcrError('INVALID_DOCUMENT', INVALID_DOCUMENT_MESSAGE);
@@ -45,7 +58,9 @@ export async function prepareChecked(bytes: Uint8Array, options: PrepareOptions,
 
 async function handle(req: DecodeRequest): Promise<DecodeReply> {
   try {
-    const result = req.task === 'pdf' ? await readPdf(req.bytes, req.limits) : await prepareChecked(req.bytes, req.options, req.maxInputPixels);
+    const result = req.task === 'pdf' ? await readPdf(req.bytes, req.limits)
+      : req.task === 'survey' ? await surveyChecked(req.bytes, req.options, req.maxInputPixels)
+        : await prepareChecked(req.bytes, req.options, req.maxInputPixels);
     return { ok: true, result };
   } catch (err) {
     const error = err instanceof OcrError ? { kind: err.kind, message: err.message } : { kind: 'INVALID_DOCUMENT' as const, message: INVALID_DOCUMENT_MESSAGE };

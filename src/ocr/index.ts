@@ -48,6 +48,12 @@ export interface CnhReaderOptions {
 /** Image preparation, run on a decode worker under the document's budget. */
 export type Prepare = (bytes: Uint8Array, options?: PrepareOptions) => Promise<PreparedImage>;
 
+/**
+ * How strongly a grating stands out over the upright card crop of `bytes` (preprocess.ts
+ * surveyCardGrating, on a decode worker: DecodeSession.survey); GRATING_PEAK and more: moiré across the page.
+ */
+export type Survey = (bytes: Uint8Array) => Promise<number>;
+
 /** Fewer labels than this on the first pass triggers a second pass turned 180 degrees (then mirrored ones: ORIENTATIONS). */
 const MIN_LABELS = 4;
 /** The page's other orientations, in the order they are read while fewer than MIN_LABELS labels are found. */
@@ -186,6 +192,9 @@ const sureWords = (words: OcrWord[]): number => words.filter((w) => w.conf >= 0.
  */
 export const UPRIGHT_SURE_WORDS = 16;
 
+/** A Survey through a full preparation (prepareImage's `surveyGrating`): for callers without a decode session's survey. */
+const surveyByPreparing = (prepareImage: Prepare): Survey => async (bytes) => (await prepareImage(bytes, { surveyGrating: true })).grating ?? 0;
+
 /**
  * One JPEG/PNG page -> words (px of its prepared image), quality grade and prepared height: prepare,
  * recognise (retrying turned 180 degrees, then mirrored, when fewer than MIN_LABELS labels are read: ORIENTATIONS), then the second
@@ -193,16 +202,17 @@ export const UPRIGHT_SURE_WORDS = 16;
  * fields) is prepared again another way and read again whole; its words come back as `second`, for
  * readDocument to merge field by field. Exported for tuning tools (transparency), not part of the contract.
  */
-export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prepareImage: Prepare): Promise<PageText> {
-  let prep = await prepareImage(bytes, { surveyGrating: true });
+export async function recognizeImage(recs: Recognizer[], bytes: Uint8Array, prepareImage: Prepare, survey?: Survey): Promise<PageText> {
+  let prep = await prepareImage(bytes);
   let turn = 0, mirrored = false, degrate = false;
   let { words, evened } = await pageWords(recs, prep);
   let fields = fieldsOf(words);
   // Fewer than MIN_LABELS labels under a fine grating across the page (moiré: its rings, stretched, hide
-  // the label type, surveyed in the first preparation: grating.ts gratingPeak over GRATING_PEAK): the page
-  // prepared again with the grating notched out and read; kept when it finds more labels, and every later
-  // preparation of the page notches too.
-  if (fields.labelsFound < MIN_LABELS && (prep.grating ?? 0) >= GRATING_PEAK) {
+  // the label type; grating.ts gratingPeak over GRATING_PEAK): the page prepared again with the grating
+  // notched out and read; kept when it finds more labels, and every later preparation of the page notches
+  // too. The survey is taken only here, for a page short of labels (most pages never need it: lazy, on
+  // the same scaled crop the first preparation read, so the answer is the one it would have given).
+  if (fields.labelsFound < MIN_LABELS && (await (survey ?? surveyByPreparing(prepareImage))(bytes)) >= GRATING_PEAK) {
     const other = await prepareImage(bytes, { degrate: true });
     const read = await pageWords(recs, other);
     const fields2 = fieldsOf(read.words);
@@ -267,17 +277,18 @@ async function readDocument(recs: Recognizer[], file: Uint8Array, mime: Document
   let pages: PageText[];
   let fromTextLayer = false;
   const prepare: Prepare = (bytes, options) => decode.prepare(bytes, options);
+  const survey: Survey = (bytes) => decode.survey(bytes);
   if (mime === 'application/pdf') {
     const pdf = await decode.pdf(file);
     if (!pdf.length) throw new OcrError('INVALID_DOCUMENT', INVALID_DOCUMENT_MESSAGE);
     pages = [];
     for (const p of pdf) {
       if (p.kind === 'text') pages.push({ words: p.words, grade: 'excelente', heightPx: p.heightPx });
-      else pages.push(await recognizeImage(recs, p.png, prepare));
+      else pages.push(await recognizeImage(recs, p.png, prepare, survey));
     }
     fromTextLayer = pdf.every((p) => p.kind === 'text');
   } else {
-    pages = [await recognizeImage(recs, file, prepare)];
+    pages = [await recognizeImage(recs, file, prepare, survey)];
   }
   const words = stack(pages);
   const texto = textOf(words);

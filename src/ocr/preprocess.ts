@@ -229,18 +229,43 @@ export function thicken(page: Uint8Array, w: number, h: number): Uint8Array {
 }
 
 /**
- * File bytes (JPEG/PNG) -> grayscale card image for the recogniser, plus quality metrics.
- * Errors: sharp's decode errors propagate (the reader maps them to PROCESSING_FAILED).
+ * The card of `bytes` found in its frame (frame.ts, FrameCache: the card is found once per orientation
+ * and kept) and scaled to the prepared size, gray (band 0), raw: what every preparation reads first.
+ * Landscape crops (one card, or sides next to each other) are scaled by height to `cardHeightPx`
+ * (CARD_HEIGHT_PX), portrait ones by width to CARD_WIDTH_PX; never past MAX_PREPARED_PIXELS (a long thin
+ * strip is not a card; its text just gets small). Upscaling uses a cubic kernel, downscaling lanczos3.
  */
-export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
+async function scaledCrop(bytes: Uint8Array, options: PrepareOptions): Promise<{ decoded: { data: Buffer; info: sharp.OutputInfo }; factor: number; srcW: number; srcH: number; turned: number; rectified: PreparedImage['perspective'] }> {
   const { rgb, turned, rectified } = await frames.card(bytes, options.extraTurnDeg ?? 0, options.limitInputPixels, options.mirrored ?? false);
   const srcW = rgb.width, srcH = rgb.height;
-  // Landscape crops are one card (or sides next to each other): scale by height; portrait by width.
-  // Never more than MAX_PREPARED_PIXELS (a long thin strip is not a card; its text just gets small).
   const factor = Math.min(srcW >= srcH ? (options.cardHeightPx ?? CARD_HEIGHT_PX) / srcH : CARD_WIDTH_PX / srcW, Math.sqrt(MAX_PREPARED_PIXELS / (srcW * srcH)));
   const outW = Math.round(srcW * factor);
   const gray = fromRaw(rgb).extractChannel(0).resize({ width: outW, kernel: factor > 1 ? 'cubic' : 'lanczos3' });
   const decoded = await gray.raw().toBuffer({ resolveWithObject: true });
+  return { decoded, factor, srcW, srcH, turned, rectified };
+}
+
+/**
+ * How strongly a fine grating (moiré) stands out over the scaled card crop of `bytes` (grating.ts
+ * gratingPeak over the same pixels as prepareImage's `surveyGrating`, which it replaces on the reader's
+ * first preparation): asked only for a page whose first reading found too few labels (index.ts
+ * recognizeImage), so that the survey (~0.1 CPU s a page) is not paid on the pages that never read it.
+ * The card comes from the frame cache (frame.ts FrameCache) when the same bytes were just prepared, so
+ * the cost is the scaling (~0.05 s) and the survey. Only `extraTurnDeg`, `mirrored`, `cardHeightPx` and
+ * `limitInputPixels` of `options` matter.
+ */
+export async function surveyCardGrating(bytes: Uint8Array, options: PrepareOptions = {}): Promise<number> {
+  const { decoded } = await scaledCrop(bytes, options);
+  const { data, info } = decoded;
+  return gratingPeak(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height);
+}
+
+/**
+ * File bytes (JPEG/PNG) -> grayscale card image for the recogniser, plus quality metrics.
+ * Errors: sharp's decode errors propagate (the reader maps them to PROCESSING_FAILED).
+ */
+export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
+  const { decoded, factor, srcW, srcH, turned, rectified } = await scaledCrop(bytes, options);
   const { info } = decoded;
   const degrated = options.degrate ? removeGrating(new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), info.width, info.height) : undefined;
   const data = degrated ? Buffer.from(degrated.data.buffer, degrated.data.byteOffset, degrated.data.length) : decoded.data;
