@@ -5,6 +5,7 @@
 import { INVALID_DOCUMENT_MESSAGE } from './budget.js';
 import { OcrError } from './engine.js';
 import type { OcrWord } from './words.js';
+import { soleImage } from './pdf-image.js';
 
 export type DocumentMime = 'image/jpeg' | 'image/png' | 'application/pdf';
 
@@ -22,7 +23,11 @@ export function sniffMime(bytes: Uint8Array): DocumentMime {
   throw new OcrError('UNSUPPORTED_TYPE', 'Tipo de arquivo não suportado. Use PNG, JPG ou PDF');
 }
 
-/** One PDF page: its text-layer words (in 300 dpi pixels) or, where it has none, a 200 dpi PNG. */
+/**
+ * One PDF page: its text-layer words (in 300 dpi pixels) or, where it has none, its raster: a 200 dpi
+ * PNG render, or the page's one stored image as it is stored (a JPEG or a PNG at its own resolution:
+ * pdf-image.ts soleImage). `png` holds whichever of these; the preparation decodes either.
+ */
 export type PdfPage =
   | { kind: 'text'; words: OcrWord[]; widthPx: number; heightPx: number }
   | { kind: 'image'; png: Buffer };
@@ -52,7 +57,7 @@ export interface PdfLimits {
 
 /**
  * Splits a PDF into pages (at most `limits.maxPages`): text-layer words in 300 dpi pixels, or a raster
- * at PDF_RASTER_DPI; where 300 dpi would exceed `limits.maxPagePixels`, both use the resolution that
+ * at PDF_RASTER_DPI (a page that is one stored image: that image, pdf-image.ts soleImage); where 300 dpi would exceed `limits.maxPagePixels`, both use the resolution that
  * fits. Runs mupdf synchronously: call it on a decode worker (decode-pool.ts), never on the
  * event loop's thread. Throws OcrError INVALID_DOCUMENT when mupdf cannot open or read the file.
  */
@@ -78,9 +83,14 @@ export async function readPdf(bytes: Uint8Array, limits: PdfLimits = { maxPages:
         pages.push({ kind: 'text', words, widthPx: wPt * k, heightPx: hPt * k });
       } else {
         const kr = Math.min(k, PDF_RASTER_DPI / 72);
-        const pix = page.toPixmap(mupdf.Matrix.scale(kr, kr), mupdf.ColorSpace.DeviceRGB, false, true);
-        pages.push({ kind: 'image', png: Buffer.from(pix.asPNG()) });
-        pix.destroy();
+        // A page that is one stored image covering it is that image (pdf-image.ts soleImage): its own bytes, not rendered.
+        const stored = await soleImage(mupdf, page, kr, limits.maxPagePixels);
+        if (stored) pages.push({ kind: 'image', png: stored });
+        else {
+          const pix = page.toPixmap(mupdf.Matrix.scale(kr, kr), mupdf.ColorSpace.DeviceRGB, false, true);
+          pages.push({ kind: 'image', png: Buffer.from(pix.asPNG()) });
+          pix.destroy();
+        }
       }
       page.destroy();
     }
