@@ -87,11 +87,17 @@ export async function soleImage(mupdf: Mupdf, page: InstanceType<Mupdf['Page']>,
     let ctm: number[] = [];
     let size = [0, 0];
     const no = (): void => { other++; };
-    page.run(new mupdf.Device({
+    const device = new mupdf.Device({
       fillImage(image, m) { images++; ctm = [...m]; size = [image.getWidth(), image.getHeight()]; },
       fillPath: no, strokePath: no, fillText: no, strokeText: no, clipText: no, clipStrokeText: no, fillShade: no, fillImageMask: no,
       clipImageMask: no, clipPath: no, clipStrokePath: no, beginMask: no, beginGroup: no, beginTile: () => { other++; return 0; },
-    }), mupdf.Matrix.identity);
+    });
+    try {
+      page.run(device, mupdf.Matrix.identity);
+    } finally {
+      device.close();
+      device.destroy();
+    }
     if (images !== 1 || other) return null;
     const [a, b, c, d, e, f] = ctm;
     if (!(a > 0 && d > 0) || Math.abs(b) > 1e-6 * a || Math.abs(c) > 1e-6 * d) return null;
