@@ -13,6 +13,7 @@ import { normaliseLocalContrast } from './veil.js';
 import { flattenLight, otsu } from './light.js';
 import { sharpeningFor } from './deblur.js';
 import { gratingPeak, removeGrating } from './grating.js';
+import { CropCache } from './crop-cache.js';
 
 export { otsu };
 
@@ -260,11 +261,19 @@ export async function surveyCardGrating(bytes: Uint8Array, options: PrepareOptio
   return gratingPeak(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height);
 }
 
+/** The scaled crop with the grating notched out where asked, measured, and its light evened: every preparation's first stage. */
+interface LitCrop { data: Buffer; info: sharp.OutputInfo; factor: number; turned: number; rectified: PreparedImage['perspective']; grating?: number; quality: QualityMetrics; light: PreparedImage['light'] }
+
+/** This thread's lit crops (crop-cache.ts): the second reading of a page starts from the first's. */
+export const litCrops = new CropCache<LitCrop>();
+
 /**
- * File bytes (JPEG/PNG) -> grayscale card image for the recogniser, plus quality metrics.
- * Errors: sharp's decode errors propagate (the reader maps them to PROCESSING_FAILED).
+ * The scaled crop (scaledCrop) of `bytes` with a grating notched out (`degrate`) or surveyed
+ * (`surveyGrating`), its quality measured (quality.ts, on the pixels before the light is evened) and
+ * uneven light divided out (light.ts flattenLight). Depends only on the bytes and the options that
+ * prepareImage's key holds.
  */
-export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
+async function litCrop(bytes: Uint8Array, options: PrepareOptions): Promise<LitCrop> {
   const { decoded, factor, srcW, srcH, turned, rectified } = await scaledCrop(bytes, options);
   const { info } = decoded;
   const degrated = options.degrate ? removeGrating(new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), info.width, info.height) : undefined;
@@ -275,6 +284,17 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   // Uneven light (a shadow across the card) is divided out first (light.ts), so the stretch's single
   // paper level holds over the whole card; evenly lit cards are left as they are.
   const light = flattenLight(pixels, info.width, info.height);
+  return { data, info, factor, turned, rectified, quality, light, ...(grating !== undefined ? { grating } : {}) };
+}
+
+/**
+ * File bytes (JPEG/PNG) -> grayscale card image for the recogniser, plus quality metrics.
+ * Errors: sharp's decode errors propagate (the reader maps them to PROCESSING_FAILED).
+ */
+export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
+  const key = [options.extraTurnDeg ?? 0, options.mirrored ?? false, options.cardHeightPx ?? CARD_HEIGHT_PX, options.degrate ?? false, options.surveyGrating ?? false, options.limitInputPixels ?? ''].join('|');
+  const { data, info, factor, turned, rectified, grating, quality, light } = await litCrops.get(bytes, key, () => litCrop(bytes, options));
+  const pixels = new Uint8Array(data.buffer, data.byteOffset, data.length);
   let base = options.denoise ? await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).median(3).extractChannel(0).raw().toBuffer() : data;
   if (options.localContrast) {
     base = Buffer.from(base);
