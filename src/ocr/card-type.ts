@@ -70,8 +70,14 @@ export function typeMarks(g: Gray): TypeMarks {
 /** A box (px of the marks' copy): left, top, width, height. */
 export interface Box { left: number; top: number; width: number; height: number }
 
+/** The least box holding both `a` and `b`. */
+export function unionBox(a: Box, b: Box): Box {
+  const left = Math.min(a.left, b.left), top = Math.min(a.top, b.top);
+  return { left, top, width: Math.max(a.left + a.width, b.left + b.width) - left, height: Math.max(a.top + a.height, b.top + b.height) - top };
+}
+
 /** Share of the marks let go at each end of each axis by pointsBox (a speck of the background's texture far off does not stretch the box). */
-export const TYPE_BOX_TAIL = 0.005;
+export const TYPE_BOX_TAIL = 0.002;
 
 /** Share (0-1) of `m`'s marks inside the convex quadrilateral `q` (corners in order, copy px); 1 when there are none. */
 export function marksInQuad(m: TypeMarks, q: ReadonlyArray<{ x: number; y: number }>): number {
@@ -136,13 +142,16 @@ export function pointsBox(p: Float64Array, w: number, h: number): Box | null {
 }
 
 /** Share of its own width (height) by which pointsBox widens the type's box on each side: a card's margin beyond its outermost type. */
-export const TYPE_BOX_PAD = 0.04;
+export const TYPE_BOX_PAD = 0.06;
 
 /**
  * Share of the type marks a crop of the card must keep (frame.ts): a crop by the card's bright region
  * that cuts more off has lost lines of type (a window's reflection or a shadow moved the region off
- * the card), and the crop is taken around the type instead. Marks outside a good crop are a
- * background's texture or a reflection's frame bars: a few percent (final24's photos: 0-8 %).
+ * the card), and the crop is widened to hold the type's box (pointsBox), the bright region's box kept
+ * within it (final20 #11: the lit upper two thirds kept 74 % of the type; the type's box alone, with
+ * its last marks at each end let go, cut the narrow CAT. HAB. column off the card's right). Marks
+ * outside a good crop are a background's texture or a reflection's frame bars: a few percent (final24's
+ * photos: 0-16 %).
  */
 export const TYPE_KEEP = 0.75;
 
@@ -151,7 +160,7 @@ export const TYPE_KEEP = 0.75;
  * (no card outline found): `axisDeg` itself up to AXIS_CHECK_DEG; beyond it, 0 (the turn not taken:
  * the residual skew search, which covers AXIS_CHECK_DEG, straightens the type) when the type marks `m`
  * line up TYPE_TURN_RATIO times better at their best angle within AXIS_CHECK_DEG of the frame's rows
- * than at the axis (skew.ts typeSkew). A window's reflection or a lamp's glare across the card adds a
+ * than at the axis (skew.ts typeSkew), that angle more than TYPE_TURN_TOL off the axis. A window's reflection or a lamp's glare across the card adds a
  * bright band of its own slant to the card's region (final24 #35: the region's axis at 14 degrees, the
  * card's type at about 1); the type's lines are the card's. skew.ts typeRefusesAxis asks the same of
  * every dark pixel, 1.5 times better: dark pixels count the frame's shadows and background, which
@@ -161,8 +170,10 @@ export function typeTurn(m: TypeMarks, axisDeg: number): number {
   if (Math.abs(axisDeg) <= AXIS_CHECK_DEG) return axisDeg;
   const ts = typeSkew(m, AXIS_CHECK_DEG, axisDeg);
   if (process.env.OCR_FRAME_DEBUG) process.stderr.write(`[frame] ${JSON.stringify({ step: 'typeTurn', axisDeg, ts })}\n`);
-  return ts && ts.ratio >= TYPE_TURN_RATIO ? 0 : axisDeg;
+  return ts && Math.abs(ts.deg - axisDeg) > TYPE_TURN_TOL && ts.ratio >= TYPE_TURN_RATIO ? 0 : axisDeg;
 }
 
+/** Degrees within which the type's best angle agrees with the bright region's axis (the skew search's grain is 0.25). */
+export const TYPE_TURN_TOL = 1;
 /** How much better (projection-profile energy of the type marks) the type must line up near the frame's rows than at the bright region's axis for the axis's turn to be left. */
 export const TYPE_TURN_RATIO = 1.05;

@@ -7,7 +7,7 @@
  * instead: skew.ts typeRefusesAxis; card-type.ts typeTurn) or, photographed at an angle, warped upright (perspective.ts), then residual skew and quarter turns from the text lines' projection profiles (skew.ts).
  * A crop that would cut off more than a quarter of the card's type (card-type.ts TYPE_KEEP: a window's
  * reflection or a shadow moved the bright region off the card) is not taken: no warp by such an outline,
- * and a box around the type instead of the bright region's.
+ * and the bright region's box widened to hold the type's box.
  * What comes out depends only on the bytes and the turn (and mirroring) asked for: the reader prepares a page up to four
  * times (a turn of 180 degrees, second and third readings with other tone settings), so the last frame's
  * card is kept (FrameCache) and its later preparations start from it.
@@ -22,7 +22,7 @@ import { greenWithoutBlueInk, hasBlueInk } from './stamp-ink.js';
 import { darkenPaper, PAPER_PX, type Colour } from './paper-backdrop.js';
 import { AXIS_CHECK_DEG, estimateSkew, typeRefusesAxis } from './skew.js';
 import { brightAxis, brightBox } from './bright-region.js';
-import { marksInQuad, pointsBox, pointsInBox, TYPE_KEEP, turnedMarks, typeMarks, typeTurn } from './card-type.js';
+import { marksInQuad, pointsBox, pointsInBox, TYPE_KEEP, turnedMarks, typeMarks, typeTurn, unionBox } from './card-type.js';
 
 /** With OCR_FRAME_DEBUG set, each step's choice to stderr (which frames the type's checks change). */
 const frameDebug = (o: object): void => { if (process.env.OCR_FRAME_DEBUG) process.stderr.write(`[frame] ${JSON.stringify(o)}\n`); };
@@ -186,11 +186,11 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
       ({ g, scale } = await toAnalysis(rgb));
     }
     let box = brightBox(g, t);
-    // A crop that cuts the type off is taken around the type instead (card-type.ts TYPE_KEEP).
+    // A crop that cuts the type off is widened to hold the type's box (card-type.ts TYPE_KEEP).
     const pts = marks ? turnedMarks(marks, Math.abs(deg) > 0.3 ? -deg : 0, before, { w: rgb.width, h: rgb.height, scale }) : null;
     const kept = pts ? pointsInBox(pts, box) : 1, around = pts && kept < TYPE_KEEP ? pointsBox(pts, g.w, g.h) : null;
     frameDebug({ step: 'box', refused, deg, box, kept, around });
-    if (around) box = around;
+    if (around) box = unionBox(box, around);
     const left = Math.max(0, Math.floor(box.left / scale)), top = Math.max(0, Math.floor(box.top / scale));
     const width = Math.min(rgb.width - left, Math.ceil(box.width / scale)), height = Math.min(rgb.height - top, Math.ceil(box.height / scale));
     if (width > 50 && height > 50) {

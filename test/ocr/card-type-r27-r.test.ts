@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Gray } from '../../src/ocr/frame.js';
 import { findCard } from '../../src/ocr/frame.js';
-import { marksInQuad, pointsBox, pointsInBox, TYPE_BOX_PAD, turnedMarks, typeMarks, typeTurn } from '../../src/ocr/card-type.js';
+import { marksInQuad, pointsBox, pointsInBox, TYPE_BOX_PAD, turnedMarks, typeMarks, typeTurn, unionBox } from '../../src/ocr/card-type.js';
 import { generateWidened } from '../fixtures/cnh/widened.js';
 import { drawn } from './drawn-word.js';
 
@@ -92,6 +92,7 @@ describe('a crop checked against the type (card-type.ts turnedMarks, pointsInBox
     expect(box.left + box.width).toBeLessThanOrEqual(g.w);
     expect(pointsInBox(same, box)).toBeGreaterThan(0.98);
     expect(TYPE_BOX_PAD).toBeGreaterThan(0);
+    expect(unionBox({ left: 10, top: 20, width: 100, height: 30 }, { left: 5, top: 40, width: 50, height: 60 })).toEqual({ left: 5, top: 20, width: 105, height: 80 });
     // Half a turn carries every mark to the point opposite the centre.
     const half = turnedMarks(m, 180, { w: g.w, h: g.h, scale: 1 }, { w: g.w, h: g.h, scale: 1 });
     expect(half[0]).toBeCloseTo(g.w - same[0], 6);
@@ -109,5 +110,13 @@ describe('a crop checked against the type (card-type.ts turnedMarks, pointsInBox
     // The card lies within 3 degrees of the frame's rows (the start turned it by -11.2 and kept its back alone, 1489 px wide).
     expect(Math.abs(found.turned)).toBeLessThan(3);
     expect(found.rgb.width).toBeGreaterThan(0.8 * meta.width!);
+  }, 120_000);
+
+  it('final20 #11: a card half in shadow is cropped whole, not to its lit upper part', async () => {
+    const doc = await generateWidened('final20', 11);
+    const found = await findCard(doc.bytes);
+    // The lit part's box alone was 2.9 times as wide as tall (the shadowed lower third cut off); the card is 1.59.
+    expect(found.rgb.width / found.rgb.height).toBeGreaterThan(1.4);
+    expect(found.rgb.width / found.rgb.height).toBeLessThan(1.8);
   }, 120_000);
 });
