@@ -79,23 +79,6 @@ export function unionBox(a: Box, b: Box): Box {
 /** Share of the marks let go at each end of each axis by pointsBox (a speck of the background's texture far off does not stretch the box). */
 export const TYPE_BOX_TAIL = 0.002;
 
-/** Share (0-1) of `m`'s marks inside the convex quadrilateral `q` (corners in order, copy px); 1 when there are none. */
-export function marksInQuad(m: TypeMarks, q: ReadonlyArray<{ x: number; y: number }>): number {
-  if (m.count === 0) return 1;
-  let n = 0;
-  for (let y = 0; y < m.h; y++) for (let x = 0; x < m.w; x++) {
-    if (!m.mask[y * m.w + x]) continue;
-    let inside = true, sign = 0;
-    for (let i = 0; i < 4 && inside; i++) {
-      const a = q[i], b = q[(i + 1) % 4];
-      const c = (b.x - a.x) * (y + 0.5 - a.y) - (b.y - a.y) * (x + 0.5 - a.x);
-      if (c !== 0) { if (sign === 0) sign = Math.sign(c); else if (Math.sign(c) !== sign) inside = false; }
-    }
-    if (inside) n++;
-  }
-  return n / m.count;
-}
-
 /**
  * The marks of `m` carried into a copy of the frame turned by `deg` degrees clockwise about its centre
  * (sharp's rotate: the canvas grown to hold the whole frame): `src` and `dst` are the two copies'

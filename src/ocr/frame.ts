@@ -5,9 +5,9 @@
  * and the frame's uneven light divided out (light.ts), light margins trimmed, the card found over a
  * darker background and straightened along its long axis (unless the type runs along the frame's rows
  * instead: skew.ts typeRefusesAxis; card-type.ts typeTurn) or, photographed at an angle, warped upright (perspective.ts), then residual skew and quarter turns from the text lines' projection profiles (skew.ts).
- * A crop that would cut off more than a quarter of the card's type (card-type.ts TYPE_KEEP: a window's
- * reflection or a shadow moved the bright region off the card) is not taken: no warp by such an outline,
- * and the bright region's box widened to hold the type's box.
+ * A crop by the bright region (no outline warped) that would cut off more than a quarter of the card's
+ * type (card-type.ts TYPE_KEEP: a window's reflection or a shadow moved the region off the card) is
+ * widened to hold the type's box.
  * What comes out depends only on the bytes and the turn (and mirroring) asked for: the reader prepares a page up to four
  * times (a turn of 180 degrees, second and third readings with other tone settings), so the last frame's
  * card is kept (FrameCache) and its later preparations start from it.
@@ -22,7 +22,7 @@ import { greenWithoutBlueInk, hasBlueInk } from './stamp-ink.js';
 import { darkenPaper, PAPER_PX, type Colour } from './paper-backdrop.js';
 import { AXIS_CHECK_DEG, estimateSkew, typeRefusesAxis } from './skew.js';
 import { brightAxis, brightBox } from './bright-region.js';
-import { marksInQuad, pointsBox, pointsInBox, TYPE_KEEP, turnedMarks, typeMarks, typeTurn, unionBox } from './card-type.js';
+import { pointsBox, pointsInBox, TYPE_KEEP, turnedMarks, typeMarks, typeTurn, unionBox } from './card-type.js';
 
 /** With OCR_FRAME_DEBUG set, each step's choice to stderr (which frames the type's checks change). */
 const frameDebug = (o: object): void => { if (process.env.OCR_FRAME_DEBUG) process.stderr.write(`[frame] ${JSON.stringify(o)}\n`); };
@@ -159,13 +159,12 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
   // On paper, the card's outline comes from its colour (a shadow across it leaves its shape whole).
   const quad = onPaper?.quad && rgb === framed ? onPaper.quad : axis.share > 0.1 && axis.share < 0.85 ? findCardQuad(g, t, axis.angleDeg) : null;
   let rectified: Quad | undefined;
-  // The card's type (card-type.ts), asked whether a crop or a turn by the bright region goes against it;
-  // not on paper: the paper's own print is type too, and the card's outline there comes from its colour.
   const bright = axis.share > 0.1 && axis.share < 0.85;
-  const marks = bright && !onPaper ? typeMarks(g) : null;
-  const keepsType = !quad || !marks || quad === onPaper?.quad || marksInQuad(marks, quad) >= TYPE_KEEP;
-  frameDebug({ step: 'axis', angle: axis.angleDeg, share: axis.share, quad: !!quad, persp: quad ? needsPerspective(quad) : null, keepsType });
-  if (quad && (needsPerspective(quad) || quad === onPaper?.quad) && keepsType) {
+  frameDebug({ step: 'axis', angle: axis.angleDeg, share: axis.share, quad: !!quad, persp: quad ? needsPerspective(quad) : null });
+  // A clean outline (findCardQuad: a convex quadrilateral over a dark background) is the card's own
+  // edge, and is not checked against the marks: a textured backdrop's fine weave is marks too (final20
+  // #27: a perspective photo on a patterned wall, 39 % of the frame's marks inside the card's outline).
+  if (quad && (needsPerspective(quad) || quad === onPaper?.quad)) {
     const sx = quad === onPaper?.quad ? 1 : rgb.width / g.w, sy = quad === onPaper?.quad ? 1 : rgb.height / g.h;
     const full = quad.map((p) => ({ x: p.x * sx, y: p.y * sy })) as Quad;
     rgb = rectify(rgb, full);
@@ -174,6 +173,9 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
     turned -= (Math.atan2(top.y, top.x) * 180) / Math.PI;
     ({ g, scale } = await toAnalysis(rgb));
   } else if (bright) {
+    // The card's type (card-type.ts), asked whether a crop or a turn by the bright region goes against it;
+    // not on paper: the paper's own print is type too, and the card's outline there comes from its colour.
+    const marks = onPaper ? null : typeMarks(g);
     // Without an outline, a large turn by the bright region's axis must not go against the type: refused
     // when the type lines up far better unturned (typeRefusesAxis), taken at the type's own angle when
     // the type lines up better there (typeTurn).
