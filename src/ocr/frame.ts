@@ -4,7 +4,10 @@
  * interlaced video frame's two fields joined again, interlace.ts), a hard shadow lifted (shadow-step.ts)
  * and the frame's uneven light divided out (light.ts), light margins trimmed, the card found over a
  * darker background and straightened along its long axis (unless the type runs along the frame's rows
- * instead: skew.ts typeRefusesAxis) or, photographed at an angle, warped upright (perspective.ts), then residual skew and quarter turns from the text lines' projection profiles (skew.ts).
+ * instead: skew.ts typeRefusesAxis; card-type.ts typeTurn) or, photographed at an angle, warped upright (perspective.ts), then residual skew and quarter turns from the text lines' projection profiles (skew.ts).
+ * A crop by the bright region (no outline warped) that would cut off more than a quarter of the card's
+ * type (card-type.ts TYPE_KEEP: a window's reflection or a shadow moved the region off the card) is
+ * widened to hold the type's box.
  * What comes out depends only on the bytes and the turn (and mirroring) asked for: the reader prepares a page up to four
  * times (a turn of 180 degrees, second and third readings with other tone settings), so the last frame's
  * card is kept (FrameCache) and its later preparations start from it.
@@ -18,6 +21,11 @@ import { UNEVEN_FRAME, dividePlane, framePlane, otsu } from './light.js';
 import { greenWithoutBlueInk, hasBlueInk } from './stamp-ink.js';
 import { darkenPaper, PAPER_PX, type Colour } from './paper-backdrop.js';
 import { AXIS_CHECK_DEG, estimateSkew, typeRefusesAxis } from './skew.js';
+import { brightAxis, brightBox } from './bright-region.js';
+import { pointsBox, pointsInBox, TYPE_KEEP, turnedMarks, typeMarks, typeTurn, unionBox } from './card-type.js';
+
+/** With OCR_FRAME_DEBUG set, each step's choice to stderr (which frames the type's checks change). */
+const frameDebug = (o: object): void => { if (process.env.OCR_FRAME_DEBUG) process.stderr.write(`[frame] ${JSON.stringify(o)}\n`); };
 
 /** Analysis copy's longest side (px) for card finding and skew estimation. */
 const ANALYSIS_PX = 700;
@@ -42,43 +50,6 @@ async function toRaw(img: sharp.Sharp): Promise<Raw> {
 async function grayOf(img: sharp.Sharp): Promise<Gray> {
   const { data, info } = await img.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), w: info.width, h: info.height };
-}
-
-/** Principal-axis angle (degrees, image coordinates) of the pixels above `t`, and their share. */
-function brightAxis(g: Gray, t: number): { angleDeg: number; share: number } {
-  let n = 0, sx = 0, sy = 0;
-  for (let y = 0; y < g.h; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] > t) { n++; sx += x; sy += y; }
-  const mx = sx / n, my = sy / n;
-  let m20 = 0, m02 = 0, m11 = 0;
-  for (let y = 0; y < g.h; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] > t) {
-    const dx = x - mx, dy = y - my;
-    m20 += dx * dx; m02 += dy * dy; m11 += dx * dy;
-  }
-  let a = (0.5 * Math.atan2(2 * m11, m20 - m02) * 180) / Math.PI;
-  if (a > 45) a -= 90;
-  if (a < -45) a += 90;
-  return { angleDeg: a, share: n / (g.w * g.h) };
-}
-
-/**
- * Bounding box of the card: the span of rows where more than 35% of pixels are above `t`, then, within
- * those rows only, the span of columns where more than 35% are (a card in a tall phone screenshot
- * covers too few of the whole image's rows for its columns to pass over the full height).
- */
-function brightBox(g: Gray, t: number): { left: number; top: number; width: number; height: number } {
-  const span = (a: Float64Array, len: number): [number, number] => {
-    let lo = 0, hi = a.length - 1;
-    while (lo < hi && a[lo] < 0.35 * len) lo++;
-    while (hi > lo && a[hi] < 0.35 * len) hi--;
-    return [lo, hi];
-  };
-  const rows = new Float64Array(g.h);
-  for (let y = 0; y < g.h; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] > t) rows[y]++;
-  const [y0, y1] = span(rows, g.w);
-  const cols = new Float64Array(g.w);
-  for (let y = y0; y <= y1; y++) for (let x = 0; x < g.w; x++) if (g.data[y * g.w + x] > t) cols[x]++;
-  const [x0, x1] = span(cols, y1 - y0 + 1);
-  return { left: x0, top: y0, width: Math.max(1, x1 - x0 + 1), height: Math.max(1, y1 - y0 + 1) };
 }
 
 /**
@@ -188,6 +159,11 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
   // On paper, the card's outline comes from its colour (a shadow across it leaves its shape whole).
   const quad = onPaper?.quad && rgb === framed ? onPaper.quad : axis.share > 0.1 && axis.share < 0.85 ? findCardQuad(g, t, axis.angleDeg) : null;
   let rectified: Quad | undefined;
+  const bright = axis.share > 0.1 && axis.share < 0.85;
+  frameDebug({ step: 'axis', angle: axis.angleDeg, share: axis.share, quad: !!quad, persp: quad ? needsPerspective(quad) : null });
+  // A clean outline (findCardQuad: a convex quadrilateral over a dark background) is the card's own
+  // edge, and is not checked against the marks: a textured backdrop's fine weave is marks too (final20
+  // #27: a perspective photo on a patterned wall, 39 % of the frame's marks inside the card's outline).
   if (quad && (needsPerspective(quad) || quad === onPaper?.quad)) {
     const sx = quad === onPaper?.quad ? 1 : rgb.width / g.w, sy = quad === onPaper?.quad ? 1 : rgb.height / g.h;
     const full = quad.map((p) => ({ x: p.x * sx, y: p.y * sy })) as Quad;
@@ -196,15 +172,27 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
     const top = { x: full[1].x - full[0].x + full[2].x - full[3].x, y: full[1].y - full[0].y + full[2].y - full[3].y };
     turned -= (Math.atan2(top.y, top.x) * 180) / Math.PI;
     ({ g, scale } = await toAnalysis(rgb));
-  } else if (axis.share > 0.1 && axis.share < 0.85) {
-    // Without an outline, a large turn by the bright region's axis must not go against the type.
+  } else if (bright) {
+    // The card's type (card-type.ts), asked whether a crop or a turn by the bright region goes against it;
+    // not on paper: the paper's own print is type too, and the card's outline there comes from its colour.
+    const marks = onPaper ? null : typeMarks(g);
+    // Without an outline, a large turn by the bright region's axis must not go against the type: refused
+    // when the type lines up far better unturned (typeRefusesAxis), taken at the type's own angle when
+    // the type lines up better there (typeTurn).
     const refused = Math.abs(axis.angleDeg) > AXIS_CHECK_DEG && typeRefusesAxis(g, t, axis.angleDeg);
-    if (Math.abs(axis.angleDeg) > 0.3 && !refused) {
-      rgb = await toRaw(firstBand(fromRaw(rgb).rotate(-axis.angleDeg, { background: { r: 0, g: 0, b: 0 } }), rgb));
-      turned -= axis.angleDeg;
+    const deg = refused ? 0 : marks ? typeTurn(marks, axis.angleDeg) : axis.angleDeg;
+    const before = { w: rgb.width, h: rgb.height, scale };
+    if (Math.abs(deg) > 0.3) {
+      rgb = await toRaw(firstBand(fromRaw(rgb).rotate(-deg, { background: { r: 0, g: 0, b: 0 } }), rgb));
+      turned -= deg;
       ({ g, scale } = await toAnalysis(rgb));
     }
-    const box = brightBox(g, t);
+    let box = brightBox(g, t);
+    // A crop that cuts the type off is widened to hold the type's box (card-type.ts TYPE_KEEP).
+    const pts = marks ? turnedMarks(marks, Math.abs(deg) > 0.3 ? -deg : 0, before, { w: rgb.width, h: rgb.height, scale }) : null;
+    const kept = pts ? pointsInBox(pts, box) : 1, around = pts && kept < TYPE_KEEP ? pointsBox(pts, g.w, g.h) : null;
+    frameDebug({ step: 'box', refused, deg, box, kept, around });
+    if (around) box = unionBox(box, around);
     const left = Math.max(0, Math.floor(box.left / scale)), top = Math.max(0, Math.floor(box.top / scale));
     const width = Math.min(rgb.width - left, Math.ceil(box.width / scale)), height = Math.min(rgb.height - top, Math.ceil(box.height / scale));
     if (width > 50 && height > 50) {
@@ -222,6 +210,7 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
     const again = estimateSkew(g, 12);
     skew.deg = again.deg;
   }
+  frameDebug({ step: 'skew', deg: skew.deg, quarter: skew.quarter });
   if (Math.abs(skew.deg) >= 0.5) {
     rgb = await toRaw(firstBand(fromRaw(rgb).rotate(-skew.deg, { background: { r: 255, g: 255, b: 255 } }), rgb));
     turned -= skew.deg;

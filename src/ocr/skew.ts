@@ -2,7 +2,8 @@
  * Skew from the text lines' projection profiles (the rows of type line up when the angle is right: Postl's
  * projection-profile method, as surveyed in Bloomberg, Kopec and Dasari, "Measuring document image skew
  * and orientation", 1995): estimateSkew for the residual skew and a quarter turn, typeRefusesAxis for a
- * large turn by a bright region's axis taken without a card outline. Pure functions on a gray analysis
+ * large turn by a bright region's axis taken without a card outline, typeSkew for the type marks' own angle
+ * (card-type.ts). Pure functions on a gray analysis
  * copy (frame.ts Gray); split from frame.ts, behaviour unchanged.
  */
 import type { Gray } from './frame.js';
@@ -124,4 +125,22 @@ function bestAngle(p: Int32Array, range: number, bins: Int32Array, offset: numbe
     if (sc > bestScore) { bestScore = sc; best = d; }
   }
   return { deg: best, score: bestScore };
+}
+
+/**
+ * The type's own skew (degrees, clockwise positive, 0.25 degree steps over [-range, range]): the angle
+ * whose projection profile of the type marks (card-type.ts typeMarks: dark thin strokes only, not the
+ * card's edges, its shadow or a dark desk) scores highest, and `ratio`, that score over the score at
+ * `versus` degrees (best within 0.5 degree of it): how much better the type lines up at its own angle
+ * than at the one a crop would turn by. Null with fewer than 50 marks.
+ */
+export function typeSkew(m: { mask: Uint8Array; w: number; h: number }, range: number, versus = 0): { deg: number; ratio: number } | null {
+  const pts: number[] = [];
+  for (let y = 0; y < m.h; y++) for (let x = 0; x < m.w; x++) if (m.mask[y * m.w + x]) pts.push(x, y);
+  if (pts.length < 100) return null;
+  const p = Int32Array.from(pts), offset = m.w + m.h, bins = new Int32Array(2 * offset + 1);
+  const best = bestAngle(p, range, bins, offset);
+  let at = 0;
+  for (let d = -0.5; d <= 0.5; d += 0.25) at = Math.max(at, profileScore(p, versus + d, bins, offset));
+  return { deg: best.deg, ratio: at > 0 ? best.score / at : Infinity };
 }
