@@ -55,7 +55,7 @@ const VOWEL = /^[AEIOUY]$/;
  * Arabic ʿayn (ʿ) or hamza (ʾ), the modifier apostrophe ʼ -- which the recogniser's Latin-1 model can
  * only write as "'". Which of these the card printed, the reading cannot tell (the marks differ by a
  * few pixels of curl), so name-finish.ts doubts the name (NAME_DOUBT_CAP) instead of giving "'" as sure
- * (final24: ten names with the ʻokina came back with "'" at 0.8-0.92). Nothing is mended: the ink may be
+ * (final24: 17 names read with "'" for the ʻokina came back at 0.84-0.91). Nothing is mended: the ink may be
  * an apostrophe. Not for a text layer, whose character is the issuer's.
  */
 export function unelidedApostrophes(valor: string): string[] {
