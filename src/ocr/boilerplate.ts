@@ -5,6 +5,7 @@
  * one. A candidate value made mostly of these words (fuzzy: the recogniser's misreadings of them
  * count) is refused by fields.ts instead of being returned.
  */
+import { isKnownIssuer, UFS } from './normalize.js';
 import { editDistance, fold } from './words.js';
 
 /** Words of the card's fixed print (folded: uppercase, no accents). Short function words are not listed. */
@@ -49,4 +50,22 @@ export function isBoilerplate(value: string): boolean {
   const cut = tokens.length > 1 && last.length >= CUT_PREFIX && !isVocabulary(last) && VOCABULARY.some((w) => w.length >= 7 && w.startsWith(last));
   const hits = tokens.filter(isVocabulary).length + (cut ? 1 : 0);
   return (hits >= 2 && hits / tokens.length >= 0.6) || (tokens.length === 1 && hits === 1 && tokens[0].length >= 4);
+}
+
+/**
+ * True when a name's value is made only of the card's own print and the identity line's codes: every word
+ * a vocabulary word (isVocabulary), a known issuing body (normalize.ts ISSUERS: SSP, SESP, DETRAN...) or a
+ * state (UFS: SE, SP...), and at least one of three letters or more a vocabulary word or a body ("SESP SE",
+ * final24 #77 at 0.93: the identity line's body and state, its number dropped by the name's
+ * normalisation, taken for the holder's name). isBoilerplate misses such a value: it counts only words of
+ * three letters or more, and two-letter states are the value's other half. `valor`: a name as normalised.
+ * Why it should hold on unseen data: a person's name is never an issuing body's acronym -- a body is an
+ * office (Secretaria de Segurança Pública...), written in capitals with no vowel pattern of a name -- and
+ * a state's two letters alone are no name word a CNH prints (a name is printed whole); the set of bodies
+ * and states is the card's, not a part's.
+ */
+export function cardWordsOnly(valor: string): boolean {
+  const words = fold(valor).split(/[^A-Z]+/).filter(Boolean);
+  const card = (w: string): boolean => isVocabulary(w) || isKnownIssuer(w);
+  return words.length > 0 && words.every((w) => card(w) || UFS.has(w)) && words.some((w) => w.length >= 3 && card(w));
 }

@@ -3,8 +3,8 @@
  * number, issuing body, remarks, names) and the scoring that folds them and the date order into the
  * recogniser's confidence (`scoreFields`). Pure functions on values.
  */
-import { CNH_FIELD_NAMES, type CnhField, type CnhFieldName } from './engine.js';
-import { isBoilerplate } from './boilerplate.js';
+import { CNH_FIELD_NAMES, NAME_FIELDS, type CnhField, type CnhFieldName } from './engine.js';
+import { cardWordsOnly, isBoilerplate } from './boilerplate.js';
 import { CUT_CODE_CAP, cutRemarkCode, isCategoryReading, REMARK_CODES } from './codes.js';
 import type { LabelId } from './layout.js';
 import { CATEGORY_SET, isKnownIssuer, NAME_LETTERS, nearKnownIssuer, normalizeCnhNumber, normalizeCpf, normalizeDate, UFS } from './normalize.js';
@@ -110,12 +110,15 @@ export function fieldCheck(k: CnhFieldName, valor: string, textLayer = false): b
  * Drafts -> `campos` with validity flags and validation-adjusted confidences (0..1, 3 decimals): each
  * field's own check (fieldCheck) and the date order (validateDates: birth < first licence <= issue <
  * expiry) raise or lower the recogniser's confidence (withValidation: a failed check caps it at 0.6);
- * free-text values that are the card's own print (headers, labels) are dropped; an issue and an expiry with an
+ * free-text values that are the card's own print (headers, labels) are dropped, and names made only of it and
+ * of issuing bodies and states (boilerplate.ts cardWordsOnly); an issue and an expiry with an
  * odd term (oddTerm) or on the same day of different months (monthSlip) are capped at ODD_TERM_CAP. `textLayer`: the words
  * came from a PDF's text layer (names may hold any Latin letter: TEXT_LAYER_NAME_RE).
  */
 export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>, textLayer = false): Record<CnhFieldName, CnhField> {
   for (const k of TEXT_FIELDS) if (d[k]?.valor && isBoilerplate(d[k].valor)) d[k] = none;
+  // A name made only of the card's print and the identity line's body and state (boilerplate.ts cardWordsOnly).
+  for (const k of NAME_FIELDS) if (d[k]?.valor && cardWordsOnly(d[k].valor)) d[k] = none;
   const get = (k: CnhFieldName): Draft => d[k] ?? none;
   // An expiry on the issue's day and month but no licence term after it (validators.ts oddTerm): the
   // less sure of the two was misread (ties: the expiry, the one date no clock checks), under the line.
@@ -146,7 +149,7 @@ export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>, textLayer =
     // A date's passed order check does not lift it over the low-confidence line: the order holds for
     // nearly any misread day or month (final11 #12: 18/01/1992 read at 0.78 for 15/01/1992, 0.868 raised).
     const lift = k in dates && check === true && conf < LOW_CONFIDENCE ? DATE_ORDER_CEILING : 1;
-    // A remark's lone letter that begins a longer code (codes.ts cutRemarkCode) is doubted on a recognised page.
+    // A remark's lone letter that begins or ends a longer code (codes.ts cutRemarkCode) is doubted on a recognised page.
     const cut = k === 'observacoes' && !textLayer && cutRemarkCode(valor) ? CUT_CODE_CAP : 1;
     field.confianca = valor ? r3(Math.min(withValidation(conf, check), cap ?? 1, lift, cut)) : 0;
     out[k] = field;

@@ -42,17 +42,21 @@ export const isCategoryReading = (text: string): boolean => CATEGORY_SET.has(tex
 
 /** Remark codes of more than one letter (REMARK_CODES). */
 const LONG_REMARKS = ['EAR'];
-/** Confidence cap of remarks holding a lone letter that begins a longer code (cutRemarkCode). */
+/** Confidence cap of remarks holding a lone letter that begins or ends a longer code (cutRemarkCode). */
 export const CUT_CODE_CAP = 0.7;
 
 /**
- * Whether remarks (as normalizeRemarks writes them) hold a lone letter that is the first letter of a
- * longer code (E of EAR): the recogniser loses a code's last letters (final21 #49: EAR read "E" at
- * 0.75), and that E is also one stroke from an F, another code (final21 #6: F read "E" at 0.92). Such a
- * reading says a code began there, not which one: under the low-confidence line (CUT_CODE_CAP).
+ * Whether remarks (as normalizeRemarks writes them) hold a lone letter that is the first or the last
+ * letter of a longer code (E or R of EAR): the recogniser loses a code's letters at either end -- its
+ * last ones (final21 #49: EAR read "E" at 0.75), or its first ones where the value's box starts late or
+ * a shadow or the card's edge covers them (final24 #77, #83: EAR read "R" at 0.92 and 0.9) -- and a lone E
+ * is also one stroke from an F, another code (final21 #6: F read "E" at 0.92). Such a reading says a
+ * code was cut there, not which one: under the low-confidence line (CUT_CODE_CAP). A letter inside the
+ * code only (the A of EAR) is left: A is a code of its own, the commonest, and a reading that lost both
+ * of EAR's ends is rarer than an A read whole.
  */
 export const cutRemarkCode = (remarks: string): boolean =>
-  remarks.split(' ').some((t) => t.length === 1 && LONG_REMARKS.some((c) => c.startsWith(t)));
+  remarks.split(' ').some((t) => t.length === 1 && LONG_REMARKS.some((c) => c.startsWith(t) || c.endsWith(t)));
 
 /** Whether a reading is made of remark codes (REMARK_CODES, after normalizeRemarks). */
 export const isRemarkReading = (text: string): boolean => REMARK_CODES.test(normalizeRemarks(text));

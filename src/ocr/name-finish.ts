@@ -11,7 +11,7 @@ import { NAME_DOUBT_CAP } from './name-doubts.js';
 import { particleHyphens, restoreNames } from './name-spelling.js';
 import { unspeltWords } from './orthography.js';
 import { cutStampWords } from './stamp-words.js';
-import { ELL_SPLIT, layerMarkLost } from './name-marks.js';
+import { ELL_SPLIT, layerMarkLost, unelidedApostrophes } from './name-marks.js';
 import type { Phrase } from './words.js';
 
 /**
@@ -31,10 +31,11 @@ export function finishNames(d: Partial<Record<CnhFieldName, Draft>>, textLayer: 
   // without the VAN or VON before it lost that word (orphanDer): under the low-confidence line.
   // A word no orthography of the names spells (orthography.ts unspeltWords: "JOVANOVIÉ", "TRUONG") was misread too.
   // Not on a text layer: its words are the issuer's, no letter lost (Polish PRZYBYŁ, MĘŻYK have no AEIOU).
-  // Catalan's L·L read as a hyphen or a space (name-marks.ts ELL_SPLIT) is as often the dot as what was read.
+  // Catalan's L·L read as a hyphen or a space (name-marks.ts ELL_SPLIT) is as often the dot as what was read,
+  // and an apostrophe between two vowels (unelidedApostrophes) as often a glottal stop's letter (ʻ, ʼ).
   for (const k of textLayer ? [] : NAME_FIELDS) {
     const v = d[k];
-    if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor) || unspeltWords(v.valor).length || ELL_SPLIT.test(v.valor))) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
+    if (v?.valor && (vowellessWords(v.valor).length || headlessWords(v.valor).length || joinedWords(v.valor).length || orphanDer(v.valor) || unspeltWords(v.valor).length || ELL_SPLIT.test(v.valor) || unelidedApostrophes(v.valor).length)) d[k] = { ...v, cap: Math.min(v.cap ?? 1, NAME_DOUBT_CAP) };
   }
   // A text layer's mark inside a word that the name's alphabet could not keep: the value is not as printed.
   for (const k of textLayer ? NAME_FIELDS : []) {

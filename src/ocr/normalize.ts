@@ -99,17 +99,28 @@ const J_AS_PARENTHESIS = /(?<=\p{L})\)(?=[\p{L}!])/gu;
 const J_AS_CLOSING = /(?<=\p{Lu}{3})[)\]](?=$|[\s,.])/gu;
 
 /**
- * The Latin letters a person's name may be printed with, as a character-class body: Basic Latin, Latin-1
- * (Þ too: Icelandic), Latin Extended-A (Ř Š Ž Ő Ş Ğ İ: Czech, Hungarian, Turkish), Latin Extended-B (Ș Ț
- * with the comma below: Romanian; Ə: Azerbaijani; Ǎ Ǐ Ǒ Ǔ: Pinyin; Ơ Ư: Vietnamese) and Latin Extended
- * Additional (Ạ Ả Ế Ộ: Vietnamese; Ḑ: Livonian). A CNH-e's text layer writes them as printed (final16:
- * DVOŘÁK came back "DVO ÁK" when Extended-A was dropped; final18: LUMINIȚA "LUMINI A", ȚURCANU "URCANU"
- * when Extended-B was). The recogniser's Portuguese model writes none of them (its character set holds
- * Latin-1 letters only), and the ink readers (glyph-*.ts) write Latin-1 and Extended-A, so only a text
- * layer brings the others in. Lowercase letters of these ranges are uppercased before the test.
+ * Letters written as a mark that a name spells with (Unicode category Lm, Spacing Modifier Letters): the
+ * ʻokina (U+02BB, Hawaiian's glottal stop: KAʻIMI, HAWAIʻI; Unicode names it MODIFIER LETTER TURNED COMMA and
+ * Hawaiian orthography, Pukui & Elbert 1986, counts it a consonant). U+02BC (ʼ, MODIFIER LETTER APOSTROPHE)
+ * is not here: its glyph is the apostrophe's, so it is read and written as one (APOSTROPHE_LIKE), an elided
+ * D'ÁVILA typed with it included. The ʻokina's turned comma is no apostrophe's shape and elides nothing.
  */
-/** The Latin letters past Latin-1 in NAME_LETTERS (Extended-A, Extended-B, Extended Additional), as a character-class body. */
-export const BEYOND_LATIN1 = '\u0100-\u024F\u1E00-\u1EFF';
+export const MODIFIER_LETTERS = '\u02BB';
+/** The Latin letters past Latin-1 in NAME_LETTERS (Extended-A and -B, IPA, Extended Additional, -C, -D, the modifier letters), as a character-class body. */
+export const BEYOND_LATIN1 = `\u0100-\u024F\u0250-\u02AF${MODIFIER_LETTERS}\u1E00-\u1EFF\u2C60-\u2C7F\uA722-\uA787\uA78B-\uA7FF`;
+/**
+ * The Latin letters a person's name may be printed with, as a character-class body: Basic Latin, Latin-1
+ * (Þ too: Icelandic), Latin Extended-A (Ř Š Ž Ő Ş Ğ İ: Czech, Hungarian, Turkish; Ŋ Ŧ: Sami), Latin Extended-B
+ * (Ș Ț with the comma below: Romanian; Ə: Azerbaijani; Ǎ Ǐ Ǒ Ǔ: Pinyin; Ơ Ư: Vietnamese; Ɓ Ɗ Ƙ: Hausa; Ɛ Ɔ:
+ * Akan, Ewe), the IPA Extensions (ɛ ɔ ɓ ɗ ŋ's lowercase forms some African orthographies use), Latin
+ * Extended Additional (Ạ Ả Ế Ộ: Vietnamese; Ḑ: Livonian), Latin Extended-C and -D (Ɑ; the saltillo Ꞌ) and
+ * the letters written as a mark (MODIFIER_LETTERS: Hawaiian's ʻokina). A CNH-e's text layer writes them as
+ * printed (final16: DVOŘÁK came back "DVO ÁK" when Extended-A was dropped; final18: LUMINIȚA "LUMINI A",
+ * ȚURCANU "URCANU" when Extended-B was; final24: KAʻIMI "KA IMI" while the ʻokina was dropped). The
+ * recogniser's Portuguese model writes none of them (its character set holds Latin-1 letters only), and the
+ * ink readers (glyph-*.ts) write Latin-1, Extended-A and -B, so mostly a text layer brings the others in.
+ * Lowercase letters of these ranges are uppercased before the test.
+ */
 export const NAME_LETTERS = `A-ZÀ-ÖØ-Þ${BEYOND_LATIN1}`;
 /** What a name cannot hold: anything but NAME_LETTERS, spaces, apostrophes and hyphens. */
 const NOT_NAME_CHAR = new RegExp(`[^${NAME_LETTERS}' \\-]`, 'g');
