@@ -17,7 +17,8 @@
  * - Ŋ: in the DejaVu faces an n-shaped capital whose right leg runs on under the baseline and turns back:
  *   ink under the word's baseline on a letter read N (engTail);
  * - Ŧ: a T with a bar across its stem at mid-height: ink on both sides of the stem in one short band of
- *   rows (barThroughT), where a T's stem runs bare from its bar to its foot (a serif at the foot only).
+ *   rows (barThroughT), where a T's stem runs bare from its bar to its foot (a serif at the foot only);
+ *   over a glyph read T, or F (the bar taken for F's middle arm; an F's stem is its left edge).
  * Where the hook or bar is clear the letter is written (a letter the model cannot write: the word kept at
  * most glyph-accent.ts INK_LETTER_CAP); where the ink only half shows it, the word is doubted (at most
  * INK_LETTER_CAP, no letter given). A glyph that a mark above or ink from outside joins (its top above the
@@ -180,6 +181,31 @@ export function tailDepth(g: Gray, b: Blob, base: number, letterH: number): numb
   return n && (sx / n - b.x0) / w >= TAIL_RIGHT ? (b.y1 - base) / letterH : 0;
 }
 
+/**
+ * The shape of a glyph read N: `top`, the share of its columns holding ink in its top 0.2 of rows (an
+ * arch's: all; an N's: its stem and diagonal's start and its right stem, with paper between), and `cross`,
+ * the share of its rows between 0.3 and 0.7 of the height crossing three strokes (an N's diagonal between
+ * its stems; an arch's legs are two). Measured (the seven card faces at 20-28 px, clean and blurred 0.8
+ * px at JPEG 40): Ŋ upright top 0.86-1.00, italic 0.77-0.92, cross 0 always; N upright top 0.45-0.78,
+ * italic 0.38-0.71, cross mostly 0.4-1.0 (0.0-0.2 in a blurred bold condensed face). Not set upright: an
+ * eng's tail, under the left stem's rows, would be taken for a lean.
+ */
+export function nShape(g: Gray, b: Blob): { top: number; cross: number } {
+  const mk = maskOf(g, b), { w, h, m } = mk;
+  let cols = 0;
+  for (let x = 0; x < w; x++) {
+    for (let y = 0; y < Math.max(2, Math.round(0.2 * h)); y++) if (m[y * w + x]) { cols++; break; }
+  }
+  let rows = 0, three = 0;
+  for (let y = Math.round(0.3 * h); y <= Math.round(0.7 * h); y++) { rows++; if (runsOf(mk, y).length >= 3) three++; }
+  return { top: cols / w, cross: rows ? three / rows : 0 };
+}
+
+/** An arch's top holds ink over at least this share of the glyph's columns... */
+export const ARCH_MIN_TOP = 0.85;
+/** ...and at most this share of its middle rows cross three strokes (an N's most of them). */
+export const ARCH_MAX_CROSS = 0.2;
+
 /** A bar through a T's stem stands out at least this share of the height (and 2 px) each side of it. */
 export const T_BAR_REACH = 0.1;
 
@@ -209,7 +235,7 @@ export function barThroughT(g: Gray, b: Blob): boolean {
 }
 
 /** The letters drawn with more body than their Latin twin, by the letter read. */
-const BODY_LETTER: Record<string, string> = { B: 'Ɓ', D: 'Ɗ', K: 'Ƙ', N: 'Ŋ', T: 'Ŧ' };
+const BODY_LETTER: Record<string, string> = { B: 'Ɓ', D: 'Ɗ', K: 'Ƙ', N: 'Ŋ', T: 'Ŧ', F: 'Ŧ' };
 
 /**
  * What one glyph read as `c` shows, on a line whose capitals are `letterH` px high with their feet at
@@ -226,10 +252,13 @@ export function bodyLetter(g: Gray, b: Blob, c: string, base: number, letterH: n
     return k === 'hook' ? { letter: 'Ƙ' } : k ? { doubt: true } : {};
   }
   if (c === 'N') {
-    const d = tailDepth(g, b, base, letterH);
-    return d >= TAIL_MIN_DEPTH ? { letter: 'Ŋ' } : d >= TAIL_HALF_DEPTH ? { doubt: true } : {};
+    const d = tailDepth(g, b, base, letterH), n = nShape(g, b);
+    const arch = n.top >= ARCH_MIN_TOP && n.cross <= ARCH_MAX_CROSS;
+    if (d >= TAIL_MIN_DEPTH || arch) return { letter: 'Ŋ' };
+    return d >= TAIL_HALF_DEPTH ? { doubt: true } : {};
   }
-  if (c === 'T') return barThroughT(g, b) ? { letter: 'Ŧ' } : {};
+  // A Ŧ read F (its bar taken for F's middle arm): an F's stem is its left edge, nothing stands left of it.
+  if (c === 'T' || c === 'F') return barThroughT(g, b) ? { letter: 'Ŧ' } : {};
   return {};
 }
 
@@ -240,7 +269,7 @@ const JOINED_ABOVE = 0.12;
  * A capital word's letters (a trailing comma left out) with the letters of more body its glyphs show
  * (bodyLetter), and whether a glyph doubts it; undefined when its glyphs do not pair with its letters
  * (glyph-marks.ts letterSpans: only a letter with a glyph of its own is looked at), its type is under
- * BODY_MIN_LETTER_HEIGHT, or it holds no B, D, K, N or T.
+ * BODY_MIN_LETTER_HEIGHT, or it holds no B, D, K, N, T or F.
  */
 export function bodyReading(g: Gray, w: OcrWord): { text: string; doubt: boolean } | undefined {
   const chars = [...w.text.replace(/,$/, '')];
@@ -283,7 +312,7 @@ export function bodyReading(g: Gray, w: OcrWord): { text: string; doubt: boolean
  */
 export function mendBodyLetters(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
   return words.map((w) => {
-    if (!/[BDKNT]/.test(w.text) || !judged(w)) return w;
+    if (!/[BDKNTF]/.test(w.text) || !judged(w)) return w;
     const r = bodyReading(g, w);
     const plain = w.text.replace(/,$/, '');
     if (!r || (r.text === plain && !r.doubt)) return w;
