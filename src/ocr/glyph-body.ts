@@ -32,6 +32,12 @@ import type { OcrWord } from './words.js';
 
 /** Capitals under this height (px) are not looked at: a hook is a pixel or two there. */
 export const BODY_MIN_LETTER_HEIGHT = 14;
+/**
+ * Fewest letters of a word judged: shorter ones are the card's codes (a category B, D or AD beside its
+ * box's rules, a state TO) and name particles (DA, DE, DO), where a rule or a speck touching a letter's
+ * top would make a wrong code (glyph-below.ts BELOW_MIN_LETTERS likewise).
+ */
+export const BODY_MIN_LETTERS = 3;
 
 /** A glyph's ink as a mask over its box: 1 for ink. */
 interface Mask { w: number; h: number; m: Uint8Array }
@@ -269,11 +275,11 @@ const JOINED_ABOVE = 0.12;
  * A capital word's letters (a trailing comma left out) with the letters of more body its glyphs show
  * (bodyLetter), and whether a glyph doubts it; undefined when its glyphs do not pair with its letters
  * (glyph-marks.ts letterSpans: only a letter with a glyph of its own is looked at), its type is under
- * BODY_MIN_LETTER_HEIGHT, or it holds no B, D, K, N, T or F.
+ * BODY_MIN_LETTER_HEIGHT, it has under BODY_MIN_LETTERS letters, or it holds no B, D, K, N, T or F.
  */
 export function bodyReading(g: Gray, w: OcrWord): { text: string; doubt: boolean } | undefined {
   const chars = [...w.text.replace(/,$/, '')];
-  if (!chars.some((c) => c in BODY_LETTER) || chars.some((c) => !JUDGED_LETTER.test(c))) return undefined;
+  if (chars.length < BODY_MIN_LETTERS || !chars.some((c) => c in BODY_LETTER) || chars.some((c) => !JUDGED_LETTER.test(c))) return undefined;
   const glyphs = wordGlyphs(g, w);
   if (!glyphs.length) return undefined;
   const spans = letterSpans(glyphs, chars.length);

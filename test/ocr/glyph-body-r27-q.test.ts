@@ -112,3 +112,22 @@ describe('a macron told from a roof (glyph-tilde.ts levelBar)', () => {
     }
   });
 });
+
+describe('codes and particles (glyph-body.ts BODY_MIN_LETTERS)', () => {
+  it('judges no word of one or two letters, whatever ink touches it', async () => {
+    // A category D with its box's rule touching the letter's top left: the rule would stand out like a hook.
+    for (const text of ['D', 'AD', 'DA']) {
+      const d = await drawn(text, 'DejaVu Sans', 28);
+      const g = { ...d.g, data: new Uint8Array(d.g.data) };
+      const x = text.indexOf('D') === 0 ? d.box.x0 : Math.round((d.box.x0 + d.box.x1) / 2);
+      for (let k = 1; k <= 6; k++) for (const y of [d.box.y0, d.box.y0 + 1]) g.data[y * g.width + x - k] = 17;
+      const [w] = mendBodyLetters(g, [{ text, conf: 0.9, ...d.box, x0: d.box.x0 - 6 }]);
+      expect({ text: w.text, conf: w.conf }, text).toEqual({ text, conf: 0.9 });
+    }
+    // The same ink beside a name's D is read as a hook.
+    const d = await drawn('DANJUMA', 'DejaVu Sans', 28);
+    const g = { ...d.g, data: new Uint8Array(d.g.data) };
+    for (let k = 1; k <= 6; k++) for (const y of [d.box.y0, d.box.y0 + 1, d.box.y0 + 2]) g.data[y * g.width + d.box.x0 - k] = 17;
+    expect(mendBodyLetters(g, [{ text: 'DANJUMA', conf: 0.9, ...d.box, x0: d.box.x0 - 6 }])[0].text).toBe('ƊANJUMA');
+  });
+});
