@@ -268,6 +268,14 @@ export function bodyLetter(g: Gray, b: Blob, c: string, base: number, letterH: n
   return {};
 }
 
+/** The part of a glyph `b` within columns `x0`-`x1` (its box shrunk to that part's ink). */
+function columns(g: Gray, b: Blob, x0: number, x1: number): Blob {
+  const px = b.px.filter((p) => p % g.width >= x0 && p % g.width <= x1);
+  if (!px.length) return { ...b, px };
+  const xs = px.map((p) => p % g.width), ys = px.map((p) => Math.floor(p / g.width));
+  return { x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys), px };
+}
+
 /** A glyph whose top stands this share of the letters' height above their median top has a mark or outside ink joined to it: not judged. */
 const JOINED_ABOVE = 0.12;
 
@@ -300,8 +308,12 @@ export function bodyReading(g: Gray, w: OcrWord): { text: string; doubt: boolean
   let doubt = false;
   const out = chars.map((c, i) => {
     const s = spans[i];
-    if (!(c in BODY_LETTER) || !s.whole) return c;
-    const b = glyphs[s.glyph];
+    if (!(c in BODY_LETTER)) return c;
+    // A T or F sharing its glyph (two Ŧ's bars run together: GUOŦŦÁ read "GUOTTÁ") is looked at in its own
+    // columns: a neighbour's stem in them runs the height and makes no short bar (barThroughT).
+    const shared = !s.whole && (c === 'T' || c === 'F');
+    if (!s.whole && !shared) return c;
+    const b = shared ? columns(g, glyphs[s.glyph], s.x0, s.x1) : glyphs[s.glyph];
     if (top - b.y0 > JOINED_ABOVE * letterH || cut(b)) return c;
     const seen = bodyLetter(g, b, c, base, letterH);
     if (seen.doubt) doubt = true;
