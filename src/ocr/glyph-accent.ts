@@ -261,13 +261,6 @@ export const INK_LETTER_CAP = 0.6;
 export function inkLetter(c: string, fit: MarkFit & { joined?: boolean; wave?: 'wave' | 'leaning'; level?: boolean }, slant: number, letterH: number): { letter?: string; doubt?: boolean } {
   const read: { base: string; mark: string } | undefined = BASE_OF[c] ?? (GRAVE_BASE[c] ? { base: GRAVE_BASE[c], mark: 'grave' } : undefined);
   if (!read || letterH < FALL_MIN_LETTER_HEIGHT) return {};
-  // A level bar (glyph-tilde.ts levelBar: no roof, no wave, no slanted stroke) over a letter read with any
-  // mark: a macron, which the model cannot write (twenty-seventh round: Hawaiian's kahakō, PŌHAKU read
-  // "PÔHAKU" at 0.8-0.9 on final24). Its letter is written (Ā Ē Ī Ō Ū), doubted.
-  if (fit.level) {
-    const macron = (read.base + '\u0304').normalize('NFC');
-    return [...macron].length === 1 ? { letter: macron, doubt: true } : { doubt: true };
-  }
   // A wave by its gray levels (glyph-tilde.ts waveClass: no roof, acute, grave, macron, caron or breve drawn
   // passed) over a letter read with a roof, not rising like a roof with a tone stacked on it
   // (risesLikeStack, in marksOf): its base with a tilde, doubted (twenty-fifth round: Guarani's ARAJẼ
@@ -277,6 +270,15 @@ export function inkLetter(c: string, fit: MarkFit & { joined?: boolean; wave?: '
   // (KŐRÖSI read "KÓRÖSI", blurred) leaves a wave too; ARAJẼ read "ARAJÉ" (final23 #6, #51, #56) is taken.
   const waved = fit.wave === 'wave' && (read.mark === 'circumflex' || (read.mark !== 'tilde' && !'OU'.includes(read.base))) && (!'AO'.includes(read.base) || !fit.mark) ? tildeLetter(read.base) : undefined;
   if (waved) return { letter: waved, doubt: true };
+  // A level bar (glyph-tilde.ts levelBar: no roof, no wave, no slanted stroke) over a letter read with a
+  // roof: a macron, which the model cannot write (twenty-seventh round: Hawaiian's kahakō, PŌHAKU read
+  // "PÔHAKU" at 0.8-0.9 on final24): its letter written (Ā Ē Ī Ō Ū), doubted. Over one read with an acute,
+  // a grave or a tilde the bar only doubts the word here: a tilde whose wave the pixels flattened is as
+  // level (Guarani's Ũ Ĩ, read with an acute), and only a roof read says the mark was symmetric.
+  if (fit.level) {
+    const macron = (read.base + '\u0304').normalize('NFC');
+    return read.mark === 'circumflex' && [...macron].length === 1 ? { letter: macron, doubt: true } : { doubt: true };
+  }
   // A tilde is a wave that rises overall to the right: blurred or a few pixels wide, it slants like an
   // acute. The slant is taken only where no tilde can be: over an E, I or U, or between an acute and a
   // grave read over an A or O (Ã, Õ and their circumflexes are left to the profile).

@@ -107,8 +107,8 @@ export const HOOK_HALF_REACH = 0.09;
 /**
  * How far the top of a B or D stands out left of its stem more than its foot does, as a share of its
  * height: the stem's left edge is the median of the rows' leftmost ink between 0.35 and 0.85 of the height
- * (under the hook, over the foot's serif); the top's reach is the furthest the rows of its top 0.3 stand
- * left of it, the foot's the furthest the rows of its last 0.2 do. A serif face's B stands out as far at
+ * (under the hook, over the foot's serif); the top's reach is how far the rows of its top 0.3 stand left of
+ * it (the second furthest row: one row's speck is no hook), the foot's the furthest of its last 0.2. A serif face's B stands out as far at
  * both ends (0); Ɓ and Ɗ's hook 0.2-0.4 of the height at the top only.
  */
 export function hookLeft(g: Gray, b: Blob): number {
@@ -116,8 +116,9 @@ export function hookLeft(g: Gray, b: Blob): number {
   if (h < 8 || w < 4) return 0;
   const left = Array.from({ length: h }, (_, y) => { let x = 0; while (x < w && !m[y * w + x]) x++; return x; });
   const stem = median(left.slice(Math.round(0.35 * h), Math.round(0.85 * h) + 1));
-  const reach = (from: number, to: number): number => Math.max(0, ...left.slice(from, to).filter((x) => x < w).map((x) => stem - x));
-  return (reach(0, Math.round(0.3 * h)) - reach(Math.round(0.8 * h), h)) / h;
+  // The second furthest row: a hook's curl spans rows, a speck of a dark page's grain touching the top one.
+  const reaches = (from: number, to: number): number[] => [0, 0, ...left.slice(from, to).filter((x) => x < w).map((x) => stem - x)].sort((a, c) => c - a);
+  return (reaches(0, Math.round(0.3 * h))[1] - reaches(Math.round(0.8 * h), h)[0]) / h;
 }
 
 /**
