@@ -271,13 +271,14 @@ export function inkLetter(c: string, fit: MarkFit & { joined?: boolean; wave?: '
   const waved = fit.wave === 'wave' && (read.mark === 'circumflex' || (read.mark !== 'tilde' && !'OU'.includes(read.base))) && (!'AO'.includes(read.base) || !fit.mark) ? tildeLetter(read.base) : undefined;
   if (waved) return { letter: waved, doubt: true };
   // A level bar (glyph-tilde.ts levelBar: no roof, no wave, no slanted stroke) over a letter read with a
-  // roof: a macron, which the model cannot write (twenty-seventh round: Hawaiian's kahakō, PŌHAKU read
-  // "PÔHAKU" at 0.8-0.9 on final24): its letter written (Ā Ē Ī Ō Ū), doubted. Over one read with an acute,
-  // a grave or a tilde the bar only doubts the word here: a tilde whose wave the pixels flattened is as
-  // level (Guarani's Ũ Ĩ, read with an acute), and only a roof read says the mark was symmetric.
+  // roof, an acute or a grave: a macron, which the model cannot write (twenty-seventh round: Hawaiian's
+  // kahakō, PŌHAKU read "PÔHAKU", PŪKUI "PÚKUI" at 0.8-0.9 on final24): its letter written (Ā Ē Ī Ō Ū),
+  // doubted. No roof, acute or grave is level, so the reading was wrong whatever the bar is. Over a letter
+  // read with a tilde it only doubts the word: a tilde whose wave the pixels flattened is as level, and a
+  // Portuguese Ã Õ read right must not be rewritten.
   if (fit.level) {
     const macron = (read.base + '\u0304').normalize('NFC');
-    return read.mark === 'circumflex' && [...macron].length === 1 ? { letter: macron, doubt: true } : { doubt: true };
+    return read.mark !== 'tilde' && [...macron].length === 1 ? { letter: macron, doubt: true } : { doubt: true };
   }
   // A tilde is a wave that rises overall to the right: blurred or a few pixels wide, it slants like an
   // acute. The slant is taken only where no tilde can be: over an E, I or U, or between an acute and a

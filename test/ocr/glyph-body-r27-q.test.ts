@@ -131,3 +131,14 @@ describe('codes and particles (glyph-body.ts BODY_MIN_LETTERS)', () => {
     expect(mendBodyLetters(g, [{ text: 'DANJUMA', conf: 0.9, ...d.box, x0: d.box.x0 - 6 }])[0].text).toBe('ƊANJUMA');
   });
 });
+
+describe('a level bar over a tilde read (glyph-accent.ts inkLetter)', () => {
+  it('doubts, never rewrites, a tilde read over a level bar; writes the macron over an acute read', async () => {
+    const { inkLetter } = await import('../../src/ocr/glyph-accent.js');
+    const fit = { fits: { acute: 0, tilde: 0, circumflex: 0 }, width: 8, height: 2, level: true };
+    expect(inkLetter('Ã', fit, 0, 20)).toEqual({ doubt: true });
+    expect(inkLetter('Õ', fit, 0, 20)).toEqual({ doubt: true });
+    expect(inkLetter('Ô', fit, 0, 20)).toEqual({ letter: 'Ō', doubt: true });
+    expect(inkLetter('Ú', fit, 0, 20)).toEqual({ letter: 'Ū', doubt: true });
+  });
+});
