@@ -12,7 +12,7 @@
  * three, fits well, and clearly better than the next allowed one. Pure functions on a gray page.
  */
 import { blobs, correlation, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
-import { risesLikeStack, tildeLetter, waveClass } from './glyph-tilde.js';
+import { levelBar, risesLikeStack, tildeLetter, waveClass } from './glyph-tilde.js';
 import type { OcrWord } from './words.js';
 
 export type Mark = 'acute' | 'tilde' | 'circumflex';
@@ -163,7 +163,7 @@ export function markInk(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): M
 }
 
 /** A mark's shape (markShape), its slant (markSlant) and its letters' height (px). */
-export interface InkFit extends MarkFit { slant: number; letterH: number; joined?: boolean; wave?: 'wave' | 'leaning' }
+export interface InkFit extends MarkFit { slant: number; letterH: number; joined?: boolean; wave?: 'wave' | 'leaning'; level?: boolean }
 
 /**
  * The mark over each marked capital (Á, Ã, Â, É, Ê, Ó, Õ, Ô, Í, Ú) of a capital word, by its ink: keys
@@ -181,7 +181,7 @@ export function marksOf(g: Gray, w: OcrWord): Map<number, InkFit> {
   if (!marked.length || chars.some((c) => !/[A-ZÀ-ÖØ-Þ]/.test(c))) return out;
   const ink = markInk(g, w);
   if (!ink || ink.marks.length !== marked.length) return out;
-  marked.forEach((i, k) => out.set(i, { ...markShape(ink.marks[k].px, g.width, ink.letterH), slant: markSlant(g, ink.marks[k], ink.top), letterH: ink.letterH, joined: ink.marks[k].y1 >= ink.top - 1, wave: risesLikeStack(g, ink.marks[k]) ? undefined : waveClass(g, ink.marks[k], ink.letterH) }));
+  marked.forEach((i, k) => out.set(i, { ...markShape(ink.marks[k].px, g.width, ink.letterH), slant: markSlant(g, ink.marks[k], ink.top), letterH: ink.letterH, joined: ink.marks[k].y1 >= ink.top - 1, wave: risesLikeStack(g, ink.marks[k]) ? undefined : waveClass(g, ink.marks[k], ink.letterH), ...(levelBar(g, ink.marks[k], ink.letterH) ? { level: true } : {}) }));
   return out;
 }
 
@@ -258,7 +258,7 @@ export const INK_LETTER_CAP = 0.6;
  *   grave letter (É for "Ê", È for "Ê" or "É");
  * - a narrow mark slanting less clearly against the read mark: doubt.
  */
-export function inkLetter(c: string, fit: MarkFit & { joined?: boolean; wave?: 'wave' | 'leaning' }, slant: number, letterH: number): { letter?: string; doubt?: boolean } {
+export function inkLetter(c: string, fit: MarkFit & { joined?: boolean; wave?: 'wave' | 'leaning'; level?: boolean }, slant: number, letterH: number): { letter?: string; doubt?: boolean } {
   const read: { base: string; mark: string } | undefined = BASE_OF[c] ?? (GRAVE_BASE[c] ? { base: GRAVE_BASE[c], mark: 'grave' } : undefined);
   if (!read || letterH < FALL_MIN_LETTER_HEIGHT) return {};
   // A wave by its gray levels (glyph-tilde.ts waveClass: no roof, acute, grave, macron, caron or breve drawn
@@ -270,6 +270,16 @@ export function inkLetter(c: string, fit: MarkFit & { joined?: boolean; wave?: '
   // (KŐRÖSI read "KÓRÖSI", blurred) leaves a wave too; ARAJẼ read "ARAJÉ" (final23 #6, #51, #56) is taken.
   const waved = fit.wave === 'wave' && (read.mark === 'circumflex' || (read.mark !== 'tilde' && !'OU'.includes(read.base))) && (!'AO'.includes(read.base) || !fit.mark) ? tildeLetter(read.base) : undefined;
   if (waved) return { letter: waved, doubt: true };
+  // A level bar (glyph-tilde.ts levelBar: no roof, no wave, no slanted stroke) over a letter read with a
+  // roof, an acute or a grave: a macron, which the model cannot write (twenty-seventh round: Hawaiian's
+  // kahakō, PŌHAKU read "PÔHAKU", PŪKUI "PÚKUI" at 0.8-0.9 on final24): its letter written (Ā Ē Ī Ō Ū),
+  // doubted. No roof, acute or grave is level, so the reading was wrong whatever the bar is. Over a letter
+  // read with a tilde it only doubts the word: a tilde whose wave the pixels flattened is as level, and a
+  // Portuguese Ã Õ read right must not be rewritten.
+  if (fit.level) {
+    const macron = (read.base + '\u0304').normalize('NFC');
+    return read.mark !== 'tilde' && [...macron].length === 1 ? { letter: macron, doubt: true } : { doubt: true };
+  }
   // A tilde is a wave that rises overall to the right: blurred or a few pixels wide, it slants like an
   // acute. The slant is taken only where no tilde can be: over an E, I or U, or between an acute and a
   // grave read over an A or O (Ã, Õ and their circumflexes are left to the profile).

@@ -23,6 +23,9 @@
  */
 import { ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, INK_LETTER_CAP, MARK_MAX_HEIGHT, MARK_MAX_WIDTH, SLANT_CLEAR, SLANT_FLAT, markShape, markSlant } from './glyph-accent.js';
 import { inkCentres, type Blob, type Gray } from './glyph-i.js';
+import { barWave } from './glyph-tilde.js';
+
+export { barWave };
 import { fold } from './words.js';
 
 export type MarkClass = 'acute' | 'grave' | 'circumflex' | 'caron' | 'breve' | 'ring' | 'dot' | 'macron' | 'doubleAcute' | 'diaeresis';
@@ -170,23 +173,6 @@ function rise(b: Blob, width: number): number {
 }
 
 /**
- * How far (px, root mean square) the gray-weighted ink centres of a blob's columns lie from their own
- * straight line (its first and last columns, a bar's thin ends, left out): about 0 for a bar, 0.1-0.7
- * for a wave. 0 when the blob has under 5 columns.
- */
-export function barWave(g: Gray, m: Blob): number {
-  const centres = inkCentres(g, m, m.x0 + 1, m.x1 - 1);
-  const xs = centres.map((p) => p.x), cs = centres.map((p) => p.c);
-  const n = xs.length;
-  if (n < 3) return 0;
-  const mx = xs.reduce((a, b) => a + b, 0) / n, mc = cs.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0, sxx = 0;
-  for (let k = 0; k < n; k++) { sxy += (xs[k] - mx) * (cs[k] - mc); sxx += (xs[k] - mx) ** 2; }
-  const b = sxx ? sxy / sxx : 0;
-  return Math.sqrt(cs.reduce((a, c, k) => a + (c - mc - b * (xs[k] - mx)) ** 2, 0) / n);
-}
-
-/**
  * Whether one blob over letters `letterH` px high is a flat bar, a macron told from a tilde: at least
  * MACRON_MIN_WIDTH of the height wide, MACRON_MIN_ASPECT times as wide as tall, mark-sized, and its
  * gray levels' centres on one line within BAR_MAX_WAVE (barWave). A 2-row tilde's threshold reads level,
@@ -325,14 +311,22 @@ export function meanSpans(glyphs: Blob[], n: number): LetterSpan[] | undefined {
 
 /**
  * The letters past Latin-1 the ink readers write (Latin Extended-A from this file's marks, Ș Ț from
- * glyph-below.ts's comma below), as a character-class body: letters the model cannot write.
+ * glyph-below.ts's comma below, the hooked Ɓ Ɗ Ƙ from glyph-body.ts), as a character-class body: letters
+ * the model cannot write.
  */
-export const INK_WRITTEN = '\u0100-\u017f\u018f\u01a0\u01af\u0218-\u021b\u1ea0-\u1ef9';
+export const INK_WRITTEN = '\u0100-\u017f\u0181\u018a\u018f\u0198\u01a0\u01af\u0218-\u021b\u1ea0-\u1ef9';
+/**
+ * The ink readers' letters that Unicode gives no decomposition, by the Latin letter the recogniser reads
+ * for them (a stroke, bar, tail or hook drawn into the letter's body: Đ Ħ Ł Ŋ Ŧ Ɓ Ɗ Ƙ): folded to it, so a
+ * reading that only lacks them is known as such (inkMarksOnly), as fold's NFD does for a mark.
+ */
+const BODY_TWIN: Record<string, string> = { Đ: 'D', Ħ: 'H', Ł: 'L', Ŋ: 'N', Ŧ: 'T', Ɓ: 'B', Ɗ: 'D', Ƙ: 'K' };
+const BODY_TWIN_RE = new RegExp(`[${Object.keys(BODY_TWIN).join('')}]`, 'g');
 const INK_LETTER = new RegExp(`[${INK_WRITTEN}]`);
 /** A character the ink readers write that the recogniser cannot: INK_WRITTEN's letters and Catalan's middle dot (glyph-middle-dot.ts). */
 const INK_CHAR = new RegExp(`[${INK_WRITTEN}\u00b7]`);
 /** fold, with a middle dot, a hyphen or a space between two L's one character: the recogniser reads the dot as either. */
-const dotFold = (s: string): string => fold(s).replace(/(?<=L)[\u00b7 -](?=L)/g, '-');
+const dotFold = (s: string): string => fold(s.replace(BODY_TWIN_RE, (c) => BODY_TWIN[c])).replace(/(?<=L)[\u00b7 -](?=L)/g, '-');
 
 /** A capital of a word the ink readers judge (glyph-foreign, glyph-below, glyph-own): Latin-1's, or one they write (INK_WRITTEN). */
 export const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);

@@ -40,27 +40,29 @@ const WAVE_MAX_LINE = 0.93;
 const WAVE_MIN_ASPECT = 1.4;
 
 /** How a blob's gray-weighted column centres fit a wave and a roof, and the wave's swing (px). */
-export interface WaveFit { wave: number; roof: number; swing: number; line: number }
+export interface WaveFit { wave: number; roof: number; swing: number; line: number; lift: number }
 
 /**
  * The profile of a blob `m` on page `g`: each of its columns' ink centre (rows counted upwards, weighed by
  * how much darker than the box's paper each pixel is, less 20 levels, over the blob's box grown 1 px up and
  * down), fitted to the wave sin(2 pi u) and the roof 1 - |2u - 1| across the blob (u from 0 to 1), each
  * series first less its straight line (a stroke's slant is no wave), and the wave's swing (the centres'
- * regression coefficient on the wave, px), and how well the raw profile fits a straight line (`line`,
- * Pearson: +-1 for a single stroke). Zeros under 4 columns with ink.
+ * regression coefficient on the wave, px), how well the raw profile fits a straight line (`line`,
+ * Pearson: +-1 for a single stroke), and how far its middle stands over that line (`lift`: the centres'
+ * regression coefficient on the roof, px; a roof's 0.5-2.2, a level bar's about 0). Zeros under 4 columns
+ * with ink.
  */
 export function waveFit(g: Gray, m: Pick<Blob, 'x0' | 'y0' | 'x1' | 'y1'>): WaveFit {
   const n = m.x1 - m.x0 + 1, centres = inkCentres(g, m);
   // Heights upwards (the row negated), at u from 0 to 1 across the blob.
   const cs = centres.map((p) => -p.c), us = centres.map((p) => (n === 1 ? 0.5 : (p.x - m.x0) / (n - 1)));
-  if (cs.length < 4) return { wave: 0, roof: 0, swing: 0, line: 0 };
+  if (cs.length < 4) return { wave: 0, roof: 0, swing: 0, line: 0, lift: 0 };
   // Each series less its straight line across the mark: a single stroke (an acute, a grave) is a line and
   // leaves nothing, where its raw profile half fits the wave (a falling line correlates 0.78 with it).
   const c = detrended(cs, us), wave = detrended(us.map((u) => Math.sin(2 * Math.PI * u)), us), roof = detrended(us.map((u) => 1 - Math.abs(2 * u - 1)), us);
-  let cw = 0, ww = 0;
-  for (let k = 0; k < c.length; k++) { cw += c[k] * wave[k]; ww += wave[k] ** 2; }
-  return { wave: correlation(c, wave), roof: correlation(c, roof), swing: ww ? cw / ww : 0, line: correlation(cs, us) };
+  let cw = 0, ww = 0, cr = 0, rr = 0;
+  for (let k = 0; k < c.length; k++) { cw += c[k] * wave[k]; ww += wave[k] ** 2; cr += c[k] * roof[k]; rr += roof[k] ** 2; }
+  return { wave: correlation(c, wave), roof: correlation(c, roof), swing: ww ? cw / ww : 0, line: correlation(cs, us), lift: rr ? cr / rr : 0 };
 }
 
 /** A series `v` over positions `u` less its least-squares straight line (mean 0, no slope left). */
@@ -97,6 +99,55 @@ export function waveClass(g: Gray, m: Blob, letterH: number): 'wave' | 'leaning'
   if (f.wave < WAVE_MIN_FIT || f.wave <= f.roof || f.swing < WAVE_MIN_SWING || Math.abs(f.line) > WAVE_MAX_LINE) return undefined;
   return f.wave - f.roof >= WAVE_MARGIN ? 'wave' : 'leaning';
 }
+
+/**
+ * How far (px, root mean square) the gray-weighted ink centres of a blob's columns lie from their own
+ * straight line (its first and last columns, a bar's thin ends, left out): about 0 for a bar, 0.1-0.7
+ * for a wave. 0 when the blob has under 5 columns.
+ */
+export function barWave(g: Gray, m: Blob): number {
+  const centres = inkCentres(g, m, m.x0 + 1, m.x1 - 1);
+  const xs = centres.map((p) => p.x), cs = centres.map((p) => p.c);
+  const n = xs.length;
+  if (n < 3) return 0;
+  const mx = xs.reduce((a, b) => a + b, 0) / n, mc = cs.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0, sxx = 0;
+  for (let k = 0; k < n; k++) { sxy += (xs[k] - mx) * (cs[k] - mc); sxx += (xs[k] - mx) ** 2; }
+  const b = sxx ? sxy / sxx : 0;
+  return Math.sqrt(cs.reduce((a, c, k) => a + (c - mc - b * (xs[k] - mx)) ** 2, 0) / n);
+}
+
+/**
+ * A level bar over a capital (a macron: Hawaiian's kahakō Ō Ā, Latvian's Ē Ī Ū), told from a roof and a
+ * wave by its size and its gray levels (twenty-seventh round): at least LEVEL_MIN_SHARE of its letters'
+ * height `letterH` wide (and 5 px), at most LEVEL_MAX_HEIGHT of it tall (2 px at least) and 0.65 wide, its
+ * columns' gray-weighted centres on one straight line within LEVEL_MAX_WAVE px (barWave), their middle
+ * standing at most LEVEL_MAX_LIFT px over that line (waveFit `lift`) and the line rising or falling at most
+ * LEVEL_MAX_RISE px across the bar. Measured on PŌHAKU, KŌKUA, MĀLIA and ÂNGELO, CÔRTES, CÂNDIDO,
+ * ESTÊVÃO, SIMÕES, JOÃO drawn in the seven card faces at 20-28 px, clean and blurred 0.8-1.2 px at JPEG
+ * 40-60: macrons clean wave 0.006-0.021, lift -0.16..0.07; roofs lift 0.5-2.2 clean, down to 0.1 blurred
+ * 1.2 px (a blurred roof's box is 4-5 rows, over LEVEL_MAX_HEIGHT). Through glyph-accent.ts mendMarks, no
+ * roof or tilde of the 630 drawings changed; the macron words read with a roof came out right in 72 of 189
+ * drawings at 20, 24 and 28 px (40 before: the blurred ones do not tell).
+ */
+export function levelBar(g: Gray, m: Blob, letterH: number): boolean {
+  const w = m.x1 - m.x0 + 1, h = m.y1 - m.y0 + 1;
+  if (w < 5 || w < LEVEL_MIN_SHARE * letterH || h > Math.max(2, LEVEL_MAX_HEIGHT * letterH) || w > 0.65 * letterH) return false;
+  const centres = inkCentres(g, m, m.x0 + 1, m.x1 - 1);
+  if (centres.length < 3) return false;
+  const rise = Math.abs(centres[centres.length - 1].c - centres[0].c);
+  return barWave(g, m) <= LEVEL_MAX_WAVE && Math.abs(waveFit(g, m).lift) <= LEVEL_MAX_LIFT && rise <= LEVEL_MAX_RISE;
+}
+/** levelBar's limits: at least this share of its letters' height wide... */
+export const LEVEL_MIN_SHARE = 0.3;
+/** ...at most this share of it tall (2 px at least)... */
+export const LEVEL_MAX_HEIGHT = 0.2;
+/** ...its centres this close (px, root mean square) to their line... */
+export const LEVEL_MAX_WAVE = 0.03;
+/** ...their middle lifted at most this many pixels over the line (waveFit `lift`: a roof's 0.5-2.2)... */
+export const LEVEL_MAX_LIFT = 0.15;
+/** ...which rises at most this many pixels across the bar (an acute or a grave is a slanted stroke). */
+export const LEVEL_MAX_RISE = 0.3;
 
 /**
  * The capital `base` with a tilde (NFC: Ã Ẽ Ĩ Ñ Õ Ũ Ỹ...), or undefined when Unicode composes none.
