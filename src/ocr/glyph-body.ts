@@ -26,7 +26,7 @@
  * gray page, called by glyph-below.ts mendInkMarks after glyph-own.ts.
  */
 import { INK_LETTER_CAP } from './glyph-accent.js';
-import { otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
+import { maskOf, otsu, wordGlyphs, type Blob, type Gray, type Mask } from './glyph-i.js';
 import { JUDGED_LETTER, letterSpans } from './glyph-marks.js';
 import type { OcrWord } from './words.js';
 
@@ -38,18 +38,6 @@ export const BODY_MIN_LETTER_HEIGHT = 14;
  * top would make a wrong code (glyph-below.ts BELOW_MIN_LETTERS likewise).
  */
 export const BODY_MIN_LETTERS = 3;
-
-/** A glyph's ink as a mask over its box: 1 for ink. */
-interface Mask { w: number; h: number; m: Uint8Array }
-
-function maskOf(g: Gray, b: Blob): Mask {
-  const w = b.x1 - b.x0 + 1, h = b.y1 - b.y0 + 1, m = new Uint8Array(w * h);
-  for (const p of b.px) {
-    const x = (p % g.width) - b.x0, y = Math.floor(p / g.width) - b.y0;
-    if (x >= 0 && y >= 0 && x < w && y < h) m[y * w + x] = 1;
-  }
-  return { w, h, m };
-}
 
 /**
  * A mask set upright: each row shifted by the lean of the left edge of its rows between `from` and `to`

@@ -17,6 +17,19 @@ export type Gray = GrayImage;
 /** A connected blob of ink: its box (inclusive px) and its pixels' indices in the page. */
 export interface Blob { x0: number; y0: number; x1: number; y1: number; px: number[] }
 
+/** A glyph's ink as a mask over its box (`w` x `h`, row-major): 1 for ink. */
+export interface Mask { w: number; h: number; m: Uint8Array }
+
+/** Blob `b` of page `g` -> its ink as a mask over its box (glyph-own.ts's letters, glyph-body.ts's hooks). */
+export function maskOf(g: Gray, b: Blob): Mask {
+  const w = b.x1 - b.x0 + 1, h = b.y1 - b.y0 + 1, m = new Uint8Array(w * h);
+  for (const p of b.px) {
+    const x = (p % g.width) - b.x0, y = Math.floor(p / g.width) - b.y0;
+    if (x >= 0 && y >= 0 && x < w && y < h) m[y * w + x] = 1;
+  }
+  return { w, h, m };
+}
+
 /**
  * Otsu's threshold of the pixels of a box: ink is at or under it. The box's own split, not the page's,
  * so a dark or low-contrast corner of the page splits its ink from its paper as well as a clean one.

@@ -30,7 +30,7 @@
  * close). Pure functions on a gray page.
  */
 import { INK_LETTER_CAP } from './glyph-accent.js';
-import { otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
+import { maskOf, otsu, wordGlyphs, type Blob, type Gray, type Mask } from './glyph-i.js';
 import { JUDGED_LETTER, letterSpans } from './glyph-marks.js';
 import { barredH, schwaShape } from './glyph-bars.js';
 import { HORN_PAIR_LEAN, hornLean, hornLetter, hornOnTop, hornPair } from './glyph-horn.js';
@@ -39,18 +39,6 @@ import type { OcrWord } from './words.js';
 
 /** Capitals under this height (px) are not looked at: a 12 px O's counter is 4-5 px across. */
 export const OWN_MIN_LETTER_HEIGHT = 14;
-
-/** A glyph's ink as a mask over its box: 1 for ink. */
-interface Mask { w: number; h: number; m: Uint8Array }
-
-function maskOf(g: Gray, b: Blob): Mask {
-  const w = b.x1 - b.x0 + 1, h = b.y1 - b.y0 + 1, m = new Uint8Array(w * h);
-  for (const p of b.px) {
-    const x = (p % g.width) - b.x0, y = Math.floor(p / g.width) - b.y0;
-    if (x >= 0 && y >= 0 && x < w && y < h) m[y * w + x] = 1;
-  }
-  return { w, h, m };
-}
 
 /** A hole of a glyph: paper enclosed by its ink (4-connected), its size (px) and centre (box coordinates). */
 export interface Hole { n: number; cx: number; cy: number; rows: number }

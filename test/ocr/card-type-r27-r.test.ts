@@ -4,22 +4,7 @@ import type { Gray } from '../../src/ocr/frame.js';
 import { findCard } from '../../src/ocr/frame.js';
 import { pointsBox, pointsInBox, TYPE_BOX_PAD, turnedMarks, typeMarks, typeTurn, unionBox } from '../../src/ocr/card-type.js';
 import { generateWidened } from '../fixtures/cnh/widened.js';
-import { drawn } from './drawn-word.js';
-
-/** Four value lines of a card stacked on light paper (1 band), turned `deg` clockwise on the same paper. */
-async function card(deg: number): Promise<Gray> {
-  const lines = await Promise.all(['MURAT ERKAN YILMAZ', '958.709.005-57', '21/02/2030 14/08/1981', 'TUĞBA CÂMPEANU BĂLAN'].map((t) => drawn(t, 'DejaVu Sans', 20)));
-  const width = Math.max(...lines.map((l) => l.g.width)) + 80, height = lines.reduce((s, l) => s + l.g.height, 0) + 80;
-  const data = new Uint8Array(width * height).fill(235);
-  let y0 = 40;
-  for (const { g } of lines) {
-    for (let y = 0; y < g.height; y++) for (let x = 0; x < g.width; x++) data[(y0 + y) * width + 40 + x] = Math.min(235, g.data[y * g.width + x]);
-    y0 += g.height;
-  }
-  const { data: out, info } = await sharp(Buffer.from(data), { raw: { width, height, channels: 1 } })
-    .rotate(deg, { background: { r: 235, g: 235, b: 235 } }).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(out.buffer, out.byteOffset, out.length), w: info.width, h: info.height };
-}
+import { turnedCard } from './turned-card.js';
 
 /** `g` with a dark thin bar (3 px, level 120) drawn through (x0, y0) at `deg` degrees clockwise, across the whole copy: a window's frame bar. */
 function withBar(g: Gray, x0: number, y0: number, deg: number): Gray {
@@ -33,7 +18,7 @@ function withBar(g: Gray, x0: number, y0: number, deg: number): Gray {
 
 describe('the card\'s type as a mask (card-type.ts typeMarks)', () => {
   it('marks the strokes of type, not a large dark region beside it nor a smooth shade', async () => {
-    const g = await card(0);
+    const g = await turnedCard(0);
     const data = Uint8Array.from(g.data);
     // A dark desk over the right fifth, and a soft shade over the left fifth.
     for (let y = 0; y < g.h; y++) for (let x = 0; x < g.w; x++) {
@@ -56,7 +41,7 @@ describe('the card\'s type as a mask (card-type.ts typeMarks)', () => {
 
 describe('a turn by the bright region checked against the type (card-type.ts typeTurn)', () => {
   it('leaves a turn of 14 degrees when the type runs along the frame\'s rows, bars of a window across it or not', async () => {
-    const g = await card(0);
+    const g = await turnedCard(0);
     expect(typeTurn(typeMarks(g), 14)).toBe(0);
     expect(typeTurn(typeMarks(g), -9)).toBe(0);
     // final24 #35: a window's bars reflected at 18 and -72 degrees, the bright region's axis at 14.
@@ -66,17 +51,17 @@ describe('a turn by the bright region checked against the type (card-type.ts typ
 
   it('takes the axis when the type runs along it, and any axis within 3 degrees', async () => {
     for (const deg of [-20, 5, 8]) {
-      const g = await card(deg);
+      const g = await turnedCard(deg);
       expect(typeTurn(typeMarks(g), deg)).toBe(deg);
     }
-    const g = await card(0);
+    const g = await turnedCard(0);
     expect(typeTurn(typeMarks(g), 2.5)).toBe(2.5);
   });
 });
 
 describe('a crop checked against the type (card-type.ts turnedMarks, pointsInBox, pointsBox)', () => {
   it('carries marks into a turned copy, counts those a box keeps and boxes them with a margin', async () => {
-    const g = await card(0);
+    const g = await turnedCard(0);
     const m = typeMarks(g);
     const same = turnedMarks(m, 0, { w: g.w, h: g.h, scale: 1 }, { w: g.w, h: g.h, scale: 1 });
     expect(same.length).toBe(2 * m.count);
