@@ -35,6 +35,7 @@ describe('a name in a PDF text layer is exact (twenty-first round)', () => {
   it.each([
     ['final17', 18, 'Latvian and Lithuanian: Ā Ņ Š Ž, 0.6 before'],
     ['final19', 18, 'Norwegian and Polish: Ø Ł, PRZYBYŁ without a vowel AEIOU, 0.7 before'],
+    ['final24', 41, 'Hawaiian: the ʻokina (U+02BB), a letter of the name since the twenty-sixth round (normalize.ts NAME_LETTERS), written as a space at 0.7 before'],
   ] as const)("a CNH-e's names read from its text layer are sure (%s #%i: %s)", async (part, index, _letters) => {
     const doc = await generateWidened(part, index);
     expect(doc.condition).toBe('pdf-text');

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cardWordsOnly } from '../../src/ocr/boilerplate.js';
 import { fieldCheck, scoreFields, type Draft } from '../../src/ocr/checks.js';
 import { CUT_CODE_CAP, cutRemarkCode } from '../../src/ocr/codes.js';
 import type { CnhFieldName } from '../../src/ocr/engine.js';
-import { createCnhReader, type CnhReader } from '../../src/ocr/index.js';
 import { finishNames } from '../../src/ocr/name-finish.js';
 import { unelidedApostrophes } from '../../src/ocr/name-marks.js';
 import { lostInnerMark, normalizeName } from '../../src/ocr/normalize.js';
-import { generateWidened } from '../fixtures/cnh/widened.js';
 
 /** Drafts of the three names at `conf`, finished as fields.ts does, and scored. */
 function finished(names: Partial<Record<'nome_completo' | 'nome_pai' | 'nome_mae', string>>, textLayer: boolean, conf = 0.95) {
@@ -83,28 +81,6 @@ describe("an apostrophe that elides nothing in an image's name (name-marks.ts un
     const layer = finished({ nome_completo: "KA'IMI KEALOHA AKAKA" }, true, 1);
     expect(layer.nome_completo.confianca).toBe(1);
   });
-});
-
-let reader: CnhReader;
-beforeAll(async () => {
-  reader = await createCnhReader({ poolSize: 1 });
-}, 120_000);
-afterAll(async () => {
-  await reader?.close();
-});
-
-describe("a CNH-e's ʻokina read from its text layer (final24 #41; twenty-seventh round)", () => {
-  it('final24 #41: the names as the layer holds them, sure', async () => {
-    const doc = await generateWidened('final24', 41);
-    expect(doc.condition).toBe('pdf-text');
-    expect(doc.truth.nome_completo).toContain('ʻ');
-    const res = await reader.read(doc.bytes);
-    expect(res.origem_texto).toBe('pdf_texto');
-    for (const k of ['nome_completo', 'nome_pai', 'nome_mae'] as const) {
-      expect(res.campos[k].valor, k).toBe(doc.truth[k]);
-      expect(res.campos[k].confianca, k).toBeGreaterThanOrEqual(0.8);
-    }
-  }, 60_000);
 });
 
 describe("a name made only of the card's print and the identity line's codes (boilerplate.ts cardWordsOnly)", () => {
