@@ -271,7 +271,7 @@ export function inkLetter(c: string, fit: MarkFit & { joined?: boolean; wave?: '
   const waved = fit.wave === 'wave' && (read.mark === 'circumflex' || (read.mark !== 'tilde' && !'OU'.includes(read.base))) && (!'AO'.includes(read.base) || !fit.mark) ? tildeLetter(read.base) : undefined;
   if (waved) return { letter: waved, doubt: true };
   // A level bar (glyph-tilde.ts levelBar: no roof, no wave, no slanted stroke) over a letter read with a
-  // roof, an acute or a grave: a macron, which the model cannot write (twenty-seventh round: Hawaiian's
+  // roof, an acute or a grave: a macron, which the model cannot write (twenty-sixth round: Hawaiian's
   // kahakō, PŌHAKU read "PÔHAKU", PŪKUI "PÚKUI" at 0.8-0.9 on final24): its letter written (Ā Ē Ī Ō Ū),
   // doubted. No roof, acute or grave is level, so the reading was wrong whatever the bar is. Over a letter
   // read with a tilde it only doubts the word: a tilde whose wave the pixels flattened is as level, and a

@@ -1,5 +1,5 @@
 /**
- * A letter's body that the letter read does not account for (issue #17, twenty-seventh round). Hausa
+ * A letter's body that the letter read does not account for (issue #17, twenty-sixth round). Hausa
  * names carry the hooked capitals Ɓ Ɗ Ƙ (ƁALA, ƊANJUMA, ƘWANKWASO), Sami ones the eng Ŋ and the barred Ŧ;
  * none of them is a Latin letter with a mark over or under it (glyph-accent, glyph-foreign, glyph-below)
  * but a letter drawn with more ink, and the Portuguese model reads the nearest Latin letter, sure of it

@@ -119,7 +119,7 @@ export function barWave(g: Gray, m: Blob): number {
 
 /**
  * A level bar over a capital (a macron: Hawaiian's kahakō Ō Ā, Latvian's Ē Ī Ū), told from a roof and a
- * wave by its size and its gray levels (twenty-seventh round): at least LEVEL_MIN_SHARE of its letters'
+ * wave by its size and its gray levels (twenty-sixth round): at least LEVEL_MIN_SHARE of its letters'
  * height `letterH` wide (and 5 px), at most LEVEL_MAX_HEIGHT of it tall (2 px at least) and 0.65 wide, its
  * columns' gray-weighted centres on one straight line within LEVEL_MAX_WAVE px (barWave), their middle
  * standing at most LEVEL_MAX_LIFT px over that line (waveFit `lift`) and the line rising or falling at most

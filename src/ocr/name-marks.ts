@@ -1,7 +1,7 @@
 /**
  * Marks inside a name's words (twenty-fifth round): a text layer's mark that the name's normalisation
  * could not keep, and a reading that shows Catalan's L·L as a hyphen or a space; an apostrophe that elides
- * nothing, a glottal stop's letter read as one (twenty-seventh round).
+ * nothing, a glottal stop's letter read as one (twenty-sixth round).
  */
 import { innerMarkRuns } from './normalize.js';
 import { fold, type Phrase } from './words.js';

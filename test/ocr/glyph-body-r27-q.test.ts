@@ -1,5 +1,5 @@
 /**
- * final24's letters read as their nearest Latin twin (twenty-seventh round): the hooked Ɓ Ɗ Ƙ, the eng Ŋ
+ * final24's letters read as their nearest Latin twin (twenty-sixth round): the hooked Ɓ Ɗ Ƙ, the eng Ŋ
  * and the barred Ŧ told by the ink drawn into the letter's body (src/ocr/glyph-body.ts, through
  * glyph-below.ts mendInkMarks), and the macron told from a roof by its level ink (glyph-tilde.ts levelBar,
  * through glyph-accent.ts mendMarks). Words drawn in the cards' faces, clean and worn, read with the

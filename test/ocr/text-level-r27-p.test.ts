@@ -15,7 +15,7 @@ function finished(names: Partial<Record<'nome_completo' | 'nome_pai' | 'nome_mae
   return scoreFields(d, textLayer);
 }
 
-describe("the names' letters kept from a text layer (normalize.ts NAME_LETTERS, twenty-seventh round)", () => {
+describe("the names' letters kept from a text layer (normalize.ts NAME_LETTERS, twenty-sixth round)", () => {
   it.each([
     ['KAʻIMI KEALOHA AKAKA', 'KAʻIMI KEALOHA AKAKA'],
     ['kaʻiulani utsi kahele', 'KAʻIULANI UTSI KAHELE'],
