@@ -94,7 +94,7 @@
  * `final25` (seeds 2800000+, like final10-final24 a fresh sample of the whole widened set; also an inkjet
  * printout of the card whose print head is out of line, a cheap camera's Bayer sensor without an anti-aliasing
  * filter, a sheet-fed scanner whose feed stutters, its own names) was made at the start of the twenty-sixth
- * round, before its tuning: it is run once by the lead at that round's end (`--part final25 --n 88`).
+ * round, before its tuning: it is run once by the lead at that round's end (`--part final25 --n 88`, 67.0 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final25: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
