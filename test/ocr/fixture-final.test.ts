@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, FINAL11_FALLBACK, FINAL11_NAMES, FINAL12_FALLBACK, FINAL12_NAMES, FINAL13_FALLBACK, FINAL13_NAMES, FINAL14_FALLBACK, FINAL14_NAMES, FINAL15_FALLBACK, FINAL15_NAMES, FINAL16_FALLBACK, FINAL16_NAMES, FINAL17_FALLBACK, FINAL17_NAMES, FINAL18_FALLBACK, FINAL18_NAMES, FINAL19_FALLBACK, FINAL19_NAMES, FINAL20_FALLBACK, FINAL20_NAMES, FINAL21_FALLBACK, FINAL21_NAMES, FINAL22_FALLBACK, FINAL22_NAMES, FINAL23_FALLBACK, FINAL23_NAMES, FINAL24_FALLBACK, FINAL24_NAMES, FINAL25_FALLBACK, FINAL25_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, FINAL11_FALLBACK, FINAL11_NAMES, FINAL12_FALLBACK, FINAL12_NAMES, FINAL13_FALLBACK, FINAL13_NAMES, FINAL14_FALLBACK, FINAL14_NAMES, FINAL15_FALLBACK, FINAL15_NAMES, FINAL16_FALLBACK, FINAL16_NAMES, FINAL17_FALLBACK, FINAL17_NAMES, FINAL18_FALLBACK, FINAL18_NAMES, FINAL19_FALLBACK, FINAL19_NAMES, FINAL20_FALLBACK, FINAL20_NAMES, FINAL21_FALLBACK, FINAL21_NAMES, FINAL22_FALLBACK, FINAL22_NAMES, FINAL23_FALLBACK, FINAL23_NAMES, FINAL24_FALLBACK, FINAL24_NAMES, FINAL25_FALLBACK, FINAL25_NAMES, FINAL26_FALLBACK, FINAL26_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -415,6 +415,15 @@ describe('widened set, final part', () => {
     expect(names.filter((n) => /[ỊỌỤṄ]/.test(n)).length).toBeGreaterThan(10);
   });
 
+  it('final26 reserves its own names and towns, disjoint from every other part\'s lists, word by word (accents ignored); no Portuguese particle; every name fits the card\'s line', () => {
+    const names = ownNames(FINAL26_NAMES, FINAL26_FALLBACK, [FINAL10_NAMES, FINAL11_NAMES, FINAL12_NAMES, FINAL13_NAMES, FINAL14_NAMES, FINAL15_NAMES, FINAL16_NAMES, FINAL17_NAMES, FINAL18_NAMES, FINAL19_NAMES, FINAL20_NAMES, FINAL21_NAMES, FINAL22_NAMES, FINAL23_NAMES, FINAL24_NAMES, FINAL25_NAMES],
+      [FINAL10_FALLBACK, FINAL11_FALLBACK, FINAL12_FALLBACK, FINAL13_FALLBACK, FINAL14_FALLBACK, FINAL15_FALLBACK, FINAL16_FALLBACK, FINAL17_FALLBACK, FINAL18_FALLBACK, FINAL19_FALLBACK, FINAL20_FALLBACK, FINAL21_FALLBACK, FINAL22_FALLBACK, FINAL23_FALLBACK, FINAL24_FALLBACK, FINAL25_FALLBACK], PART_SEED.final26);
+    // The Guarani tildes and puso, the barred Ɨ and the Pinyin carons are common enough to be measured.
+    expect(names.filter((n) => /[ỸẼĨŨʼ]|G\u0303/.test(n)).length).toBeGreaterThan(10);
+    expect(names.filter((n) => /Ɨ/.test(n)).length).toBeGreaterThan(10);
+    expect(names.filter((n) => /[ǍĚǏǑǓǙ]/.test(n)).length).toBeGreaterThan(10);
+  });
+
   it('no two parts\' seed ranges overlap (10 000 documents each at most)', () => {
     const starts = Object.values(PART_SEED).sort((a, b) => a - b);
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(10_000);
@@ -439,5 +448,6 @@ describe('widened set, final part', () => {
     expect(PART_SEED.final23).toBe(2_600_000);
     expect(PART_SEED.final24).toBe(2_700_000);
     expect(PART_SEED.final25).toBe(2_800_000);
+    expect(PART_SEED.final26).toBe(2_900_000);
   });
 });
