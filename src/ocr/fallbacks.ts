@@ -11,6 +11,7 @@ import { isValidCnhNumber, isValidCpf, validateDates } from './validators.js';
 import { placeDatesInOrder, placeIdentityLine, placeUnlabelled } from './unlabelled.js';
 import { type Phrase } from './words.js';
 import { type Draft } from './checks.js';
+import { LOOK_ALIKE_CAP, lookAlikeCnhNumber } from './form-number.js';
 
 /**
  * Texts of phrase pairs that continue each other on one line (overlapping vertically, the second
@@ -86,6 +87,11 @@ export function applyFallbacks(d: Partial<Record<CnhFieldName, Draft>>, fullText
     const cands = [...fullText.matchAll(/(?<!\d)\d{11}(?!\d)/g)].map((m) => m[0]).filter((x) => x !== cpfDigits);
     const best = cands.find(isValidCnhNumber) ?? cands[0];
     if (best) d.numero_cnh = { valor: best, conf: 0.8 * f };
+  }
+  if (!d.numero_cnh?.valor) {
+    // The number with a digit read as a look-alike ("9590982138]"): taken only with its check digits passed (form-number.ts).
+    const found = lookAlikeCnhNumber(fullText, digitsOf(d.cpf?.valor ?? ''));
+    if (found) d.numero_cnh = { valor: found, conf: 0.8 * f, cap: LOOK_ALIKE_CAP };
   }
   // The older card's first-licence date beside its expiry, its label unread (firstLicenceBeside).
   if (model === 'old' && !d.data_primeira_habilitacao?.valor && !labels.has('primeira') && labels.has('validade')) {

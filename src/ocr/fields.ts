@@ -19,6 +19,7 @@ import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } fr
 import { doubtByConfusion, passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 import { mendDate } from './validators.js';
 import { birthLine, GROWN_LABELS, linesUnderRow } from './field-lines.js';
+import { withRenachUf } from './form-number.js';
 import { doubtNameLines, NAME_DOUBT_CAP } from './name-doubts.js';
 
 export { fieldCheck, LOW_CONFIDENCE, scoreFields, withValidation, type Draft } from './checks.js';
@@ -367,6 +368,9 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   // Cross-check: the place of issue is in the issuing state; a UF that disagrees with it is kept
   // (either may be the misread one) but under the low-confidence line.
   if (d.uf.valor && localUf && UFS.has(localUf) && localUf !== d.uf.valor) d.uf = { ...d.uf, conf: d.uf.conf * 0.6 };
+  // The RENACH form number is numbered with the issuing state's letters (form-number.ts withRenachUf):
+  // the state when the DETRAN line went unread, a check on it when it was read.
+  d.uf = withRenachUf(d.uf, phrases);
   // Names and the birthplace's town doubted by what their lines show (name-doubts.ts doubtNameLines).
   // A text layer loses no mark or letter: the doubts read from the words' boxes are the recogniser's.
   suspects.push(...(textLayer ? [] : doubtNameLines(d, phrases, { name: namePs, nameLabelled: below('nome'), pai: paiLine, mae: maeLine, birth: n3 })));
