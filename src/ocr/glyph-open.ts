@@ -30,11 +30,11 @@ import { columns, runsOf, upright } from './glyph-body.js';
 import type { OcrWord } from './words.js';
 
 /**
- * Capitals under this height (px) are not looked at: Ɔ's opening and Ɛ's waist still show at 10 px
- * (drawn at 16-18 px: O never opens left, E's waist never 2 px), a caron stroke is a few pixels under
- * STROKE_MIN_LETTER_HEIGHT.
+ * Capitals under this height (px) are not looked at: Ɔ's opening and Ɛ's waist still show at 10-12 px
+ * (drawn at 16-18 px: E's waist never 2 px), but an italic O blurred 1.2 px at 12 px opened on the
+ * left once; a caron stroke is a few pixels under STROKE_MIN_LETTER_HEIGHT.
  */
-export const OPEN_MIN_LETTER_HEIGHT = 10;
+export const OPEN_MIN_LETTER_HEIGHT = 13;
 export const STROKE_MIN_LETTER_HEIGHT = 12;
 /** Fewest letters of a word judged: shorter ones are codes and particles (glyph-body.ts BODY_MIN_LETTERS). */
 export const OPEN_MIN_LETTERS = 3;
@@ -159,11 +159,19 @@ function median(v: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+/** An Ɔ is at least this share of the capitals' height wide (0.6-0.8 drawn). */
+export const OPEN_MIN_WIDTH = 0.5;
+
+/** The letters the recogniser reads for Ɔ: O, C, and (a blur or a bold face) D, I, Q. */
+const OPEN_O_READ = 'OCDIQ';
+
 /** What one glyph read as `c` shows: the letter of its own shape (Ɔ, Ɛ), a doubt, or nothing. */
 export function openLetter(g: Gray, b: Blob, c: string): { letter?: string; doubt?: boolean } {
-  if (c === 'O' || c === 'C') {
+  if (OPEN_O_READ.includes(c)) {
     const r = openRight(g, b);
-    return r >= OPEN_RIGHT_MIN ? { letter: 'Ɔ' } : r >= OPEN_RIGHT_HALF ? { doubt: true } : {};
+    // Over a D, I or Q (final25: "KDFI" for KƆFI, "IWUSU" for ƆWUSU) only a clear opening is taken: an
+    // italic I's stem leans into the glyph's right part in some middle rows (up to 0.5 of them drawn).
+    return r >= OPEN_RIGHT_MIN ? { letter: 'Ɔ' } : r >= OPEN_RIGHT_HALF && (c === 'O' || c === 'C') ? { doubt: true } : {};
   }
   if (c === 'E') {
     const e = epsilonShape(g, b);
@@ -178,7 +186,7 @@ const JOINED_ABOVE = 0.12;
 
 /**
  * A capital word's letters (a trailing comma left out) with the letters of their own shape its glyphs
- * show (openLetter: Ɔ for O or C, Ɛ for E; Ľ for L with caronStroke), an Ɔ put before them where a glyph
+ * show (openLetter: Ɔ for O, C, D, I or Q, Ɛ for E; Ľ for L with caronStroke), an Ɔ put before them where a glyph
  * of its shape stands before the first letter's (in the box, or just left of it: `lead`, the columns it
  * adds), and whether a glyph doubts it; undefined when its glyphs do not pair with its letters, its type
  * is under OPEN_MIN_LETTER_HEIGHT or it has under OPEN_MIN_LETTERS letters.
@@ -196,7 +204,7 @@ export function openReading(g: Gray, w: OcrWord): { text: string; doubt: boolean
   const nearGap = Math.max(2, Math.min(0.3 * letterH, (gaps.length ? Math.max(...gaps) : 0) + 1));
   // An Ɔ the reading dropped: the box's first glyph, one more glyph than letters...
   let lead: number | undefined;
-  if (glyphs.length === chars.length + 1 && fullHeight(glyphs[0]) && openRight(g, glyphs[0]) >= OPEN_RIGHT_MIN && glyphs[1].x0 - glyphs[0].x1 - 1 <= nearGap) {
+  if (glyphs.length === chars.length + 1 && fullHeight(glyphs[0]) && glyphs[0].x1 - glyphs[0].x0 + 1 >= OPEN_MIN_WIDTH * letterH && openRight(g, glyphs[0]) >= OPEN_RIGHT_MIN && glyphs[1].x0 - glyphs[0].x1 - 1 <= nearGap) {
     glyphs = glyphs.slice(1); lead = 0;
   } else if (glyphs.length <= chars.length) {
     // ...or a glyph just left of the box, whole (not cut by the wider box), as near as the word's letters.
@@ -204,7 +212,7 @@ export function openReading(g: Gray, w: OcrWord): { text: string; doubt: boolean
     const wide = wordGlyphs(g, { ...w, x0: X0 });
     const before = wide.filter((b) => b.x1 < glyphs[0].x0);
     const c = before[before.length - 1];
-    if (c && c.x0 > X0 + 1 && fullHeight(c) && glyphs[0].x0 - c.x1 - 1 <= nearGap && openRight(g, c) >= OPEN_RIGHT_MIN) lead = Math.max(0, Math.floor(w.x0) - c.x0);
+    if (c && c.x0 > X0 + 1 && fullHeight(c) && c.x1 - c.x0 + 1 >= OPEN_MIN_WIDTH * letterH && glyphs[0].x0 - c.x1 - 1 <= nearGap && openRight(g, c) >= OPEN_RIGHT_MIN) lead = Math.max(0, Math.floor(w.x0) - c.x0);
   }
   // Capitals run together (a blur joins ĽA): placed by the mean letter width, only the L's stroke looked for.
   const spans = letterSpans(glyphs, chars.length) ?? meanSpans(glyphs, chars.length);
@@ -213,7 +221,7 @@ export function openReading(g: Gray, w: OcrWord): { text: string; doubt: boolean
   let doubt = false;
   const out = chars.map((c, i) => {
     const s = spans?.[i];
-    if (!s || !'OCEL'.includes(c)) return c;
+    if (!s || !`${OPEN_O_READ}EL`.includes(c)) return c;
     // An L run together with its neighbour (LA kerned, or joined by a blur) is looked at in its own
     // columns: its stroke stands apart from the run's ink.
     if (c === 'L' && letterH < STROKE_MIN_LETTER_HEIGHT) return c;
@@ -222,6 +230,8 @@ export function openReading(g: Gray, w: OcrWord): { text: string; doubt: boolean
     const b = glyphs[s.glyph];
     if (top - b.y0 > JOINED_ABOVE * letterH) return c;
     if (c === 'L') return caronStroke(g, glyphs, s.glyph, top, letterH, t) ? 'Ľ' : c;
+    // A glyph of Ɔ's shape narrower than OPEN_MIN_WIDTH is an O's right half (a blur broke its thin sides).
+    if (OPEN_O_READ.includes(c) && b.x1 - b.x0 + 1 < OPEN_MIN_WIDTH * letterH) return c;
     const seen = openLetter(g, b, c);
     if (seen.doubt) doubt = true;
     return seen.letter ?? c;
