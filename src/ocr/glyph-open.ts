@@ -165,6 +165,9 @@ export const OPEN_MIN_WIDTH = 0.5;
 /** The letters the recogniser reads for Ɔ: O, C, and (a blur or a bold face) D, I, Q. */
 const OPEN_O_READ = 'OCDIQ';
 
+/** Characters the recogniser gives for an Ɔ at a word's start that are no letter (a 9, a closing bracket). */
+const OPEN_O_MISREAD = '9)';
+
 /** What one glyph read as `c` shows: the letter of its own shape (Ɔ, Ɛ), a doubt, or nothing. */
 export function openLetter(g: Gray, b: Blob, c: string): { letter?: string; doubt?: boolean } {
   if (OPEN_O_READ.includes(c)) {
@@ -193,6 +196,10 @@ const JOINED_ABOVE = 0.12;
  */
 export function openReading(g: Gray, w: OcrWord): { text: string; doubt: boolean; lead?: number } | undefined {
   const chars = [...w.text.replace(/,$/, '')];
+  // An Ɔ read as a digit or a bracket at the word's start (final25 #43: "9FORI" for ƆFORI; normalizeName
+  // drops the 9): judged as a letter O, so its glyph's shape decides.
+  const misread = chars.length > OPEN_MIN_LETTERS && OPEN_O_MISREAD.includes(chars[0]);
+  if (misread) chars[0] = 'O';
   if (chars.length < OPEN_MIN_LETTERS || chars.some((c) => !JUDGED_LETTER.test(c))) return undefined;
   let glyphs = wordGlyphs(g, w);
   if (!glyphs.length) return undefined;
@@ -237,6 +244,8 @@ export function openReading(g: Gray, w: OcrWord): { text: string; doubt: boolean
     return seen.letter ?? c;
   });
   if (!spans && lead === undefined) return undefined;
+  // A misread first character that is no Ɔ is left to the reading.
+  if (misread && out[0] !== 'Ɔ') return undefined;
   return { text: (lead !== undefined ? 'Ɔ' : '') + out.join(''), doubt, lead };
 }
 

@@ -106,3 +106,12 @@ describe('a dot below a blur joined to its O (glyph-below.ts, twenty-seventh rou
     }
   });
 });
+
+describe('an Ɔ read as a 9 at a word\'s start', () => {
+  it('writes ƆFORI over "9FORI" (final25: normalizeName then dropped the 9), and leaves a 9 as read', async () => {
+    const out = await mendedReadings((g, ws) => mendOpenLetters(g, ws), 'ƆFORI', '9FORI');
+    expect(out.filter((r) => r.text === 'ƆFORI' && r.conf === 0.6).length).toBeGreaterThanOrEqual(12);
+    const nine = await mendedReadings((g, ws) => mendOpenLetters(g, ws), '9FORI', '9FORI');
+    expect(nine.every((r) => r.text === '9FORI' && r.conf === 0.9), JSON.stringify(nine)).toBe(true);
+  });
+});
