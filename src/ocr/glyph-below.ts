@@ -23,7 +23,8 @@
  * A small round blob standing apart from a vowel and centred under it is the Vietnamese dot below (Ạ Ệ Ọ,
  * twenty-second round: final20's PHẠM read "PHAM" at 0.895 or written "PHĄM"; dotBelowLetter), composed with
  * the mark the letter was read with (Ặ for "Ă"); where the capitals run together (glyph-marks.ts meanSpans)
- * only such a dot is taken.
+ * only such a dot is taken. Since the twenty-seventh round (final25's Igbo Ị Ọ Ụ) a dot a blur joined to an O
+ * is taken too (O takes no other mark below), and one joined to another vowel doubts a run-together word.
  * A letter given a mark here is one the model cannot write: the word's confidence is kept at most
  * INK_LETTER_CAP. A mark below a letter that takes none (or a C, whose Ç the model writes itself, read
  * plain) only doubts the word (confidence at most INK_LETTER_CAP). Pure functions on a gray page.
@@ -34,6 +35,7 @@ import { JUDGED_LETTER, letterSpans, meanSpans } from './glyph-marks.js';
 import { mendForeignMarks } from './glyph-foreign.js';
 import { mendOwnLetters } from './glyph-own.js';
 import { mendBodyLetters } from './glyph-body.js';
+import { mendOpenLetters } from './glyph-open.js';
 import type { OcrWord } from './words.js';
 
 /** A mark below starts at most this share of the letters' height under their baseline (touching or just under)... */
@@ -81,12 +83,20 @@ export function belowLetter(base: string): string | undefined {
 export const COMMA_BELOW: Record<string, string> = { S: '\u0218', T: '\u021a' };
 
 /** The ink under one letter: the blob hanging below its baseline (px inside the letter's columns). */
-export interface BelowMark { letter: number; mark: Blob; depth: number; joined: boolean; dot?: boolean }
+export interface BelowMark { letter: number; mark: Blob; depth: number; joined: boolean; dot?: boolean; dotJoined?: boolean }
 
 /** A dot below is at most this share of the letters' height wide and tall (an ogonek's hook, a comma's tail reach 0.2-0.4 down)... */
 export const DOT_BELOW_MAX_SIZE = 0.3;
 /** ...at most this many times as wide as tall or as tall as wide, and centred in the middle DOT_BELOW_MIDDLE of its letter's columns. */
 const DOT_BELOW_MAX_ASPECT = 2;
+/** A dot below joined to its letter by a blur is at most this share of the letters' height tall (the bridge's rows counted). */
+const DOT_JOINED_MAX_HEIGHT = 0.4;
+/**
+ * A letter read plain whose joined dot below the ink shows (twenty-seventh round: final25's Igbo Ọ): O takes
+ * no ogonek or cedilla in Latin-1 or Extended-A, so a round mark centred under it is the dot (Ọ); under U,
+ * I, E, A (Ų Į Ę Ą take an ogonek) it only doubts the word where the letters run together.
+ */
+const DOT_ONLY = 'O';
 const DOT_BELOW_MIDDLE = 0.5;
 
 /**
@@ -162,7 +172,11 @@ export function belowMarks(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>,
     const mw = b.x1 - b.x0 + 1, mh = b.y1 - b.y0 + 1, side = (1 - DOT_BELOW_MIDDLE) / 2 * (s.x1 - s.x0);
     const dot = !joined && mw <= DOT_BELOW_MAX_SIZE * letterH && mh <= DOT_BELOW_MAX_SIZE * letterH && mw <= DOT_BELOW_MAX_ASPECT * mh
       && mh <= DOT_BELOW_MAX_ASPECT * mw && cx >= s.x0 + side && cx <= s.x1 - side;
-    out.push({ letter: i, mark: b, depth, joined, dot });
+    // The same dot that a blur joined to its letter (Ọ Ụ drawn at 20-28 px blurred 0.8-1.2 px: 3-6 px wide,
+    // 3-6 tall, centred): one shape with an ogonek joined to a U or an I, which no size tells.
+    const dotJoined = joined && mw <= DOT_BELOW_MAX_SIZE * letterH && mh <= DOT_JOINED_MAX_HEIGHT * letterH && mw <= DOT_BELOW_MAX_ASPECT * mh
+      && mh <= DOT_BELOW_MAX_ASPECT * mw && cx >= s.x0 + side && cx <= s.x1 - side;
+    out.push({ letter: i, mark: b, depth, joined, dot, dotJoined });
     return false;
   };
   let specks = 0;
@@ -187,8 +201,14 @@ export function belowReading(g: Gray, w: OcrWord): { letters: Map<number, string
   if (!found) return { letters: out, doubt: false };
   // Letters placed by meanSpans (capitals run together): only a dot below is taken there, nothing doubted.
   if (found.byMean) {
-    if (found.specks === 0) for (const m of found.marks) { const d = m.dot ? dotBelowLetter(chars[m.letter]) : undefined; if (d) out.set(m.letter, d); }
-    return { letters: out, doubt: false };
+    let doubt = false;
+    if (found.specks === 0) for (const m of found.marks) {
+      const c = chars[m.letter], d = m.dot || (m.dotJoined && DOT_ONLY.includes(c)) ? dotBelowLetter(c) : undefined;
+      if (d) out.set(m.letter, d);
+      // A joined round mark under another vowel (Ụ or Ų: the blur joined it) doubts the word.
+      else if (m.dotJoined && dotBelowLetter(c)) doubt = true;
+    }
+    return { letters: out, doubt };
   }
   // Grain under the word: ink under a letter may be more of it; a mark found there only doubts the word
   // (ink drawn on to a letter that takes no mark below is still its own tail).
@@ -198,7 +218,7 @@ export function belowReading(g: Gray, w: OcrWord): { letters: Map<number, string
     if (i === chars.length - 1 && /,$/.test(w.text)) continue;
     const c = chars[i], base = c.normalize('NFD')[0];
     // A dot below a vowel (read plain or with the mark it stacks under: ĐẶNG read "DĂNG", PHẠM "PHAM").
-    const under = dot ? dotBelowLetter(c) : undefined;
+    const under = dot || (found.marks.find((m) => m.letter === i)?.dotJoined && DOT_ONLY.includes(c)) ? dotBelowLetter(c) : undefined;
     if (under) { out.set(i, under); continue; }
     // A letter read with its mark below already (Ç, or given here) keeps it.
     if (/[\u0326-\u0328]/.test(c.normalize('NFD'))) continue;
@@ -232,11 +252,12 @@ export function mendBelowMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) =
 /**
  * The marks over and under capitals the model cannot write, read from the ink: glyph-foreign.ts
  * mendForeignMarks, then glyph-body.ts mendBodyLetters (a hook, tail or bar drawn into the letter: Ɓ Ɗ Ƙ
- * Ŋ Ŧ; before the marks below, so an eng's tail is not taken for a comma under an N), then
+ * Ŋ Ŧ; before the marks below, so an eng's tail is not taken for a comma under an N), then glyph-open.ts
+ * mendOpenLetters (letters of their own shape read as their Latin twin: Ɛ Ɔ, Ľ's stroke), then
  * mendBelowMarks, then glyph-own.ts mendOwnLetters (letters of their own: Ø Ł Ð Þ Æ),
  * among the words `judged` accepts (the page pass, a suspect's re-reading and a row's re-reading all mend
  * these, in this order).
  */
 export function mendInkMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
-  return mendOwnLetters(g, mendBelowMarks(g, mendBodyLetters(g, mendForeignMarks(g, words, judged), judged), judged), judged);
+  return mendOwnLetters(g, mendBelowMarks(g, mendOpenLetters(g, mendBodyLetters(g, mendForeignMarks(g, words, judged), judged), judged), judged), judged);
 }

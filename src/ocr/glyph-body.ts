@@ -44,7 +44,7 @@ export const BODY_MIN_LETTERS = 3;
  * (shares of the height; least squares), so an italic's stem stands straight (the cards' italic faces
  * lean 10-12 degrees: a K's top would stand right of its stem's middle by a pixel or two).
  */
-function upright(mk: Mask, from: number, to: number): Mask & { leaned?: boolean } {
+export function upright(mk: Mask, from: number, to: number): Mask & { leaned?: boolean } {
   const { w, h, m } = mk;
   const ys: number[] = [], xs: number[] = [];
   for (let y = Math.round(from * h); y <= Math.min(h - 1, Math.round(to * h)); y++) {
@@ -70,7 +70,7 @@ function upright(mk: Mask, from: number, to: number): Mask & { leaned?: boolean 
 }
 
 /** The runs of ink of a mask's row `y`: [first, last] columns, left to right. */
-function runsOf({ w, m }: Mask, y: number): Array<[number, number]> {
+export function runsOf({ w, m }: Mask, y: number): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   for (let x = 0; x < w; x++) {
     if (!m[y * w + x]) continue;
@@ -258,7 +258,7 @@ export function bodyLetter(g: Gray, b: Blob, c: string, base: number, letterH: n
 }
 
 /** The part of a glyph `b` within columns `x0`-`x1` (its box shrunk to that part's ink). */
-function columns(g: Gray, b: Blob, x0: number, x1: number): Blob {
+export function columns(g: Gray, b: Blob, x0: number, x1: number): Blob {
   const px = b.px.filter((p) => p % g.width >= x0 && p % g.width <= x1);
   if (!px.length) return { ...b, px };
   const xs = px.map((p) => p % g.width), ys = px.map((p) => Math.floor(p / g.width));

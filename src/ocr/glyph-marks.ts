@@ -311,16 +311,16 @@ export function meanSpans(glyphs: Blob[], n: number): LetterSpan[] | undefined {
 
 /**
  * The letters past Latin-1 the ink readers write (Latin Extended-A from this file's marks, Ș Ț from
- * glyph-below.ts's comma below, the hooked Ɓ Ɗ Ƙ from glyph-body.ts), as a character-class body: letters
- * the model cannot write.
+ * glyph-below.ts's comma below, the hooked Ɓ Ɗ Ƙ from glyph-body.ts, the open Ɔ Ɛ from glyph-open.ts), as a
+ * character-class body: letters the model cannot write.
  */
-export const INK_WRITTEN = '\u0100-\u017f\u0181\u018a\u018f\u0198\u01a0\u01af\u0218-\u021b\u1ea0-\u1ef9';
+export const INK_WRITTEN = '\u0100-\u017f\u0181\u0186\u018a\u0190\u018f\u0198\u01a0\u01af\u0218-\u021b\u1ea0-\u1ef9';
 /**
  * The ink readers' letters that Unicode gives no decomposition, by the Latin letter the recogniser reads
- * for them (a stroke, bar, tail or hook drawn into the letter's body: Đ Ħ Ł Ŋ Ŧ Ɓ Ɗ Ƙ): folded to it, so a
- * reading that only lacks them is known as such (inkMarksOnly), as fold's NFD does for a mark.
+ * for them (a stroke, bar, tail or hook drawn into the letter's body: Đ Ħ Ł Ŋ Ŧ Ɓ Ɗ Ƙ; the open Ɔ Ɛ): folded to
+ * it, so a reading that only lacks them is known as such (inkMarksOnly), as fold's NFD does for a mark.
  */
-const BODY_TWIN: Record<string, string> = { Đ: 'D', Ħ: 'H', Ł: 'L', Ŋ: 'N', Ŧ: 'T', Ɓ: 'B', Ɗ: 'D', Ƙ: 'K' };
+const BODY_TWIN: Record<string, string> = { Đ: 'D', Ħ: 'H', Ł: 'L', Ŋ: 'N', Ŧ: 'T', Ɓ: 'B', Ɗ: 'D', Ƙ: 'K', Ɔ: 'O', Ɛ: 'E' };
 const BODY_TWIN_RE = new RegExp(`[${Object.keys(BODY_TWIN).join('')}]`, 'g');
 const INK_LETTER = new RegExp(`[${INK_WRITTEN}]`);
 /** A character the ink readers write that the recogniser cannot: INK_WRITTEN's letters and Catalan's middle dot (glyph-middle-dot.ts). */
@@ -338,10 +338,13 @@ export const JUDGED_LETTER = new RegExp(`[A-ZÀ-ÖØ-Þ${INK_WRITTEN}]`);
  * confidence says nothing against `a` (final16 #35: a second page reading "JAROSLAVA BENES POSPÍSIL" at
  * 0.903 over the first's BENEŠ at 0.6, the mended word capped by INK_LETTER_CAP). Since the twenty-fifth
  * round the middle dot counts as such a letter, a hyphen or a space between two L's as its plain twin
- * (PETRONEL·LA from the ink, "PETRONEL-LA" at 0.9 from another reading).
+ * (PETRONEL·LA from the ink, "PETRONEL-LA" at 0.9 from another reading). Since the twenty-seventh round
+ * a reading that lacks an Ɔ at a word's start the ink put there (glyph-open.ts) counts as one too.
  */
 export function inkMarksOnly(a: string, b: string): boolean {
-  return a !== b && INK_CHAR.test(a) && !INK_CHAR.test(b) && dotFold(a) === dotFold(b);
+  if (a === b || !INK_CHAR.test(a) || INK_CHAR.test(b)) return false;
+  // An Ɔ the ink put before a word is one the recogniser dropped there (final25: "FORI" for ƆFORI).
+  return dotFold(a) === dotFold(b) || dotFold(a.replace(/(^|[\s'-])Ɔ/g, '$1')) === dotFold(b);
 }
 
 /**
