@@ -67,7 +67,16 @@ const ELIDED_MAX = 4;
 const CONSONANTS = 'BCDFGHJKLMNPQRSTVWXYZÇ';
 
 /**
- * Apostrophes of a name as one ASCII "'": any APOSTROPHE_LIKE mark between two letters (a
+ * Whether the word ending at `at` in `s` is an elided one: at most ELIDED_MAX letters from the word's start,
+ * ending in a consonant (CONSONANTS, not Y: Guarani's Y is a vowel, and no elided word ends in it).
+ */
+function elidedBefore(s: string, at: number): boolean {
+  const word = /\p{L}+$/u.exec(s.slice(0, at))?.[0] ?? '';
+  return word.length <= ELIDED_MAX && CONSONANTS.replace('Y', '').includes(word[word.length - 1].toUpperCase());
+}
+
+/**
+ * Apostrophes of a name as one ASCII "'" (the modifier apostrophe ʼ kept where it is a letter, below): any APOSTROPHE_LIKE mark between two letters (a
  * typographic "SANT’ANNA" read as such was split at the mark), and an elided word of at most
  * ELIDED_MAX letters ending in a consonant and a mark, followed by a space and a letter ("SANT' ANNA":
  * the recogniser split the word at the mark) joined to what follows. Elision drops a final vowel, so an
@@ -77,7 +86,9 @@ const CONSONANTS = 'BCDFGHJKLMNPQRSTVWXYZÇ';
 export function apostrophes(s: string): string {
   const mark = `[${APOSTROPHE_LIKE}]`;
   return s
-    .replace(new RegExp(`(?<=\\p{L})${mark}(?=\\p{L})`, 'gu'), "'")
+    // The modifier apostrophe after a vowel (or a word longer than an elided one) is a letter: kept (MODIFIER_LETTERS).
+    .replace(new RegExp(`(?<=\\p{L})\u02BC(?=\\p{L})`, 'gu'), (m, at: number) => (elidedBefore(s, at) ? "'" : m))
+    .replace(new RegExp(`(?<=\\p{L})[${APOSTROPHE_LIKE.replace('\u02bc', '')}](?=\\p{L})`, 'gu'), "'")
     .replace(new RegExp(`(?<=(?:^|\\s)\\p{L}{0,${ELIDED_MAX - 1}}[${CONSONANTS}])${mark}\\s+(?=\\p{L})`, 'giu'), "'");
 }
 
@@ -102,10 +113,13 @@ const J_AS_CLOSING = /(?<=\p{Lu}{3})[)\]](?=$|[\s,.])/gu;
  * Letters written as a mark that a name spells with (Unicode category Lm, Spacing Modifier Letters): the
  * ʻokina (U+02BB, Hawaiian's glottal stop: KAʻIMI, HAWAIʻI; Unicode names it MODIFIER LETTER TURNED COMMA and
  * Hawaiian orthography, Pukui & Elbert 1986, counts it a consonant). U+02BC (ʼ, MODIFIER LETTER APOSTROPHE)
- * is not here: its glyph is the apostrophe's, so it is read and written as one (APOSTROPHE_LIKE), an elided
- * D'ÁVILA typed with it included. The ʻokina's turned comma is no apostrophe's shape and elides nothing.
+ * (ʼ, MODIFIER LETTER APOSTROPHE) too where it is a letter: Guarani's puso, a glottal stop (KOʼẼ, TUPÃʼI;
+ * Guarani's orthography counts it a consonant, as Hawaiian does the ʻokina), after a vowel or a word longer
+ * than an elided one (apostrophes keeps it there). After an elided word (D'ÁVILA, SANT'ANNA typed with ʼ) it
+ * is an apostrophe and written as one (APOSTROPHE_LIKE). The recogniser never writes ʼ: a text layer does
+ * (final26: 13 Guarani names of its text layers came back with "'" at confianca 1).
  */
-export const MODIFIER_LETTERS = '\u02BB';
+export const MODIFIER_LETTERS = '\u02BB\u02BC';
 /** The Latin letters past Latin-1 in NAME_LETTERS (Extended-A and -B, IPA, Extended Additional, -C, -D, the modifier letters), as a character-class body. */
 export const BEYOND_LATIN1 = `\u0100-\u024F\u0250-\u02AF${MODIFIER_LETTERS}\u1E00-\u1EFF\u2C60-\u2C7F\uA722-\uA787\uA78B-\uA7FF`;
 /**
@@ -122,8 +136,13 @@ export const BEYOND_LATIN1 = `\u0100-\u024F\u0250-\u02AF${MODIFIER_LETTERS}\u1E0
  * Lowercase letters of these ranges are uppercased before the test.
  */
 export const NAME_LETTERS = `A-ZÀ-ÖØ-Þ${BEYOND_LATIN1}`;
-/** What a name cannot hold: anything but NAME_LETTERS, spaces, apostrophes and hyphens. */
-const NOT_NAME_CHAR = new RegExp(`[^${NAME_LETTERS}' \\-]`, 'g');
+/**
+ * What a name cannot hold: anything but NAME_LETTERS, spaces, apostrophes and hyphens, and a combining mark
+ * that does not follow a letter. A combining mark after a letter stays: NFC has composed every pair with a
+ * letter of its own, so what is left is a letter Unicode writes only as a pair (Guarani's G̃, G + U+0303; a
+ * text layer writes it so: final26's KOʼÁG̃A came back "KO'ÁG A").
+ */
+const NOT_NAME_CHAR = new RegExp(`(?<!\\p{L}\\p{M}*)\\p{M}|[^${NAME_LETTERS}\\p{M}' \\-]`, 'gu');
 /**
  * Catalan's middle dot (punt volat, U+00B7) between two L's: MARCEL·LÍ, PETRONEL·LA, ESTEL·LA (Institut
  * d'Estudis Catalans, Ortografia catalana 2017, the ela geminada). Catalan writes it only there, and no
@@ -143,7 +162,7 @@ const KEPT_DOT = '\uE0B7';
  */
 export function innerMarkRuns(raw: string): string[] {
   const s = apostrophes(raw).normalize('NFC').toUpperCase().replace(ELA_GEMINADA, KEPT_DOT);
-  const mark = new RegExp(`(\\p{L}+)[^${NAME_LETTERS}' \\-\\s${KEPT_DOT}](?=(\\p{L}+))`, 'gu');
+  const mark = new RegExp(`(\\p{L}+)[^${NAME_LETTERS}\\p{M}' \\-\\s${KEPT_DOT}](?=(\\p{L}+))`, 'gu');
   return [...s.matchAll(mark)].flatMap((m) => [m[1], m[2]]).map((r) => r.replaceAll(KEPT_DOT, '\u00B7'));
 }
 
