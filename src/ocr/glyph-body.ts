@@ -28,7 +28,7 @@
 import { INK_LETTER_CAP } from './glyph-accent.js';
 import { maskOf, otsu, wordGlyphs, type Blob, type Gray, type Mask } from './glyph-i.js';
 import { JUDGED_LETTER, letterSpans } from './glyph-marks.js';
-import type { OcrWord } from './words.js';
+import { median, type OcrWord } from './words.js';
 
 /** Capitals under this height (px) are not looked at: a hook is a pixel or two there. */
 export const BODY_MIN_LETTER_HEIGHT = 14;
@@ -80,12 +80,6 @@ export function runsOf({ w, m }: Mask, y: number): Array<[number, number]> {
   return out;
 }
 
-/** The median of a list (0 when empty). */
-function median(v: number[]): number {
-  if (!v.length) return 0;
-  const s = [...v].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 /** A hook stands out left of the stem at least this share of the letter's height (and 2 px) more at the top than at the foot. */
 export const HOOK_MIN_REACH = 0.14;

@@ -27,7 +27,7 @@ import { INK_LETTER_CAP } from './glyph-accent.js';
 import { maskOf, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { JUDGED_LETTER, letterSpans, meanSpans } from './glyph-marks.js';
 import { columns, runsOf, upright } from './glyph-body.js';
-import type { OcrWord } from './words.js';
+import { median, type OcrWord } from './words.js';
 
 /**
  * Capitals under this height (px) are not looked at: Ɔ's opening and Ɛ's waist still show at 10-12 px
@@ -155,12 +155,6 @@ export function caronStroke(g: Gray, glyphs: Blob[], k: number, top: number, let
   return true;
 }
 
-/** The median of a list (0 when empty). */
-function median(v: number[]): number {
-  if (!v.length) return 0;
-  const s = [...v].sort((a, c) => a - c);
-  return s[Math.floor(s.length / 2)];
-}
 
 /** An Ɔ is at least this share of the capitals' height wide (0.6-0.8 drawn). */
 export const OPEN_MIN_WIDTH = 0.5;
