@@ -4,7 +4,7 @@
  * the part's images are for the lead's single final benchmark run).
  */
 import { describe, expect, it } from 'vitest';
-import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, FINAL11_FALLBACK, FINAL11_NAMES, FINAL12_FALLBACK, FINAL12_NAMES, FINAL13_FALLBACK, FINAL13_NAMES, FINAL14_FALLBACK, FINAL14_NAMES, FINAL15_FALLBACK, FINAL15_NAMES, FINAL16_FALLBACK, FINAL16_NAMES, FINAL17_FALLBACK, FINAL17_NAMES, FINAL18_FALLBACK, FINAL18_NAMES, FINAL19_FALLBACK, FINAL19_NAMES, FINAL20_FALLBACK, FINAL20_NAMES, FINAL21_FALLBACK, FINAL21_NAMES, FINAL22_FALLBACK, FINAL22_NAMES, FINAL23_FALLBACK, FINAL23_NAMES, FINAL24_FALLBACK, FINAL24_NAMES, FINAL25_FALLBACK, FINAL25_NAMES, FINAL26_FALLBACK, FINAL26_NAMES, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
+import { COMMON_NAMES, FINAL2_NAMES, FINAL3_NAMES, FINAL4_NAMES, FINAL5_NAMES, FINAL6_NAMES, FINAL7_NAMES, FINAL7_SUFFIXES, FINAL8_MARIAN, FINAL8_NAMES, FINAL9_FALLBACK, FINAL9_NAMES, FINAL10_FALLBACK, FINAL10_NAMES, FINAL11_FALLBACK, FINAL11_NAMES, FINAL12_FALLBACK, FINAL12_NAMES, FINAL13_FALLBACK, FINAL13_NAMES, FINAL14_FALLBACK, FINAL14_NAMES, FINAL15_FALLBACK, FINAL15_NAMES, FINAL16_FALLBACK, FINAL16_NAMES, FINAL17_FALLBACK, FINAL17_NAMES, FINAL18_FALLBACK, FINAL18_NAMES, FINAL19_FALLBACK, FINAL19_NAMES, FINAL20_FALLBACK, FINAL20_NAMES, FINAL21_FALLBACK, FINAL21_NAMES, FINAL22_FALLBACK, FINAL22_NAMES, FINAL23_FALLBACK, FINAL23_NAMES, FINAL24_FALLBACK, FINAL24_NAMES, FINAL25_FALLBACK, FINAL25_NAMES, FINAL26_FALLBACK, FINAL26_NAMES, FINAL27_FALLBACK, FINAL27_NAMES, FINAL27_PARTICLED, RESERVED_NAMES, fakePerson } from '../fixtures/cnh/people.js';
 import { PART_SEED } from '../fixtures/cnh/widened.js';
 
 const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
@@ -424,6 +424,41 @@ describe('widened set, final part', () => {
     expect(names.filter((n) => /[ǍĚǏǑǓǙ]/.test(n)).length).toBeGreaterThan(10);
   });
 
+  it('final27 reserves its own names and towns, disjoint from every other part\'s lists, word by word (accents ignored); Portuguese particles and E only about its Portuguese surnames; every name fits the card\'s line, many near it', () => {
+    const later = [FINAL10_NAMES, FINAL11_NAMES, FINAL12_NAMES, FINAL13_NAMES, FINAL14_NAMES, FINAL15_NAMES, FINAL16_NAMES, FINAL17_NAMES, FINAL18_NAMES, FINAL19_NAMES, FINAL20_NAMES, FINAL21_NAMES, FINAL22_NAMES, FINAL23_NAMES, FINAL24_NAMES, FINAL25_NAMES, FINAL26_NAMES];
+    const others = new Set([...all(COMMON_NAMES), ...all(RESERVED_NAMES), ...all(FINAL2_NAMES), ...all(FINAL3_NAMES), ...all(FINAL4_NAMES), ...all(FINAL5_NAMES),
+      ...all(FINAL6_NAMES), ...all(FINAL7_NAMES), ...all(FINAL8_NAMES), ...all(FINAL9_NAMES), ...later.flatMap(all), ...FINAL7_SUFFIXES, ...FINAL8_MARIAN, FINAL9_FALLBACK,
+      FINAL10_FALLBACK, FINAL11_FALLBACK, FINAL12_FALLBACK, FINAL13_FALLBACK, FINAL14_FALLBACK, FINAL15_FALLBACK, FINAL16_FALLBACK, FINAL17_FALLBACK, FINAL18_FALLBACK,
+      FINAL19_FALLBACK, FINAL20_FALLBACK, FINAL21_FALLBACK, FINAL22_FALLBACK, FINAL23_FALLBACK, FINAL24_FALLBACK, FINAL25_FALLBACK, FINAL26_FALLBACK,
+      'JUNQUEIRA', 'ARCOVERDE', 'MEIRELES', 'BITTENCOURT', 'VARGAS', 'FONTENELE', 'PEDROSO', 'TABOSA', 'SERQUEIRA'].map(fold));
+    const otherWords = new Set([...others].flatMap((w) => w.split(/[ -]/)));
+    // The elided particle (D', DALL', DELL') is the card's own, like DE and DA; the word after it is checked.
+    const words = [...all(FINAL27_NAMES), FINAL27_FALLBACK].flatMap((w) => w.split(/[ -]/)).map((w) => w.replace(/^(D|DALL|DELL)'/, ''));
+    expect(words.filter((w) => otherWords.has(fold(w)))).toEqual([]);
+    expect(FINAL27_NAMES.male.length + FINAL27_NAMES.female.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL27_NAMES.surnames.length).toBeGreaterThanOrEqual(40);
+    expect(FINAL27_NAMES.surnames).not.toContain(FINAL27_FALLBACK);
+    const own = new Set([...FINAL27_NAMES.male, ...FINAL27_NAMES.female, ...FINAL27_NAMES.surnames, FINAL27_FALLBACK]);
+    const particles = ['DE', 'DA', 'DO', 'DOS', 'DAS', 'E'];
+    const names: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const f = fakePerson(PART_SEED.final27 + i, false, FINAL27_NAMES);
+      expect(FINAL27_NAMES.cities[f.ufNascimento]).toContain(f.cidadeNascimento);
+      for (const name of [f.nome_completo, f.nome_pai, f.nome_mae].filter(Boolean)) {
+        expect(name.length).toBeLessThanOrEqual(46);
+        const w = name.split(' ');
+        expect(w.every((x) => own.has(x) || particles.includes(x))).toBe(true);
+        // A particle stands before a Portuguese surname only; E between two of them.
+        w.forEach((x, k) => { if (particles.includes(x)) expect([...FINAL27_PARTICLED, FINAL27_FALLBACK, ...particles.slice(0, 5)]).toContain(w[k + 1]); });
+        names.push(name);
+      }
+    }
+    expect(names.filter((n) => / (DE|DA|DO|DOS|DAS) /.test(n)).length).toBeGreaterThan(60);
+    expect(names.filter((n) => / E /.test(n)).length).toBeGreaterThan(3);
+    expect(names.filter((n) => n.length >= 40).length).toBeGreaterThan(40);
+    expect(names.filter((n) => /[-']/.test(n)).length).toBeGreaterThan(10);
+  });
+
   it('no two parts\' seed ranges overlap (10 000 documents each at most)', () => {
     const starts = Object.values(PART_SEED).sort((a, b) => a - b);
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(10_000);
@@ -449,5 +484,6 @@ describe('widened set, final part', () => {
     expect(PART_SEED.final24).toBe(2_700_000);
     expect(PART_SEED.final25).toBe(2_800_000);
     expect(PART_SEED.final26).toBe(2_900_000);
+    expect(PART_SEED.final27).toBe(3_000_000);
   });
 });
