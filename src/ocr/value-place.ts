@@ -5,6 +5,7 @@
  * 400 lines, behaviour unchanged; layout.ts re-exports these for its former importers.
  */
 import type { FoundLabel, LabelId } from './layout.js';
+import { labelWithoutUnsureLead } from './label-edge.js';
 import { toPhrase, type Phrase } from './words.js';
 
 /**
@@ -48,7 +49,11 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
   const near = under(VALUE_REACH);
   const far = (): Phrase[] => (FAR_REACHED.includes(label.id) ? under(FAR_VALUE_REACH).filter((p) => /\d/.test(p.text) && !labelBetween(p)) : []);
   const first = (near.length ? near : far()).sort((a, b) => a.y0 - b.y0)[0];
-  if (!first) return [];
+  if (!first) {
+    // None under the whole phrase: under the label's own words, the unsure marks read in front of it left out (label-edge.ts).
+    const core = labelWithoutUnsureLead(L);
+    return core ? valueBelow({ ...label, phrase: core }, phrases, labelPhrases, maxLines, labelHeightPx, capHeightPx) : [];
+  }
   const out = [withContinuations(first, phrases, labelPhrases, h)];
   const used = (p: Phrase): boolean => out.some((o) => o.words.includes(p.words[0]));
   while (out.length < maxLines) {
