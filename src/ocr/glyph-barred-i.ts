@@ -26,7 +26,7 @@ export const BARRED_I = '\u0197';
 /** A stem band's run is at most this share of the letters' height wide (and 5 px). */
 export const STEM_MAX_WIDTH = 0.28;
 /** The bar reaches past the stem on each side by at least this share of the letters' height (and 1 px). */
-export const BAR_MIN_REACH = 0.06;
+export const BAR_MIN_REACH = 0.05;
 /** The bar's longer side is at most this many times its shorter. */
 export const BAR_MAX_SKEW = 2.5;
 /** A foot's right reach past the stem exceeds its left by at most this share of the height (and 2 px). */
