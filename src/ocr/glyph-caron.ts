@@ -39,6 +39,12 @@ import type { Blob, Gray } from './glyph-i.js';
 /** A v whose ink spreads below its centre of mass at most this share of its spread above is a V: a caron. */
 export const VEE_MAX_SPREAD = 0.55;
 
+/**
+ * A mark over a letter read with a tilde whose ink spreads under this is no tilde (drawn tildes 0.66 and
+ * over, 215 of 215): the word is doubted where it does not spread like a V (VEE_MAX_SPREAD) either.
+ */
+export const TILDE_MIN_SPREAD = 0.64;
+
 /** Pinyin's vowels with the caron (Latin Extended-B), by base letter. */
 export const PINYIN_CARON: Record<string, string> = { A: 'Ǎ', I: 'Ǐ', O: 'Ǒ', U: 'Ǔ' };
 
@@ -83,4 +89,17 @@ export function caronVowel(g: Gray, c: string, base: string, m: Pick<Blob, 'x0' 
   // Over a letter read with a tilde only a V's spread writes the caron: no tilde measured spreads so.
   if (c.normalize('NFD').includes('\u0303')) return vee ? letter : undefined;
   return vee || 'IU'.includes(base) ? letter : undefined;
+}
+
+/**
+ * The letter or doubt the one mark `m` over a letter read with a tilde (`c`: Ã Õ, base `base`) gives:
+ * the caron's letter (Ǎ Ǒ) where it spreads like a V (veeSpread <= VEE_MAX_SPREAD), a doubt where it
+ * spreads less than any tilde measured (TILDE_MIN_SPREAD) but not like a V (final26's BǍI read "BÃI" at
+ * 0.8-0.9 on blurred type); undefined otherwise and for a mark under 5 px wide (too few columns).
+ */
+export function tildeOrCaron(g: Gray, c: string, base: string, m: Pick<Blob, 'x0' | 'y0' | 'x1' | 'y1'>): { letter?: string; doubt?: boolean } | undefined {
+  if (!PINYIN_CARON[base] || !c.normalize('NFD').includes('\u0303') || m.x1 - m.x0 + 1 < 5) return undefined;
+  const s = veeSpread(g, m);
+  if (s <= VEE_MAX_SPREAD) return { letter: PINYIN_CARON[base] };
+  return s < TILDE_MIN_SPREAD ? { doubt: true } : undefined;
 }
