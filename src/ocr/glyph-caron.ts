@@ -32,7 +32,9 @@
  * spreads like a V (JOÃO, CONCEIÇÃO, SIMÕES, ABRAÃO, GUIMARÃES, LEÃO, MAGALHÃES drawn at 16-28 px in the seven
  * faces, clean and blurred: veeSpread 0.66 and over in all 215 marks, the 47 that markClass names 'caron'
  * among them).
- * Every letter written here is one the model cannot write: the word is capped by the caller. Pure functions.
+ * For one mark over a letter read with a tilde see tildeOrCaron. Every letter written here is one the model
+ * cannot write: the word is capped by the caller (glyph-foreign.ts mendForeignMarks, INK_LETTER_CAP). On type
+ * under 18 px glyph-foreign.ts writes none of these letters (SMALL_KEPT). Pure functions on a gray page.
  */
 import type { Blob, Gray } from './glyph-i.js';
 
