@@ -36,6 +36,7 @@ import { mendForeignMarks } from './glyph-foreign.js';
 import { mendOwnLetters } from './glyph-own.js';
 import { mendBodyLetters } from './glyph-body.js';
 import { mendOpenLetters } from './glyph-open.js';
+import { mendBarredI } from './glyph-barred-i.js';
 import type { OcrWord } from './words.js';
 
 /** A mark below starts at most this share of the letters' height under their baseline (touching or just under)... */
@@ -252,12 +253,13 @@ export function mendBelowMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) =
 /**
  * The marks over and under capitals the model cannot write, read from the ink: glyph-foreign.ts
  * mendForeignMarks, then glyph-body.ts mendBodyLetters (a hook, tail or bar drawn into the letter: Ɓ Ɗ Ƙ
- * Ŋ Ŧ; before the marks below, so an eng's tail is not taken for a comma under an N), then glyph-open.ts
+ * Ŋ Ŧ; before the marks below, so an eng's tail is not taken for a comma under an N), then glyph-barred-i.ts
+ * mendBarredI (the barred Ɨ read I, E or T; before glyph-open.ts, which took such an E for an Ɛ), then glyph-open.ts
  * mendOpenLetters (letters of their own shape read as their Latin twin: Ɛ Ɔ, Ľ's stroke), then
  * mendBelowMarks, then glyph-own.ts mendOwnLetters (letters of their own: Ø Ł Ð Þ Æ),
  * among the words `judged` accepts (the page pass, a suspect's re-reading and a row's re-reading all mend
  * these, in this order).
  */
 export function mendInkMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
-  return mendOwnLetters(g, mendBelowMarks(g, mendOpenLetters(g, mendBodyLetters(g, mendForeignMarks(g, words, judged), judged), judged), judged), judged);
+  return mendOwnLetters(g, mendBelowMarks(g, mendOpenLetters(g, mendBarredI(g, mendBodyLetters(g, mendForeignMarks(g, words, judged), judged), judged), judged), judged), judged);
 }

@@ -47,6 +47,7 @@ import { dotsReading } from './glyph-dots.js';
 import { cBody, openRight } from './glyph-c-body.js';
 import { BREVE_MIN_DEPTH, JUDGED_LETTER, NEAR, binarySlant, meanSpans, cupDepth, flatBar, holed, letterSpans, markClass, markSized, markedLetter, ringSized, vLetter } from './glyph-marks.js';
 import { isWave, risesLikeStack, tildeLetter } from './glyph-tilde.js';
+import { caronVowel, tildeOrCaron } from './glyph-caron.js';
 import type { OcrWord } from './words.js';
 
 // cBody and openRight moved to glyph-c-body.ts; re-exported for the modules that import them from here.
@@ -90,6 +91,10 @@ function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: numb
   // into one blob: glyph-tilde.ts risesLikeStack), and under an acute or a grave read only over a letter
   // that takes no double acute (a double acute run into one blob, KŐRÖSI read "KÓRÖSI", leaves a wave too).
   const markRead = c !== base && (BASE_OF[c]?.mark === 'circumflex' || !markedLetter(base, 'doubleAcute'));
+  // A v over a letter read with a tilde (Pinyin's Ǎ read "Ã"): glyph-caron.ts, before the wave's test
+  // (twenty-eighth round).
+  const vee = mine.length === 1 ? tildeOrCaron(g, c, base, mine[0]) : undefined;
+  if (vee) return vee;
   const waved = base !== 'N' && mine.length === 1 && (c === base || (markRead && !risesLikeStack(g, mine[0]))) && isWave(g, mine[0], letterH) ? tildeLetter(base) : undefined;
   if (waved) return waved === c ? {} : { letter: waved };
   // A dot over an I read "Í", and any dot on small type, must lie level by the gray levels
@@ -128,6 +133,10 @@ function foreignInk(g: Gray, c: string, mine: Blob[], letterH: number, top: numb
   // an acute, a grave or a roof is a breve, the class markedLetter composes (final18: BĂLAN, TĂNASE read
   // "BÁLAN" at 0.883, "TÂNASE"): no acute's or roof's ink is such a cup; over an A read with a tilde
   // (right in JOÃO) it is left as read.
+  // A v over A, I, O, U: Pinyin's caron vowel (Ǎ Ǐ Ǒ Ǔ) where glyph-caron.ts tells it (twenty-eighth round:
+  // final26's Ǔ Ǎ written Ŭ Ă, its Ǒ left "Ó").
+  const caron = cls === 'caron' && mine.length === 1 ? caronVowel(g, c, base, mine[0]) : undefined;
+  if (caron) return caron === c ? {} : { letter: caron };
   if (cls === 'caron' && base === 'A' && c !== 'Ã' && cupDepth(g, mine[0]) >= BREVE_MIN_DEPTH) return { letter: markedLetter(base, 'breve') };
   if (cls === 'caron' && 'AO'.includes(base)) return c === base ? { doubt: true } : {};
   // A ring seen only in the gray levels over a letter read with a roof or a wave is that roof blurred

@@ -311,16 +311,17 @@ export function meanSpans(glyphs: Blob[], n: number): LetterSpan[] | undefined {
 
 /**
  * The letters past Latin-1 the ink readers write (Latin Extended-A from this file's marks, Ș Ț from
- * glyph-below.ts's comma below, the hooked Ɓ Ɗ Ƙ from glyph-body.ts, the open Ɔ Ɛ from glyph-open.ts), as a
+ * glyph-below.ts's comma below, the hooked Ɓ Ɗ Ƙ from glyph-body.ts, the open Ɔ Ɛ from glyph-open.ts; since the
+ * twenty-eighth round the barred Ɨ from glyph-barred-i.ts and Pinyin's Ǎ Ǐ Ǒ Ǔ Ǚ from glyph-caron.ts), as a
  * character-class body: letters the model cannot write.
  */
-export const INK_WRITTEN = '\u0100-\u017f\u0181\u0186\u018a\u0190\u018f\u0198\u01a0\u01af\u0218-\u021b\u1ea0-\u1ef9';
+export const INK_WRITTEN = '\u0100-\u017f\u0181\u0186\u018a\u018f\u0190\u0197\u0198\u01a0\u01af\u01cd-\u01dc\u0218-\u021b\u1ea0-\u1ef9';
 /**
  * The ink readers' letters that Unicode gives no decomposition, by the Latin letter the recogniser reads
- * for them (a stroke, bar, tail or hook drawn into the letter's body: Đ Ħ Ł Ŋ Ŧ Ɓ Ɗ Ƙ; the open Ɔ Ɛ): folded to
+ * for them (a stroke, bar, tail or hook drawn into the letter's body: Đ Ħ Ł Ŋ Ŧ Ɓ Ɗ Ƙ Ɨ; the open Ɔ Ɛ): folded to
  * it, so a reading that only lacks them is known as such (inkMarksOnly), as fold's NFD does for a mark.
  */
-const BODY_TWIN: Record<string, string> = { Đ: 'D', Ħ: 'H', Ł: 'L', Ŋ: 'N', Ŧ: 'T', Ɓ: 'B', Ɗ: 'D', Ƙ: 'K', Ɔ: 'O', Ɛ: 'E' };
+const BODY_TWIN: Record<string, string> = { Đ: 'D', Ħ: 'H', Ł: 'L', Ŋ: 'N', Ŧ: 'T', Ɓ: 'B', Ɗ: 'D', Ƙ: 'K', Ɔ: 'O', Ɛ: 'E', Ɨ: 'I' };
 const BODY_TWIN_RE = new RegExp(`[${Object.keys(BODY_TWIN).join('')}]`, 'g');
 const INK_LETTER = new RegExp(`[${INK_WRITTEN}]`);
 /** A character the ink readers write that the recogniser cannot: INK_WRITTEN's letters and Catalan's middle dot (glyph-middle-dot.ts). */
