@@ -83,11 +83,11 @@ describe('a dark-theme screenshot turned negative before the card is found (fram
   it('prepares a page of dark type on a light ground from a dark-theme desktop', async () => {
     const { bytes } = await darkDesktop(29_101, 'remap');
     const prepared = await prepareImage(bytes);
-    const { data } = await sharp(prepared.png).raw().toBuffer({ resolveWithObject: true });
-    let light = 0;
-    for (const v of data) if (v > 200) light++;
-    // The ground of the prepared page is paper: most of it light (the old reader handed over a dark page).
-    expect(light / data.length).toBeGreaterThan(0.6);
+    const { data, info } = await sharp(prepared.png).raw().toBuffer({ resolveWithObject: true });
+    // The prepared page's type is dark on a light ground (the old reader handed over light type on a dark page).
+    const votes = polarityVotes(data, info.width, info.height, info.channels);
+    expect(lightOnDark(votes)).toBe(false);
+    expect(votes.dark).toBeGreaterThan(5 * votes.light);
   });
 
   it('leaves a page of dark type exactly as it was (no negative)', async () => {
