@@ -22,6 +22,7 @@ import { greenWithoutBlueInk, hasBlueInk } from './stamp-ink.js';
 import { darkenPaper, PAPER_PX, type Colour } from './paper-backdrop.js';
 import { AXIS_CHECK_DEG, estimateSkew, typeRefusesAxis } from './skew.js';
 import { brightAxis, brightBox } from './bright-region.js';
+import { invertLuma, lightOnDark, polarityVotes, withoutSolids } from './polarity.js';
 import { pointsBox, pointsInBox, TYPE_KEEP, turnedMarks, typeMarks, typeTurn, unionBox } from './card-type.js';
 
 /** With OCR_FRAME_DEBUG set, each step's choice to stderr (which frames the type's checks change). */
@@ -132,11 +133,16 @@ export interface FramedCard {
 export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPixels?: number, mirrored = false): Promise<FramedCard> {
   const decoded = await decodeFrame(bytes, extraTurnDeg, limitInputPixels, mirrored);
   let rgb = decoded.raw;
+  // Light type on a dark ground (a dark theme, a negative): turned negative before anything reads it (polarity.ts).
+  const negative = lightOnDark(polarityVotes(rgb.data, rgb.width, rgb.height, rgb.channels));
+  frameDebug({ step: 'polarity', negative });
+  if (negative) invertLuma(rgb.data, rgb.channels);
   // A shadow across the whole frame is divided out before anything looks for the card (light.ts).
   let even = await evenFrame(rgb);
   // A tinted card lying on neutral printed paper: the paper darkened around it (paper-backdrop.ts),
   // its outline (one clean quadrilateral) the card's corners.
-  const colour = decoded.colour ?? (isJpeg(bytes) ? await colourOfFile(bytes, rgb.width, extraTurnDeg, limitInputPixels, mirrored) : undefined);
+  // Not on a negative frame: a screen's or a negative's colours are no card's on printed paper.
+  const colour = negative ? undefined : decoded.colour ?? (isJpeg(bytes) ? await colourOfFile(bytes, rgb.width, extraTurnDeg, limitInputPixels, mirrored) : undefined);
   const darkened = colour ? darkenPaper(even.rgb, colour) : null;
   let onPaper: { quad?: Quad } | null = null;
   if (darkened) {
@@ -201,13 +207,15 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
     }
   }
   // Residual skew and quarter turns from the text lines themselves.
-  const skew = estimateSkew(g, axis.share > 0.1 && axis.share < 0.85 ? 3 : 12);
+  // On a negative frame the photo's and the QR code's light squares are solid dark blocks, whose
+  // projections a turn would line up: they are left out (polarity.ts withoutSolids).
+  const skew = estimateSkew(negative ? withoutSolids(g) : g, axis.share > 0.1 && axis.share < 0.85 ? 3 : 12);
   // Cards are landscape; a portrait crop whose text runs vertically is turned a quarter.
   if (skew.quarter && g.h > g.w) {
     rgb = await toRaw(fromRaw(rgb).rotate(90));
     turned += 90;
     ({ g, scale } = await toAnalysis(rgb));
-    const again = estimateSkew(g, 12);
+    const again = estimateSkew(negative ? withoutSolids(g) : g, 12);
     skew.deg = again.deg;
   }
   frameDebug({ step: 'skew', deg: skew.deg, quarter: skew.quarter });
