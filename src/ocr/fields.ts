@@ -5,7 +5,7 @@
  */
 import { type CnhField, type CnhFieldName } from './engine.js';
 import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, labelTypeLow, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
-import { firstPiece } from './value-place.js';
+import { firstPiece, pageValueReach, VALUE_REACH as VALUE_REACH_FIXED } from './value-place.js';
 import {
   isKnownIssuer, normalizeCategory, wordNotCode, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
 } from './normalize.js';
@@ -132,9 +132,19 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   // 21 px, under label boxes of median 27).
   const typeLow = labelTypeLow(labels);
   const capH = typeLow > 0 && typeLow < GROWN_LABELS * labelH ? Math.min(labelCapHeight(labels), typeLow) : labelCapHeight(labels);
-  const below = (id: LabelId, lines = 1): Phrase[] => {
+  const fixedBelow = (id: LabelId, lines = 1): Phrase[] => {
     const l: FoundLabel | undefined = labels.get(id);
     return l ? valueBelow(l, phrases, labelPhrases, lines, labelH, capH) : [];
+  };
+  // A label with no value within the fixed reach looks as far as this page prints its values (value-place.ts pageValueReach).
+  const reach = pageValueReach([...labels.values()].flatMap((l) => {
+    const v = fixedBelow(l.id)[0];
+    return v && labelH > 0 ? [(v.y0 - l.phrase.y1) / Math.max(4, labelH)] : [];
+  }));
+  const below = (id: LabelId, lines = 1): Phrase[] => {
+    const found = fixedBelow(id, lines);
+    const l: FoundLabel | undefined = labels.get(id);
+    return found.length || !l || reach <= VALUE_REACH_FIXED ? found : valueBelow(l, phrases, labelPhrases, lines, labelH, capH, reach);
   };
   const suspects: Suspect[] = [];
   const read = (id: LabelId, norm: (s: string) => string, checked = false, part?: (w: OcrWord) => boolean): Draft => {

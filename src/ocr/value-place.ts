@@ -15,7 +15,7 @@ import { toPhrase, type Phrase } from './words.js';
 const NEXT_LINE_GAP = 1.6;
 
 /** How far (label heights) under its label's bottom a value line's top may lie. */
-const VALUE_REACH = 3.5;
+export const VALUE_REACH = 3.5;
 /** Farther reach, only with no label between (valueBelow). */
 const FAR_VALUE_REACH = 4.2;
 /**
@@ -32,7 +32,7 @@ const FAR_REACHED: LabelId[] = ['identidade', 'cpf', 'registro', 'emissao', 'val
  * boxes) and which are not labels themselves; then up to `maxLines - 1` further lines directly below.
  * Each line is joined with the rest of its line the recogniser broke off (withContinuations).
  */
-export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, maxLines = 1, labelHeightPx = label.phrase.h, capHeightPx = 0): Phrase[] {
+export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: Set<Phrase>, maxLines = 1, labelHeightPx = label.phrase.h, capHeightPx = 0, reach = VALUE_REACH): Phrase[] {
   const L = label.phrase;
   const h = Math.max(4, labelHeightPx);
   // Left edges align (within 4 label heights to the right: the printer's offset of the value layer
@@ -46,13 +46,13 @@ export function valueBelow(label: FoundLabel, phrases: Phrase[], labelPhrases: S
   // field's usual gap (final21 #84, a text-layer PDF: the identity line 3.55 label heights under its
   // label, exact cap-height boxes) is still its label's while the next label's line is not reached.
   const labelBetween = (p: Phrase): boolean => [...labelPhrases].some((q) => q !== L && q.y0 > L.y1 && q.y0 < p.y0 && q.x0 < p.x1 && q.x1 > p.x0);
-  const near = under(VALUE_REACH);
+  const near = under(reach);
   const far = (): Phrase[] => (FAR_REACHED.includes(label.id) ? under(FAR_VALUE_REACH).filter((p) => /\d/.test(p.text) && !labelBetween(p)) : []);
   const first = (near.length ? near : far()).sort((a, b) => a.y0 - b.y0)[0];
   if (!first) {
     // None under the whole phrase: under the label's own words, the unsure marks read in front of it left out (label-edge.ts).
     const core = labelWithoutUnsureLead(L);
-    return core ? valueBelow({ ...label, phrase: core }, phrases, labelPhrases, maxLines, labelHeightPx, capHeightPx) : [];
+    return core ? valueBelow({ ...label, phrase: core }, phrases, labelPhrases, maxLines, labelHeightPx, capHeightPx, reach) : [];
   }
   const out = [withContinuations(first, phrases, labelPhrases, h)];
   const used = (p: Phrase): boolean => out.some((o) => o.words.includes(p.words[0]));
@@ -124,6 +124,27 @@ function withInsets(line: Phrase, cy: number, typeH: number, phrases: Phrase[], 
  */
 export function firstPiece(line: Phrase, phrases: Phrase[]): Phrase {
   return phrases.find((p) => p.words[0] === line.words[0] && p.words.length < line.words.length) ?? line;
+}
+
+/** Most a page's own reach (pageValueReach) may grow to, in label heights: short of the next field's label line. */
+const PAGE_REACH_MAX = 4.2;
+/** Over the page's median label-to-value gap, in label heights: a value's own jitter about its layer's offset. */
+const PAGE_REACH_SLACK = 0.8;
+
+/**
+ * How far under its label (label heights) a value line may lie on this page: VALUE_REACH, or the median gap
+ * between the page's labels and their values found within VALUE_REACH (`gaps`, label heights, at least 3 of
+ * them) plus PAGE_REACH_SLACK, whichever is larger, at most PAGE_REACH_MAX. The value layer is printed with
+ * one offset per card: where it sits low (final27 #85, a text-layer PDF: values 2.75-3.38 label heights under
+ * their labels, median 3.17), a name 3.58 under NOME and the parents 3.70 under FILIAÇÃO are past the fixed
+ * reach though they lie where this page puts its values. Used by fields.ts only for a label that found no
+ * value within VALUE_REACH.
+ */
+export function pageValueReach(gaps: number[]): number {
+  if (gaps.length < 3) return VALUE_REACH;
+  const g = [...gaps].sort((a, b) => a - b), mid = g.length / 2;
+  const median = g.length % 2 ? g[Math.floor(mid)] : (g[mid - 1] + g[mid]) / 2;
+  return Math.min(PAGE_REACH_MAX, Math.max(VALUE_REACH, median + PAGE_REACH_SLACK));
 }
 
 /** Some letter or digit. */
