@@ -33,6 +33,8 @@ import { INK_LETTER_CAP } from './glyph-accent.js';
 import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { JUDGED_LETTER, letterSpans, meanSpans } from './glyph-marks.js';
 import { mendForeignMarks } from './glyph-foreign.js';
+import { mendFaintMarks } from './glyph-faint-mark.js';
+import { mendShortWords } from './word-tail-ink.js';
 import { mendOwnLetters } from './glyph-own.js';
 import { mendBodyLetters } from './glyph-body.js';
 import { mendOpenLetters } from './glyph-open.js';
@@ -251,7 +253,9 @@ export function mendBelowMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) =
 }
 
 /**
- * The marks over and under capitals the model cannot write, read from the ink: glyph-foreign.ts
+ * The marks over and under capitals the model cannot write, read from the ink: glyph-faint-mark.ts
+ * mendFaintMarks (a mark under the threshold over a plain vowel doubts its word; before it word-tail-ink.ts
+ * mendShortWords: print running on past a word's box doubts it), glyph-foreign.ts
  * mendForeignMarks, then glyph-body.ts mendBodyLetters (a hook, tail or bar drawn into the letter: Ɓ Ɗ Ƙ
  * Ŋ Ŧ; before the marks below, so an eng's tail is not taken for a comma under an N), then glyph-barred-i.ts
  * mendBarredI (the barred Ɨ read I, E or T; before glyph-open.ts, which took such an E for an Ɛ), then glyph-open.ts
@@ -261,5 +265,5 @@ export function mendBelowMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) =
  * these, in this order).
  */
 export function mendInkMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
-  return mendOwnLetters(g, mendBelowMarks(g, mendOpenLetters(g, mendBarredI(g, mendBodyLetters(g, mendForeignMarks(g, words, judged), judged), judged), judged), judged), judged);
+  return mendOwnLetters(g, mendBelowMarks(g, mendOpenLetters(g, mendBarredI(g, mendBodyLetters(g, mendForeignMarks(g, mendFaintMarks(g, mendShortWords(g, words, judged), judged), judged), judged), judged), judged), judged), judged);
 }
