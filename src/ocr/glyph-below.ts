@@ -265,5 +265,10 @@ export function mendBelowMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) =
  * these, in this order).
  */
 export function mendInkMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean = () => true): OcrWord[] {
-  return mendOwnLetters(g, mendBelowMarks(g, mendOpenLetters(g, mendBarredI(g, mendBodyLetters(g, mendForeignMarks(g, mendFaintMarks(g, mendShortWords(g, words, judged), judged), judged), judged), judged), judged), judged), judged);
+  return INK_MENDERS.reduce((ws, mend) => mend(g, ws, judged), words);
 }
+
+/** mendInkMarks's steps, in the order they run (each takes the words the one before it gave). */
+const INK_MENDERS: ReadonlyArray<(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean) => OcrWord[]> = [
+  mendShortWords, mendFaintMarks, mendForeignMarks, mendBodyLetters, mendBarredI, mendOpenLetters, mendBelowMarks, mendOwnLetters,
+];
