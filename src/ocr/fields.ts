@@ -11,7 +11,7 @@ import {
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isPlaceLine, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { finishNames } from './name-finish.js';
-import { categoryUnderCpf, loneHeaderUf, nearFiliacao, doubtFlatCodes, PLACED_CODE_CAP, withoutTallCodes } from './near-labels.js';
+import { categoryUnderCpf, loneHeaderUf, nearFiliacao, doubtFlatCodes, PLACED_CODE_CAP, remarksWithoutLabel, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
 import { edgeMarkedNumber, hasDigit, isNameWord, rgWidthFits, tallStray, valueConfidence } from './doubts.js';
@@ -249,6 +249,9 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
     else if (d.observacoes.conf < 0.5) suspects.push({ phrase: obsPs[0], accept: isRemarkReading });
   }
   if (d.observacoes.conf < 0.5) d.observacoes = none;
+  // Its label unread: remarks holding EAR told by their shape (near-labels.ts remarksWithoutLabel), capped.
+  const loneRemarks = !d.observacoes.valor && !labels.has('observacoes') ? remarksWithoutLabel(phrases, labelPhrases) : undefined;
+  if (loneRemarks) d.observacoes = { valor: normalizeRemarks(loneRemarks.text), conf: valueConfidence([loneRemarks]), cap: PLACED_CODE_CAP };
 
   // Birth: field 3 of the 2022 model "DD/MM/AAAA, CIDADE, UF"; the older model prints the date alone.
   d.local_nascimento = none;

@@ -35,10 +35,18 @@ interface LabelDef {
    * "DATAEM" for DATA EMISSÃO on a dark old card's back, final16 #57's two readings).
    */
   cut?: string;
+  /**
+   * Or, only where no phrase is the label otherwise: a phrase of one token, at least TAIL_LABEL letters,
+   * within one edit of this string's end of the same length (the label's start lost to a glare or the
+   * card's washed-out edge: "AVAÇÕES" and "RAÇÕES" for OBSERVAÇÕES, final27 #47 and #35).
+   */
+  tail?: string;
 }
 
 /** Letters a label's start (LabelDef.cut) must hold: past the DATA the date labels share and two more (DATAEM). */
 export const CUT_LABEL = 6;
+/** Letters a label's end (LabelDef.tail) must hold: past the -ÇÕES no other label word ends in, two more. */
+export const TAIL_LABEL = 6;
 
 const LABELS: LabelDef[] = [
   { id: 'nome', all: ['SOBRENOME'] },
@@ -53,7 +61,7 @@ const LABELS: LabelDef[] = [
   { id: 'categoria', all: ['CAT'], glued: 'CATHAB' },
   { id: 'primeira', all: ['HABILITACAO'], none: ['CARTEIRA', 'NACIONAL', 'CAT'] },
   { id: 'filiacao', all: ['FILIACAO'] },
-  { id: 'observacoes', all: ['OBSERVACOES'] },
+  { id: 'observacoes', all: ['OBSERVACOES'], tail: 'OBSERVACOES' },
   { id: 'local', all: ['LOCAL'], none: ['NASCIMENTO', 'DATA'] },
   { id: 'permissao', all: ['PERMISSAO'] },
 ];
@@ -151,6 +159,12 @@ export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
     const cut = def.cut;
     if (!cut || found.has(def.id)) continue;
     const p = phrases.find((q) => { const ts = tokens(q); return !taken(q) && ts.length === 1 && ts[0].length >= CUT_LABEL && cut.startsWith(ts[0]); });
+    if (p) found.set(def.id, { id: def.id, phrase: p });
+  }
+  for (const def of LABELS) {
+    const tail = def.tail;
+    if (!tail || found.has(def.id)) continue;
+    const p = phrases.find((q) => { const ts = tokens(q); return !taken(q) && ts.length === 1 && ts[0].length >= TAIL_LABEL && editDistance(ts[0], tail.slice(-ts[0].length)) <= 1; });
     if (p) found.set(def.id, { id: def.id, phrase: p });
   }
   if (found.size < LABEL_COUNT) for (const p of splitLabels(phrases)) {

@@ -1,10 +1,12 @@
 /**
  * Anchors found when a card's usual ones are lost (fields.ts extractFields): the issuing state read alone
  * where the DETRAN line stands, a category's line without the security print's tall blobs, the FILIAÇÃO
- * label read a few letters off, the category placed under the CPF's column (categoryUnderCpf).
+ * label read a few letters off, the category placed under the CPF's column (categoryUnderCpf), remarks
+ * holding EAR told by their shape where their label went unread (remarksWithoutLabel).
  */
 import type { Draft } from './checks.js';
 import type { FoundLabel, LabelId } from './layout.js';
+import { normalizeRemarks, REMARK_CODES } from './codes.js';
 import { CATEGORY_SET, UFS } from './normalize.js';
 import { editDistance, fold, toPhrase, type Phrase } from './words.js';
 
@@ -119,5 +121,26 @@ export function categoryUnderCpf(cpf: Phrase | undefined, phrases: Phrase[], lab
   const h = cpf.y1 - cpf.y0;
   const found = phrases.filter((p) => !labelPhrases.has(p) && p !== cpf && p.y0 >= cpf.y1 && p.y0 - cpf.y1 <= CODE_BELOW_CPF * h && Math.abs(p.x0 - cpf.x0) <= h
     && CATEGORY_SET.has(p.text.trim()) && p.y1 - p.y0 >= CODE_TYPE_SHARE * h && p.words.every((w) => w.conf >= PLACED_CODE_CONF));
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** Least confidence of every word of remarks placed without their label (remarksWithoutLabel). */
+const LONE_REMARK_CONF = 0.9;
+
+/**
+ * Remarks whose "OBSERVAÇÕES" label went unread, told by their own shape: the one phrase on the page
+ * (not a label's) that is remark codes only (codes.ts REMARK_CODES after normalizeRemarks) holding EAR,
+ * every word read at LONE_REMARK_CONF or over. EAR is no Portuguese word and nothing else on a CNH
+ * prints it; a lone capital is not taken (single letters are too common in noise and on the card's
+ * print). The 2022 back under glare or blur (final27 #50, #52: "12 OBSERVAÇÕES" unread, "EAR" read at
+ * 0.93-0.96 above LOCAL). Undefined when none or two such phrases. The caller caps it under the
+ * low-confidence line (PLACED_CODE_CAP): its role is its shape's word, not a label's.
+ */
+export function remarksWithoutLabel(phrases: Phrase[], labelPhrases: Set<Phrase>): Phrase | undefined {
+  const found = phrases.filter((p) => {
+    if (labelPhrases.has(p) || !p.words.every((w) => w.conf >= LONE_REMARK_CONF)) return false;
+    const codes = normalizeRemarks(p.text);
+    return REMARK_CODES.test(codes) && codes.split(' ').includes('EAR');
+  });
   return found.length === 1 ? found[0] : undefined;
 }
