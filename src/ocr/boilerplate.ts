@@ -39,9 +39,12 @@ function isVocabulary(token: string): boolean {
 /**
  * True when `value` is the card's own print rather than a person's data: at least two of its words
  * of three letters or more are card vocabulary and they make at least 60% of such words (a name such
- * as "MARIA DO BRASIL SOUZA" keeps one vocabulary word among three and passes).
+ * as "MARIA DO BRASIL SOUZA" keeps one vocabulary word among three and passes), or it is one such word
+ * of four letters or more. `place`: the value is a birthplace ("TOWN, UF"), whose one word counts only
+ * when it is a vocabulary word exactly: a town can be within the fuzzy match's edits of one (PROMISSÃO,
+ * SP is 2 edits from PERMISSÃO: final27 #38, #54 lost their birthplace to it).
  */
-export function isBoilerplate(value: string): boolean {
+export function isBoilerplate(value: string, place = false): boolean {
   const tokens = fold(value).split(/[^A-Z0-9]+/).filter((t) => t.length >= 3);
   if (!tokens.length) return false;
   // The last word may be a vocabulary word cut at the reading's edge ("ORGÃO EMIS", final14 #75: the
@@ -49,7 +52,7 @@ export function isBoilerplate(value: string): boolean {
   const last = tokens[tokens.length - 1];
   const cut = tokens.length > 1 && last.length >= CUT_PREFIX && !isVocabulary(last) && VOCABULARY.some((w) => w.length >= 7 && w.startsWith(last));
   const hits = tokens.filter(isVocabulary).length + (cut ? 1 : 0);
-  return (hits >= 2 && hits / tokens.length >= 0.6) || (tokens.length === 1 && hits === 1 && tokens[0].length >= 4);
+  return (hits >= 2 && hits / tokens.length >= 0.6) || (tokens.length === 1 && hits === 1 && tokens[0].length >= 4 && (!place || WORDS.has(tokens[0])));
 }
 
 /**

@@ -116,7 +116,7 @@ export function fieldCheck(k: CnhFieldName, valor: string, textLayer = false): b
  * came from a PDF's text layer (names may hold any Latin letter: TEXT_LAYER_NAME_RE).
  */
 export function scoreFields(d: Partial<Record<CnhFieldName, Draft>>, textLayer = false): Record<CnhFieldName, CnhField> {
-  for (const k of TEXT_FIELDS) if (d[k]?.valor && isBoilerplate(d[k].valor)) d[k] = none;
+  for (const k of TEXT_FIELDS) if (d[k]?.valor && isBoilerplate(d[k].valor, k === 'local_nascimento')) d[k] = none;
   // A name made only of the card's print and the identity line's body and state (boilerplate.ts cardWordsOnly).
   for (const k of NAME_FIELDS) if (d[k]?.valor && cardWordsOnly(d[k].valor)) d[k] = none;
   const get = (k: CnhFieldName): Draft => d[k] ?? none;

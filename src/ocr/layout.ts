@@ -6,6 +6,7 @@
  */
 import { editDistance, fold, toPhrase, type Phrase } from './words.js';
 import { PLAIN_CAPS, valueBelow } from './value-place.js';
+import { isPlaceLine } from './codes.js';
 
 // The value lines' places moved to value-place.ts; re-exported for the modules that import them from here.
 export { excessIndent, LOST_GLYPH, valueAbove, valueBelow, withContinuations } from './value-place.js';
@@ -119,6 +120,17 @@ export function fuzzyContains(text: string, pattern: string, maxEdits: number): 
   return false;
 }
 
+/** A date as printed (DD/MM/AAAA, separators as read). */
+const DATE_TEXT = /\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}/;
+
+/**
+ * Whether a phrase has a value's shape that no label has: a date, or a place ending in a comma and one
+ * of the 27 states (codes.ts isPlaceLine). A town's name can be a label word within the fuzzy match's
+ * edits: the 2022 birth line "24/12/1985, PROMISSÃO, SP" read as the PERMISSÃO label (2 edits), its town
+ * lost (final27 #38, #54).
+ */
+const valueShaped = (p: Phrase): boolean => DATE_TEXT.test(p.text) || isPlaceLine(p.text);
+
 export interface FoundLabel {
   id: LabelId;
   phrase: Phrase;
@@ -133,7 +145,7 @@ export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
   const found = new Map<LabelId, FoundLabel>();
   for (const p of phrases) {
     const ts = tokens(p);
-    if (ts.length === 0 || ts.length > 9) continue;
+    if (ts.length === 0 || ts.length > 9 || valueShaped(p)) continue;
     for (const def of LABELS) {
       if (!isLabel(def, ts)) continue;
       // The first reading top-down, unless a later one is read closer to the label: the heading's
@@ -169,6 +181,7 @@ export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
   }
   if (found.size < LABEL_COUNT) for (const p of splitLabels(phrases)) {
     const ts = tokens(p);
+    if (valueShaped(p)) continue;
     for (const def of LABELS) {
       if (found.has(def.id) || !isLabel(def, ts) || [...found.values()].some((l) => l.phrase.words.some((w) => p.words.includes(w)))) continue;
       found.set(def.id, { id: def.id, phrase: p });
