@@ -1,5 +1,5 @@
 /**
- * Remarks whose "OBSERVAÇÕES" label went unread (issue #17, the thirtieth round): remarks holding EAR told
+ * Remarks whose "OBSERVAÇÕES" label went unread (issue #17, the twenty-ninth round): remarks holding EAR told
  * by their shape (near-labels.ts remarksWithoutLabel) and the label read by its end (layout.ts LabelDef.tail).
  * The words are final27 #50's first reading (a 2022 card under glare: "12 OBSERVAÇÕES" on the back unread,
  * EAR read at 0.96), its front's labels and values from the name to the category, and its whole back.

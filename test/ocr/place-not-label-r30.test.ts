@@ -1,5 +1,5 @@
 /**
- * A birthplace is never a label, nor the card's print (issue #17, the thirtieth round): final27 #38 and
+ * A birthplace is never a label, nor the card's print (issue #17, the twenty-ninth round): final27 #38 and
  * #54 lost "PROMISSÃO, SP" twice over. Its birth line "24/12/1985, PROMISSÃO, SP" was taken for the
  * PERMISSÃO label (PROMISSAO is 2 edits from PERMISSAO: a 9-letter token's tolerance), and the town alone was
  * refused as boilerplate (one vocabulary word within 2 edits). The words are final27 #38's first reading of

@@ -1,5 +1,5 @@
 /**
- * A name whose last word lies on a stain (issue #17, the thirtieth round; final28 #13, a low-light photo:
+ * A name whose last word lies on a stain (issue #17, the twenty-ninth round; final28 #13, a low-light photo:
  * "ELIZETE EDILENE COLARES" read at 0.927, TROVÃO printed after it on a dark stain, unread). lostLineEnds
  * looked for the line's ink past its last word at a level lighter than the line's ink split, where the stain
  * is ink too and joins the letters into one blob too large for a glyph; it now also looks at the line's own
