@@ -124,12 +124,13 @@ export function fuzzyContains(text: string, pattern: string, maxEdits: number): 
 const DATE_TEXT = /\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}/;
 
 /**
- * Whether a phrase has a value's shape that no label has: a date, or a place ending in a comma and one
- * of the 27 states (codes.ts isPlaceLine). A town's name can be a label word within the fuzzy match's
- * edits: the 2022 birth line "24/12/1985, PROMISSÃO, SP" read as the PERMISSÃO label (2 edits), its town
- * lost (final27 #38, #54).
+ * Whether a phrase has a value's shape that no label has, a date or a place ending in a comma and one of
+ * the 27 states (codes.ts isPlaceLine), and no label word spelt exactly (`ts`: its tokens): a town's name
+ * can be a label word within the fuzzy match's edits (the 2022 birth line "24/12/1985, PROMISSÃO, SP" read
+ * as the PERMISSÃO label, 2 edits, its town lost: final27 #38, #54), while a label read together with the
+ * value beside it ("VALIDADE 16/09/2020") still holds its word.
  */
-const valueShaped = (p: Phrase): boolean => DATE_TEXT.test(p.text) || isPlaceLine(p.text);
+const valueShaped = (p: Phrase, ts: string[]): boolean => (DATE_TEXT.test(p.text) || isPlaceLine(p.text)) && !ts.some((t) => LABEL_TOKENS.includes(t));
 
 export interface FoundLabel {
   id: LabelId;
@@ -145,7 +146,7 @@ export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
   const found = new Map<LabelId, FoundLabel>();
   for (const p of phrases) {
     const ts = tokens(p);
-    if (ts.length === 0 || ts.length > 9 || valueShaped(p)) continue;
+    if (ts.length === 0 || ts.length > 9 || valueShaped(p, ts)) continue;
     for (const def of LABELS) {
       if (!isLabel(def, ts)) continue;
       // The first reading top-down, unless a later one is read closer to the label: the heading's
@@ -181,7 +182,7 @@ export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
   }
   if (found.size < LABEL_COUNT) for (const p of splitLabels(phrases)) {
     const ts = tokens(p);
-    if (valueShaped(p)) continue;
+    if (valueShaped(p, ts)) continue;
     for (const def of LABELS) {
       if (found.has(def.id) || !isLabel(def, ts) || [...found.values()].some((l) => l.phrase.words.some((w) => p.words.includes(w)))) continue;
       found.set(def.id, { id: def.id, phrase: p });

@@ -63,6 +63,9 @@ describe('a birthplace is no label and no boilerplate', () => {
     expect(findLabels([line('PERMISSÃO')]).has('permissao')).toBe(true);
     expect(findLabels([line('PERMISAO')]).has('permissao')).toBe(true);
     expect(findLabels([line('3 DATA, LOCAL E UF DE NASCIMENTO')]).has('nascimento3')).toBe(true);
+    // A label read together with the value beside it keeps its own word, spelt exactly.
+    expect(findLabels([line('VALIDADE 16/09/2020')]).has('validade')).toBe(true);
+    expect(findLabels([line('LOCAL PROMISSÃO, SP')]).has('local')).toBe(true);
   });
   it('refuses a birthplace that is the card\'s print exactly, and keeps the fuzzy rule for other fields', () => {
     expect(isBoilerplate('PROMISSÃO, SP', true)).toBe(false);
