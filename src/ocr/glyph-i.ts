@@ -223,19 +223,38 @@ export function tGlyphs(g: Gray, w: OcrWord): Map<number, TOrI> {
 }
 
 /**
- * A level half-way from the word's Otsu split to its paper (the median of the pixels over the split):
- * strokes the blur thinned to mid-gray are ink at it.
+ * The word's box (clamped to the page), its Otsu split `t`, and the median of its pixels over the split
+ * (`above`) or at or under it; `empty` for the median when that side holds no pixel.
  */
-export function lighterLevel(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): number {
+function splitAndMedian(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>, above: boolean, empty: number): { t: number; median: number } {
   const x0 = Math.max(0, Math.floor(w.x0)), y0 = Math.max(0, Math.floor(w.y0));
   const x1 = Math.min(g.width - 1, Math.ceil(w.x1)), y1 = Math.min(g.height - 1, Math.ceil(w.y1));
   const t = otsu(g, x0, y0, x1, y1);
   const hist = new Uint32Array(256);
   let n = 0;
-  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) { const v = g.data[y * g.width + x]; if (v > t) { hist[v]++; n++; } }
-  let paper = 255;
-  for (let v = 0, c = 0; v < 256; v++) { c += hist[v]; if (c * 2 >= n && n > 0) { paper = v; break; } }
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) { const v = g.data[y * g.width + x]; if (v > t === above) { hist[v]++; n++; } }
+  let median = empty;
+  for (let v = 0, c = 0; v < 256; v++) { c += hist[v]; if (c * 2 >= n && n > 0) { median = v; break; } }
+  return { t, median };
+}
+
+/**
+ * A level half-way from the word's Otsu split to its paper (the median of the pixels over the split):
+ * strokes the blur thinned to mid-gray are ink at it.
+ */
+export function lighterLevel(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): number {
+  const { t, median: paper } = splitAndMedian(g, w, true, 255);
   return (t + paper) / 2;
+}
+
+/**
+ * A level half-way from the word's ink (the median of its pixels at or under its Otsu split) to that split:
+ * its letters' cores are ink at it, a stain or a shadow lighter than them is not (final28 #13: the letters
+ * of TROVÃO at 0-10 on a stain of 80-130 after a line whose split is near 120).
+ */
+export function darkerLevel(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): number {
+  const { t, median: ink } = splitAndMedian(g, w, false, 0);
+  return (ink + t) / 2;
 }
 
 /**

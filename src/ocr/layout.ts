@@ -168,16 +168,13 @@ export function findLabels(phrases: Phrase[]): Map<LabelId, FoundLabel> {
     });
     if (p) found.set(def.id, { id: def.id, phrase: p });
   }
+  // Labels still missing, read as one word that is their start (LabelDef.cut) or their end (LabelDef.tail).
   for (const def of LABELS) {
-    const cut = def.cut;
-    if (!cut || found.has(def.id)) continue;
-    const p = phrases.find((q) => { const ts = tokens(q); return !taken(q) && ts.length === 1 && ts[0].length >= CUT_LABEL && cut.startsWith(ts[0]); });
-    if (p) found.set(def.id, { id: def.id, phrase: p });
-  }
-  for (const def of LABELS) {
-    const tail = def.tail;
-    if (!tail || found.has(def.id)) continue;
-    const p = phrases.find((q) => { const ts = tokens(q); return !taken(q) && ts.length === 1 && ts[0].length >= TAIL_LABEL && editDistance(ts[0], tail.slice(-ts[0].length)) <= 1; });
+    const { cut, tail } = def;
+    if ((!cut && !tail) || found.has(def.id)) continue;
+    const part = (t: string): boolean => (cut !== undefined && t.length >= CUT_LABEL && cut.startsWith(t))
+      || (tail !== undefined && t.length >= TAIL_LABEL && editDistance(t, tail.slice(-t.length)) <= 1);
+    const p = phrases.find((q) => { const ts = tokens(q); return !taken(q) && ts.length === 1 && part(ts[0]); });
     if (p) found.set(def.id, { id: def.id, phrase: p });
   }
   if (found.size < LABEL_COUNT) for (const p of splitLabels(phrases)) {

@@ -3,7 +3,7 @@
  * an identity number that reads otherwise enlarged, a name line whose ink goes on past its last word.
  * Neither replaces a value: each lowers its confidence under the low-confidence line.
  */
-import { blobs, lighterLevel, otsu, type Gray } from './glyph-i.js';
+import { blobs, darkerLevel, lighterLevel, type Gray } from './glyph-i.js';
 import { enlarged, grownBox, paddedCut } from './cuts.js';
 import { findLabels, labelCapHeight, labelHeight, valueBelow } from './layout.js';
 import { SEGMENTATION, type Recognizer } from './pool.js';
@@ -61,27 +61,10 @@ const LINE_END_REACH = 2.5;
 const LINE_END_CONF = 0.5;
 
 /**
- * A level half-way from a word's ink (the median of its pixels at or under its Otsu split) to that split:
- * its letters' cores are ink at it, a stain or a shadow lighter than them is not (final28 #13: the letters
- * of TROVÃO at 0-10 on a stain of 80-130 after a line whose split is near 120).
- */
-function darkerLevel(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>): number {
-  const x0 = Math.max(0, Math.floor(w.x0)), y0 = Math.max(0, Math.floor(w.y0));
-  const x1 = Math.min(g.width - 1, Math.ceil(w.x1)), y1 = Math.min(g.height - 1, Math.ceil(w.y1));
-  const t = otsu(g, x0, y0, x1, y1);
-  const hist = new Uint32Array(256);
-  let n = 0;
-  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) { const v = g.data[y * g.width + x]; if (v <= t) { hist[v]++; n++; } }
-  let ink = 0;
-  for (let v = 0, c = 0; v < 256; v++) { c += hist[v]; if (c * 2 >= n && n > 0) { ink = v; break; } }
-  return (ink + t) / 2;
-}
-
-/**
  * Names (under NOME and FILIAÇÃO) whose line goes on in ink right of the last word read: a glyph-sized
  * blob (0.6-1.4 x the line's type height tall, at most 1.5 x wide, within the line's band, ink at a level
  * half-way from the line's own ink split to its paper: glyph-i.ts lighterLevel; or, for a stain under the line's
- * end, half-way from its ink to that split: darkerLevel) starting within LINE_END_REACH type heights after it, where no other word was read
+ * end, half-way from its ink to that split: glyph-i.ts darkerLevel) starting within LINE_END_REACH type heights after it, where no other word was read
  * ("JUVENAL RAMIRO DE NEPOMUCEN" at 0.915, the O and CHAVES under a glare's veil unread: final5 #72;
  * "IDALINA EUFRÁSIA DE BERTOLUCCI" for ... ABRAÃO). The last word falls to LINE_END_CONF, so the name
  * ends under the low-confidence line. Frame lines and the photo's edge reach past the band and are
