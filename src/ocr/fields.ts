@@ -5,13 +5,13 @@
  */
 import { type CnhField, type CnhFieldName } from './engine.js';
 import { detectModel, excessIndent, findLabels, LOST_GLYPH, labelCapHeight, labelHeight, labelTypeLow, valueAbove, valueBelow, type CnhModel, type FoundLabel, type LabelId } from './layout.js';
-import { firstPiece, pageValueReach, VALUE_REACH as VALUE_REACH_FIXED } from './value-place.js';
+import { firstPiece, labelValueGaps, pageValueReach, VALUE_REACH as VALUE_REACH_FIXED } from './value-place.js';
 import {
   isKnownIssuer, normalizeCategory, wordNotCode, normalizeCnhNumber, normalizeCpf, normalizeDate, normalizeName, parseIdentity, single, UFS, BIRTH_LINE, BIRTH_START,
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isPlaceLine, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { finishNames } from './name-finish.js';
-import { categoryUnderCpf, loneHeaderUf, nearFiliacao, doubtFlatCodes, PLACED_CODE_CAP, remarksWithoutLabel, withoutTallCodes } from './near-labels.js';
+import { categoryUnderCpf, misreadCategoryUnderCpf, PLACED_CODE_CONF, loneHeaderUf, nearFiliacao, doubtFlatCodes, PLACED_CODE_CAP, remarksWithoutLabel, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
 import { edgeMarkedNumber, hasDigit, isNameWord, rgWidthFits, tallStray, valueConfidence } from './doubts.js';
@@ -113,6 +113,11 @@ export interface Suspect {
    * mean confidence, at most this (second-looks.ts rereadSuspects: a whitelist's forced letters read unsure).
    */
   closeCap?: number;
+  /**
+   * A code: when the held reading of the phrase's box fails, its own chain of glyphs (code-ink.ts
+   * codeInk, value-type blobs around the phrase's centre) is cut close and read once more, held alike.
+   */
+  inkCut?: boolean;
 }
 
 /**
@@ -137,10 +142,7 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
     return l ? valueBelow(l, phrases, labelPhrases, lines, labelH, capH) : [];
   };
   // A label with no value within the fixed reach looks as far as this page prints its values (value-place.ts pageValueReach).
-  const reach = pageValueReach([...labels.values()].flatMap((l) => {
-    const v = fixedBelow(l.id)[0];
-    return v && labelH > 0 ? [(v.y0 - l.phrase.y1) / Math.max(4, labelH)] : [];
-  }));
+  const reach = pageValueReach(labelValueGaps(labels, phrases, labelPhrases, labelH, capH));
   const below = (id: LabelId, lines = 1): Phrase[] => {
     const found = fixedBelow(id, lines);
     const l: FoundLabel | undefined = labels.get(id);
@@ -197,10 +199,15 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   const catText = normalizeCategory(catPs.map((p) => p.text).join(' '));
   d.categoria = catText ? { valor: catText, conf: valueConfidence(catPs) } : none;
   // Its label unread on a 2022 front: the code in the CPF's column under it (near-labels.ts categoryUnderCpf).
-  const placedCat = !catText && !catLabel && model === '2022' ? categoryUnderCpf(below('cpf')[0] ?? phrases.find((p) => CPF_PRINTED.test(p.text)), phrases, labelPhrases) : undefined;
+  const cpfValue = !catText && !catLabel && model === '2022' ? below('cpf')[0] ?? phrases.find((p) => CPF_PRINTED.test(p.text)) : undefined;
+  const pageTypeH = cpfValue ? valueHeight(phrases.flatMap((p) => p.words)) : 0;
+  const placedCat = cpfValue ? categoryUnderCpf(cpfValue, phrases, labelPhrases, pageTypeH) : undefined;
   if (placedCat) d.categoria = { valor: placedCat.text.trim(), conf: valueConfidence([placedCat]), cap: PLACED_CODE_CAP };
+  // There, a word of a misread code's shape ("Cc"): read again held to the categories' letters, from its own ink.
+  const misreadCat = cpfValue && !placedCat ? misreadCategoryUnderCpf(cpfValue, phrases, labelPhrases, pageTypeH) : undefined;
+  if (misreadCat) suspects.push({ phrase: widenedCode(misreadCat, true), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET, inkCut: true, minConf: PLACED_CODE_CONF });
   // Read, but no category in it ("R" for B): read again with the recogniser held to the categories' letters.
-  if (!d.categoria.valor && catPs.length === 1 && !catPs[0].words.every((w) => wordNotCode(w.text))) suspects.push({ phrase: widenedCode(catPs[0], true), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET });
+  if (!d.categoria.valor && catPs.length === 1 && !catPs[0].words.every((w) => wordNotCode(w.text))) suspects.push({ phrase: widenedCode(catPs[0], true), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET, inkCut: true });
   if (d.categoria.valor && catLabel && catPs.length === 1) {
     // A code starting a glyph or more right of where this card's values start lost its first letter
     // ("AE" read "E" at 0.97: final2 part): read again from where it should begin, and capped under the

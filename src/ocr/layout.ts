@@ -5,7 +5,7 @@
  * left-aligned with it (value-place.ts valueBelow).
  */
 import { editDistance, fold, toPhrase, type Phrase } from './words.js';
-import { PLAIN_CAPS, valueBelow } from './value-place.js';
+import { labelValueGaps, median, PLAIN_CAPS, valueBelow } from './value-place.js';
 import { isPlaceLine } from './codes.js';
 
 // The value lines' places moved to value-place.ts; re-exported for the modules that import them from here.
@@ -246,12 +246,22 @@ export function labelHeight(labels: Map<LabelId, FoundLabel>): number {
   return hs.length ? hs[Math.floor(hs.length / 2)] : 0;
 }
 
+/**
+ * The median of a page's label-to-value gaps (label heights, value-place.ts labelValueGaps) is 0.6-1.5 on
+ * most seen pages, the values printed where the card's design puts them; a page whose median is more
+ * (2.5-3.1: its value layer printed low, final28 #20's lone category under its label's region) has its
+ * empty regions reach that much deeper. The gaps differ by row on a 2022 front (0.6 under CPF, 3.2 under
+ * NOME), so regions only grow down: their top stays where a value printed as designed begins.
+ */
+const USUAL_VALUE_GAP = 1.6;
+
 /** Labels whose value is a single line (re-read on their own when the page pass found nothing). */
 const SINGLE_LINE_VALUES: LabelId[] = ['nome', 'nascimento3', 'nascimento', 'emissao', 'validade', 'identidade', 'cpf', 'registro', 'categoria', 'primeira', 'observacoes'];
 
 /**
  * Regions (px) under found labels where no value phrase was found: from 0.2 label heights under the
- * label (its top plus 1.5 label heights at most), 3.2 label heights tall, from one label height left of it (three for category and remarks) to the next label on its row (at most
+ * label (its top plus 1.5 label heights at most), 3.2 label heights tall (more by the page's excess over
+ * USUAL_VALUE_GAP, then not past the next label under it), from one label height left of it (three for category and remarks) to the next label on its row (at most
  * 40 label heights; 8 for the category). Single letters (category B, remark A) are often dropped by sparse page reading.
  */
 export function emptyValueRegions(phrases: Phrase[], imageWidthPx: number, imageHeightPx: number): Array<{ id: LabelId; left: number; top: number; width: number; height: number }> {
@@ -259,6 +269,9 @@ export function emptyValueRegions(phrases: Phrase[], imageWidthPx: number, image
   const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
   const h = labelHeight(labels);
   const capH = labelCapHeight(labels);
+  // The page's value layer printed low (its median label-to-value gap over USUAL_VALUE_GAP): regions reach deeper.
+  const gaps = labelValueGaps(labels, phrases, labelPhrases, h, capH);
+  const deeper = gaps.length >= 3 ? Math.max(0, median(gaps) - USUAL_VALUE_GAP) : 0;
   const out: Array<{ id: LabelId; left: number; top: number; width: number; height: number }> = [];
   for (const id of SINGLE_LINE_VALUES) {
     const l = labels.get(id);
@@ -271,9 +284,12 @@ export function emptyValueRegions(phrases: Phrase[], imageWidthPx: number, image
     const reach = id === 'categoria' ? 8 : 40;
     const right = Math.min(imageWidthPx, Math.round(Math.min(L.x0 + reach * h, ...nextRight) - 0.5 * h));
     // From the label's type, not its phrase's box: a value's first letter read into the label's phrase
-    // (an "F" under "12 OBSERVAÇÕES" read "-") stretches that box down over the value.
+    // (an "F" under "12 OBSERVAÇÕES" read "-") stretches that box down over the value. Deeper by as much
+    // as this page prints its values lower than usual, then not past the next label under this one.
     const top = Math.round(Math.min(L.y1, L.y0 + 1.5 * h) + 0.2 * h);
-    const height = Math.min(imageHeightPx - top, Math.round(3.2 * h));
+    const nextBelow = [...labelPhrases].filter((p) => p !== L && p.y0 > L.y1 && p.x0 < L.x1 && p.x1 > L.x0).map((p) => p.y0);
+    const bottom = Math.min(imageHeightPx, top + Math.round((3.2 + deeper) * h), deeper > 0 ? Math.min(...nextBelow) - 1 : Infinity);
+    const height = bottom - top;
     if (right - left > 10 && height > 8) out.push({ id, left, top, width: right - left, height });
   }
   return out;

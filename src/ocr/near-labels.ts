@@ -105,7 +105,7 @@ const CODE_BELOW_CPF = 6;
 /** A placed category's box at least this share of the CPF value's height (labels print ~0.6 of a value's type). */
 const CODE_TYPE_SHARE = 0.8;
 /** Least confidence of a placed category's every word. */
-const PLACED_CODE_CONF = 0.5;
+export const PLACED_CODE_CONF = 0.5;
 
 /**
  * The category on a 2022 card's front whose "9 CAT. HAB." label went unread (read "=, “e.", "vet a\"":
@@ -116,11 +116,35 @@ const PLACED_CODE_CONF = 0.5;
  * type (CODE_TYPE_SHARE) and read at PLACED_CODE_CONF or over; undefined when none or two such. Phrases
  * taken by a label are skipped.
  */
-export function categoryUnderCpf(cpf: Phrase | undefined, phrases: Phrase[], labelPhrases: Set<Phrase>): Phrase | undefined {
-  if (!cpf) return undefined;
-  const h = cpf.y1 - cpf.y0;
-  const found = phrases.filter((p) => !labelPhrases.has(p) && p !== cpf && p.y0 >= cpf.y1 && p.y0 - cpf.y1 <= CODE_BELOW_CPF * h && Math.abs(p.x0 - cpf.x0) <= h
-    && CATEGORY_SET.has(p.text.trim()) && p.y1 - p.y0 >= CODE_TYPE_SHARE * h && p.words.every((w) => w.conf >= PLACED_CODE_CONF));
+export function categoryUnderCpf(cpf: Phrase | undefined, phrases: Phrase[], labelPhrases: Set<Phrase>, typeH = 0): Phrase | undefined {
+  const found = underCpf(cpf, phrases, labelPhrases, typeH).filter((p) => CATEGORY_SET.has(p.text.trim()) && p.words.every((w) => w.conf >= PLACED_CODE_CONF));
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * Phrases placed where categoryUnderCpf looks, boxed as tall as value type: CODE_TYPE_SHARE of the CPF's
+ * box, or of the page's value type `typeH` (words.ts valueHeight, 0: unknown) where that is less (a
+ * blurred CPF boxed 40 px for 22 px type: final28 #8).
+ */
+function underCpf(cpf: Phrase | undefined, phrases: Phrase[], labelPhrases: Set<Phrase>, typeH: number): Phrase[] {
+  if (!cpf) return [];
+  const h = cpf.y1 - cpf.y0, type = typeH > 0 ? Math.min(h, typeH) : h;
+  return phrases.filter((p) => !labelPhrases.has(p) && p !== cpf && p.y0 >= cpf.y1 && p.y0 - cpf.y1 <= CODE_BELOW_CPF * h && Math.abs(p.x0 - cpf.x0) <= h
+    && p.y1 - p.y0 >= CODE_TYPE_SHARE * type);
+}
+
+/** A code misread: one word of one to three letters, no category ("Cc" for C, "p" for D). */
+const MISREAD_CODE = /^[A-Za-z]{1,3}$/;
+
+/**
+ * Where categoryUnderCpf found nothing: the one phrase in its place that has a misread code's shape
+ * (MISREAD_CODE) but is no category, to be read again held to the categories' letters (fields.ts
+ * suspects; final28 #8, a blurred 2022 front: "9 CAT. HAB." unread, its C read "Cc" at 0.67). The new
+ * reading is then one categoryUnderCpf can take (placed, capped under the low-confidence line).
+ * Undefined when none or two such.
+ */
+export function misreadCategoryUnderCpf(cpf: Phrase | undefined, phrases: Phrase[], labelPhrases: Set<Phrase>, typeH = 0): Phrase | undefined {
+  const found = underCpf(cpf, phrases, labelPhrases, typeH).filter((p) => MISREAD_CODE.test(p.text.trim()) && !CATEGORY_SET.has(p.text.trim()));
   return found.length === 1 ? found[0] : undefined;
 }
 

@@ -29,6 +29,11 @@ import { doubtIdentityNumber, lostLineEnds } from './value-doubts.js';
 /** Words of a second look under an empty label read over this confidence are kept (rereadEmptyValues). */
 const SURE_CONF = 0.75;
 
+/** A word read in an empty region starting this close (px) to the region's left edge was cut by it. */
+const CUT_EDGE_PX = 3;
+/** Confidence at most of a word cut by its region's edge (rereadEmptyValues). */
+const CUT_EDGE_CONF = 0.5;
+
 /**
  * Second look, one text line at a time, under labels whose value the page pass missed: each region is
  * cut out (on its side of `splitX`), padded with 12 px of white and read as a single line; words over
@@ -71,7 +76,14 @@ export async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: Ocr
       const ws = (await rec.words(cut, SEGMENTATION.line, CATEGORY_ALPHABET)).filter((w) => HAS_TEXT.test(w.text));
       if (passesOwnCheck(r.id, text(ws))) found = ws.map((w) => placed(w, left, r.top));
     }
-    for (const { confirmed: _, ...w } of found as Array<OcrWord & { confirmed?: boolean }>) extra.push({ ...w, reread: true });
+    // A word starting at the cut's left edge (not the page's, nor the gap between two sides) was cut by
+    // it: the value began left of the region (final26 #80: the RG 187971021 read "971021" at 0.92 from a
+    // region reaching deeper on a page printing its values low). Kept, under the low-confidence line.
+    // (Reading the region again from 2.5-4 value heights further left was tried on #80: the card's edge
+    // beside the RG read "l187971021" at 0.19 or worse, never the number; not kept.)
+    const sideEdge = splitX !== undefined && !leftSide && left === Math.round(splitX);
+    const atEdge = (w: OcrWord): boolean => left > 0 && !sideEdge && w.x0 <= left + CUT_EDGE_PX;
+    for (const { confirmed: _, ...w } of found as Array<OcrWord & { confirmed?: boolean }>) extra.push({ ...w, conf: atEdge(w) ? Math.min(w.conf, CUT_EDGE_CONF) : w.conf, reread: true });
   }
   return extra.length ? [...words, ...extra] : words;
 }
@@ -158,6 +170,9 @@ async function cleanCut(cut: Buffer): Promise<Buffer | null> {
   return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toBuffer();
 }
 
+/** Enlargement of a code's glyphs cut close (rereadSuspects, Suspect.inkCut). */
+const INK_CUT_SCALE = 2;
+
 /**
  * Values whose reading failed its format or check are read again as one line from their own box (padded
  * by 30% of its height and 12 px of white), with the recogniser held to the suspect's `whitelist` where it
@@ -177,14 +192,24 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
   for (const s of suspects) {
     const p = s.phrase;
     const box = grownBox(p, prep);
-    const { left } = box;
     if (box.width < 8 || box.height < 8) continue;
-    const scale = s.scale ?? 1;
+    let scale = s.scale ?? 1;
     const cut = await enlarged(await paddedCut(prep.png, box), scale);
     // Accented capitals are letters too: a remark "EAR A" read "EAR À" lost its code when "À" was dropped here.
-    const found = (await rec.words(cut, SEGMENTATION.line, s.whitelist)).filter((w) => HAS_TEXT.test(w.text));
-    if (!found.length || !s.accept(found.map((w) => w.text).join(' '))) continue;
-    if (s.minConf !== undefined && found.some((w) => w.conf < s.minConf!)) continue;
+    let found = (await rec.words(cut, SEGMENTATION.line, s.whitelist)).filter((w) => HAS_TEXT.test(w.text));
+    let left = box.left;
+    const accepted = (ws: OcrWord[]): boolean => ws.length > 0 && s.accept(ws.map((w) => w.text).join(' ')) && (s.minConf === undefined || ws.every((w) => w.conf >= s.minConf!));
+    // A code still unread: once more from its own ink, cut close and at twice the size (the label's print
+    // and the card's lines above a lone "D" left the held line reading empty, the glyph alone reads "D"
+    // at 0.93: final27 #24; a blurred "C" cut close reads "C" at 0.27, at twice the size at 0.87: final28 #8).
+    const ink = !accepted(found) && s.inkCut && typeH > 0 ? codeInk(page, (p.x0 + p.x1) / 2, (p.y0 + p.y1) / 2, typeH) : undefined;
+    const inkBox = ink ? grownBox(ink, prep) : undefined;
+    if (inkBox && inkBox.width >= 8 && inkBox.height >= 8) {
+      found = (await rec.words(await enlarged(await paddedCut(prep.png, inkBox), INK_CUT_SCALE), SEGMENTATION.line, s.whitelist)).filter((w) => HAS_TEXT.test(w.text));
+      left = inkBox.left;
+      scale = INK_CUT_SCALE;
+    }
+    if (!accepted(found)) continue;
     // A held reading one letter away from the first (a code "FARA" 0.89 read "EARA" at 0.00 held to
     // capitals: final4 #11) keeps the first's confidence, at most the suspect's `closeCap`: a whitelist
     // leaves tesseract unsure of the letters it forced, though the ink was read clearly.

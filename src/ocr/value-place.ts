@@ -126,6 +126,26 @@ export function firstPiece(line: Phrase, phrases: Phrase[]): Phrase {
   return phrases.find((p) => p.words[0] === line.words[0] && p.words.length < line.words.length) ?? line;
 }
 
+/**
+ * The gaps between the page's found `labels` and the first value line under each within VALUE_REACH
+ * (valueBelow), from the label's bottom to the value's top, in label heights (`labelH`, at least 4 px):
+ * where this page prints its value layer (pageValueReach, layout.ts emptyValueRegions).
+ */
+export function labelValueGaps(labels: Map<LabelId, FoundLabel>, phrases: Phrase[], labelPhrases: Set<Phrase>, labelH: number, capH: number): number[] {
+  if (labelH <= 0) return [];
+  return [...labels.values()].flatMap((l) => {
+    const v = valueBelow(l, phrases, labelPhrases, 1, labelH, capH)[0];
+    return v ? [(v.y0 - l.phrase.y1) / Math.max(4, labelH)] : [];
+  });
+}
+
+/** The median of `xs` (0 for none). */
+export function median(xs: number[]): number {
+  if (!xs.length) return 0;
+  const g = [...xs].sort((a, b) => a - b), mid = g.length / 2;
+  return g.length % 2 ? g[Math.floor(mid)] : (g[mid - 1] + g[mid]) / 2;
+}
+
 /** Most a page's own reach (pageValueReach) may grow to, in label heights: short of the next field's label line. */
 const PAGE_REACH_MAX = 4.2;
 /** Over the page's median label-to-value gap, in label heights: a value's own jitter about its layer's offset. */
@@ -142,9 +162,7 @@ const PAGE_REACH_SLACK = 0.8;
  */
 export function pageValueReach(gaps: number[]): number {
   if (gaps.length < 3) return VALUE_REACH;
-  const g = [...gaps].sort((a, b) => a - b), mid = g.length / 2;
-  const median = g.length % 2 ? g[Math.floor(mid)] : (g[mid - 1] + g[mid]) / 2;
-  return Math.min(PAGE_REACH_MAX, Math.max(VALUE_REACH, median + PAGE_REACH_SLACK));
+  return Math.min(PAGE_REACH_MAX, Math.max(VALUE_REACH, median(gaps) + PAGE_REACH_SLACK));
 }
 
 /** Some letter or digit. */
