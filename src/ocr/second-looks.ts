@@ -22,6 +22,7 @@ import { mendTildeN } from './glyph-tilde-n.js';
 import { mendInkMarks } from './glyph-below.js';
 import { inkLettersLost, inkMarksOnly } from './glyph-marks.js';
 import { mendDottedZeros } from './glyph-zero.js';
+import { mendRemarkEF } from './glyph-e-f.js';
 import { mendMiddleDots } from './glyph-middle-dot.js';
 import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, placed } from './cuts.js';
 import { doubtIdentityNumber, lostLineEnds } from './value-doubts.js';
@@ -224,6 +225,8 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
     if (inkMarksOnly(p.words.map((w) => w.text).join(' '), replaced.map((w) => w.text).join(' '))) continue;
     out = [...out.filter((w) => !p.words.includes(w)), ...replaced];
   }
+  const remarks = codeLineUnder('observacoes', out);
+  if (remarks) out = mendRemarkEF(page, out, remarks.p);
   return doubtIdentityNumber(rec, prep, lostRemarkCodes(page, await lostCodeLetters(rec, prep, page, out)));
 }
 
