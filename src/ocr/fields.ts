@@ -333,7 +333,19 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   if (filLabel) filLines = filLines.filter((p) => normalizeName(p.text) !== '');
   let looser = new Set<Phrase>();
   if (filLabel && filLines.length < 2) ({ lines: filLines, extra: looser } = parentLines(filLabel, filLines, phrases, labelPhrases, labelH));
-  const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: valueConfidence([p], isNameWord) * (filLabel ? 1 : 0.9) * (looser.has(p) ? LOOSER_LINE : 1) }));
+  // A mark read as a short word after a parent's name, boxed far taller than it (doubts.ts tallStray, as
+  // for the holder's name): not the parent's; the name without it, under the low-confidence line
+  // (final28 #50: "EN" at 0.42 boxed 41 px tall after ARRAIS's 21, a glare's edge).
+  const strayed = new Set<Phrase>();
+  filLines = filLines.map((p) => {
+    const s = tallStray([p]);
+    if (!s) return p;
+    const q = toPhrase(p.words.filter((w) => w !== s));
+    strayed.add(q);
+    if (looser.has(p)) looser.add(q);
+    return q;
+  });
+  const fil = filLines.map((p) => ({ valor: normalizeName(p.text), conf: valueConfidence([p], isNameWord) * (filLabel ? 1 : 0.9) * (looser.has(p) ? LOOSER_LINE : 1), ...(strayed.has(p) ? { cap: NAME_DOUBT_CAP } : {}) }));
   // One line read: the mother alone (first line, nothing under it), or the father with the mother's line
   // unread (seen on the tuning part). Under the label, parents.ts loneParent tells them by where the line
   // stands and whether something was read under it; without the label, the mother as before. The
