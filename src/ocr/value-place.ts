@@ -148,8 +148,13 @@ export function median(xs: number[]): number {
 
 /** Most a page's own reach (pageValueReach) may grow to, in label heights: short of the next field's label line. */
 const PAGE_REACH_MAX = 4.2;
-/** Over the page's median label-to-value gap, in label heights: a value's own jitter about its layer's offset. */
-const PAGE_REACH_SLACK = 0.8;
+/**
+ * Over the page's median label-to-value gap, in label heights: a value's own jitter about its layer's
+ * offset, and the room the parents' block keeps under FILIAÇÃO (0.53 over the median on final27 #85; 1.0
+ * on final29 #63, a text-layer PDF: values 2.8 under their labels, the father 3.8, past 0.8's reach, so the
+ * father was lost and his line taken for the mother's at 0.675). At most PAGE_REACH_MAX whatever it adds.
+ */
+const PAGE_REACH_SLACK = 1.2;
 
 /**
  * How far under its label (label heights) a value line may lie on this page: VALUE_REACH, or the median gap

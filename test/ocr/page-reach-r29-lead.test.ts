@@ -9,12 +9,14 @@ const fieldsOf = (words: OcrWord[], textLayer: boolean) => extractFields(groupPh
 
 describe('pageValueReach: how far under its label a value may lie on this page', () => {
   it('is the fixed reach on a page whose values sit at the usual gap, or with under 3 gaps', () => {
-    expect(pageValueReach([2.1, 2.4, 2.5, 2.6, 2.8])).toBe(VALUE_REACH);
+    expect(pageValueReach([0.8, 1.0, 1.2, 1.4, 1.5])).toBe(VALUE_REACH);
+    expect(pageValueReach([2.1, 2.2, 2.3])).toBe(VALUE_REACH);
     expect(pageValueReach([3.3, 3.4])).toBe(VALUE_REACH);
     expect(pageValueReach([])).toBe(VALUE_REACH);
   });
   it('grows with the page\'s median gap, and no further than 4.2 label heights', () => {
-    expect(pageValueReach([2.75, 3.08, 3.17, 3.28, 3.38])).toBeCloseTo(3.97, 5);
+    expect(pageValueReach([2.5, 2.6, 2.8, 2.9, 3.0])).toBeCloseTo(4.0, 5);
+    expect(pageValueReach([2.75, 3.08, 3.17, 3.28, 3.38])).toBe(4.2);
     expect(pageValueReach([3.9, 4.0, 4.1, 4.2])).toBe(4.2);
   });
 });
