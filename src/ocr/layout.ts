@@ -4,8 +4,8 @@
  * model and its label type's heights; each value is the larger-type phrase just below its label,
  * left-aligned with it (value-place.ts valueBelow).
  */
-import { editDistance, fold, toPhrase, type Phrase } from './words.js';
-import { labelValueGaps, median, PLAIN_CAPS, valueBelow } from './value-place.js';
+import { editDistance, fold, meanMedian, toPhrase, type Phrase } from './words.js';
+import { labelValueGaps, PLAIN_CAPS, valueBelow } from './value-place.js';
 import { isPlaceLine } from './codes.js';
 
 // The value lines' places moved to value-place.ts; re-exported for the modules that import them from here.
@@ -271,7 +271,7 @@ export function emptyValueRegions(phrases: Phrase[], imageWidthPx: number, image
   const capH = labelCapHeight(labels);
   // The page's value layer printed low (its median label-to-value gap over USUAL_VALUE_GAP): regions reach deeper.
   const gaps = labelValueGaps(labels, phrases, labelPhrases, h, capH);
-  const deeper = gaps.length >= 3 ? Math.max(0, median(gaps) - USUAL_VALUE_GAP) : 0;
+  const deeper = gaps.length >= 3 ? Math.max(0, meanMedian(gaps) - USUAL_VALUE_GAP) : 0;
   const out: Array<{ id: LabelId; left: number; top: number; width: number; height: number }> = [];
   for (const id of SINGLE_LINE_VALUES) {
     const l = labels.get(id);

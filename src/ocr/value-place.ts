@@ -6,7 +6,7 @@
  */
 import type { FoundLabel, LabelId } from './layout.js';
 import { labelWithoutUnsureLead } from './label-edge.js';
-import { toPhrase, type Phrase } from './words.js';
+import { meanMedian, toPhrase, type Phrase } from './words.js';
 
 /**
  * Largest gap between a value's lines (parents), in line heights: 1.0 missed second lines printed a few
@@ -139,13 +139,6 @@ export function labelValueGaps(labels: Map<LabelId, FoundLabel>, phrases: Phrase
   });
 }
 
-/** The median of `xs` (0 for none). */
-export function median(xs: number[]): number {
-  if (!xs.length) return 0;
-  const g = [...xs].sort((a, b) => a - b), mid = g.length / 2;
-  return g.length % 2 ? g[Math.floor(mid)] : (g[mid - 1] + g[mid]) / 2;
-}
-
 /** Most a page's own reach (pageValueReach) may grow to, in label heights: short of the next field's label line. */
 const PAGE_REACH_MAX = 4.2;
 /**
@@ -167,7 +160,7 @@ const PAGE_REACH_SLACK = 1.2;
  */
 export function pageValueReach(gaps: number[]): number {
   if (gaps.length < 3) return VALUE_REACH;
-  return Math.min(PAGE_REACH_MAX, Math.max(VALUE_REACH, median(gaps) + PAGE_REACH_SLACK));
+  return Math.min(PAGE_REACH_MAX, Math.max(VALUE_REACH, meanMedian(gaps) + PAGE_REACH_SLACK));
 }
 
 /** Some letter or digit. */

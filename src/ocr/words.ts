@@ -33,6 +33,12 @@ export const median = (xs: number[]): number => {
   return s.length ? s[Math.floor(s.length / 2)] : 0;
 };
 
+/** The median of `xs` (the middle value, or the mean of the two middle ones); 0 when empty. */
+export const meanMedian = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b), mid = s.length / 2;
+  return !s.length ? 0 : s.length % 2 ? s[Math.floor(mid)] : (s[mid - 1] + s[mid]) / 2;
+};
+
 /** Builds a phrase from words (sorted left to right). */
 export function toPhrase(words: OcrWord[]): Phrase {
   const ws = [...words].sort((a, b) => a.x0 - b.x0);
