@@ -47,6 +47,28 @@ export function codeInk(g: Gray, cx: number, cy: number, typeH: number): CodeInk
 }
 
 /**
+ * The one code standing in a place (`box`, page px) where nothing was read (second-looks.ts rereadSuspects
+ * for a place without words: fields.ts, an older front's category with its label unread): blobs of value-type
+ * height (CODE_MIN_HEIGHT to CODE_MAX_HEIGHT x `typeH`) wholly inside the box, chained while CODE_GAP x
+ * `typeH` or less apart. Undefined when there is no glyph, or more than one chain (the place holds other
+ * print, and which is the code is not told).
+ */
+export function codeInkIn(g: Gray, box: { x0: number; y0: number; x1: number; y1: number }, typeH: number): CodeInk | undefined {
+  const x0 = Math.max(0, Math.floor(box.x0)), x1 = Math.min(g.width - 1, Math.ceil(box.x1));
+  const y0 = Math.max(0, Math.floor(box.y0)), y1 = Math.min(g.height - 1, Math.ceil(box.y1));
+  if (x1 - x0 < 4 || y1 - y0 < 4 || typeH <= 0) return undefined;
+  const t = otsu(g, x0, y0, x1, y1);
+  const hOf = (b: Blob): number => b.y1 - b.y0 + 1;
+  const glyphs = blobs(g, x0, y0, x1, y1, t)
+    .filter((b) => b.x0 > x0 && b.x1 < x1 && b.y0 > y0 && b.y1 < y1 && hOf(b) >= CODE_MIN_HEIGHT * typeH && hOf(b) <= CODE_MAX_HEIGHT * typeH)
+    .sort((a, b) => a.x0 - b.x0);
+  if (!glyphs.length) return undefined;
+  for (let i = 1; i < glyphs.length; i++) if (glyphs[i].x0 - glyphs[i - 1].x1 > CODE_GAP * typeH) return undefined;
+  const letters = glyphs.reduce((n, x) => n + Math.max(1, Math.round((x.x1 - x.x0 + 1) / (LETTER_WIDTH * hOf(x)))), 0);
+  return { letters, x0: glyphs[0].x0, y0: Math.min(...glyphs.map((x) => x.y0)), x1: glyphs[glyphs.length - 1].x1, y1: Math.max(...glyphs.map((x) => x.y1)) };
+}
+
+/**
  * How far after a remark's last glyph (type heights) the next code's first glyph may start: codes are
  * printed one space apart (a space is 0.3-0.9 of the type's height in the value fonts, monospaced the widest).
  */

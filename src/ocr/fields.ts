@@ -11,7 +11,7 @@ import {
 } from './normalize.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isPlaceLine, isRemarkReading, normalizeRemarks, REMARK_ALPHABET, REMARK_CODES, widenedCode } from './codes.js';
 import { finishNames } from './name-finish.js';
-import { categoryUnderCpf, misreadCategoryUnderCpf, PLACED_CODE_CONF, loneHeaderUf, nearFiliacao, doubtFlatCodes, PLACED_CODE_CAP, remarksWithoutLabel, withoutTallCodes } from './near-labels.js';
+import { categoryAboveDates, categoryPlace, categoryUnderCpf, misreadCategoryUnderCpf, PLACED_CODE_CONF, loneHeaderUf, nearFiliacao, doubtFlatCodes, PLACED_CODE_CAP, remarksWithoutLabel, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
 import { edgeMarkedNumber, hasDigit, isNameWord, rgWidthFits, tallStray, valueConfidence } from './doubts.js';
@@ -200,12 +200,20 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   d.categoria = catText ? { valor: catText, conf: valueConfidence(catPs) } : none;
   // Its label unread on a 2022 front: the code in the CPF's column under it (near-labels.ts categoryUnderCpf).
   const cpfValue = !catText && !catLabel && model === '2022' ? below('cpf')[0] ?? phrases.find((p) => CPF_PRINTED.test(p.text)) : undefined;
-  const pageTypeH = cpfValue ? valueHeight(phrases.flatMap((p) => p.words)) : 0;
+  // The page's value type (words.ts valueHeight).
+  const typeH = valueHeight(phrases.flatMap((p) => p.words));
+  const pageTypeH = cpfValue ? typeH : 0;
   const placedCat = cpfValue ? categoryUnderCpf(cpfValue, phrases, labelPhrases, pageTypeH) : undefined;
   if (placedCat) d.categoria = { valor: placedCat.text.trim(), conf: valueConfidence([placedCat]), cap: PLACED_CODE_CAP };
   // There, a word of a misread code's shape ("Cc"): read again held to the categories' letters, from its own ink.
   const misreadCat = cpfValue && !placedCat ? misreadCategoryUnderCpf(cpfValue, phrases, labelPhrases, pageTypeH) : undefined;
   if (misreadCat) suspects.push({ phrase: widenedCode(misreadCat, true), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET, inkCut: true, minConf: PLACED_CODE_CONF });
+  // On an older front: the code over the licence dates' row, at its right end (near-labels.ts categoryAboveDates).
+  const aboveDates = !catText && !catLabel && model === 'old' ? categoryAboveDates(phrases, labelPhrases, typeH) : undefined;
+  if (aboveDates) d.categoria = { valor: aboveDates.text.trim(), conf: valueConfidence([aboveDates]), cap: PLACED_CODE_CAP };
+  // Nothing there read as a category: its place read again, held to the categories' letters.
+  const catPlace = !catText && !catLabel && model === 'old' && !aboveDates ? categoryPlace(phrases, typeH) : undefined;
+  if (catPlace) suspects.push({ phrase: catPlace, accept: isCategoryReading, whitelist: CATEGORY_ALPHABET, inkCut: true, minConf: PLACED_CODE_CONF });
   // Read, but no category in it ("R" for B): read again with the recogniser held to the categories' letters.
   if (!d.categoria.valor && catPs.length === 1 && !catPs[0].words.every((w) => wordNotCode(w.text))) suspects.push({ phrase: widenedCode(catPs[0], true), accept: isCategoryReading, whitelist: CATEGORY_ALPHABET, inkCut: true });
   if (d.categoria.valor && catLabel && catPs.length === 1) {
@@ -222,7 +230,6 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   // A code boxed far taller than the page's value type (words.ts valueHeight): the recogniser read a
   // blurred letter together with what lies over or under it (final9 #8: B boxed with a wave of the
   // security print, 59 px for a 28 px type, read "E" at 0.82 and again alone at 0.892).
-  const typeH = valueHeight(phrases.flatMap((p) => p.words));
   if (d.categoria.valor && catPs.length === 1 && typeH > 0 && catPs[0].h > TALL_CODE * typeH) d.categoria = { ...d.categoria, cap: Math.min(d.categoria.cap ?? 1, LOST_GLYPH_CAP) };
   // A code read in small letters unlike its capitals (the card prints capitals; c o s v w x z are the
   // capitals' own shapes, smaller): a C read "e" at 0.92 on a worn JPEG (final15 #11).

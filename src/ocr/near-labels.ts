@@ -8,7 +8,7 @@ import type { Draft } from './checks.js';
 import type { FoundLabel, LabelId } from './layout.js';
 import { normalizeRemarks, REMARK_CODES } from './codes.js';
 import { CATEGORY_SET, UFS } from './normalize.js';
-import { editDistance, fold, toPhrase, type Phrase } from './words.js';
+import { editDistance, fold, toPhrase, type OcrWord, type Phrase } from './words.js';
 
 /** Confidence cap of a state read alone where the DETRAN line stands (loneHeaderUf): its DETRAN was not read. */
 const LONE_UF_CAP = 0.7;
@@ -131,6 +131,75 @@ function underCpf(cpf: Phrase | undefined, phrases: Phrase[], labelPhrases: Set<
   const h = cpf.y1 - cpf.y0, type = typeH > 0 ? Math.min(h, typeH) : h;
   return phrases.filter((p) => !labelPhrases.has(p) && p !== cpf && p.y0 >= cpf.y1 && p.y0 - cpf.y1 <= CODE_BELOW_CPF * h && Math.abs(p.x0 - cpf.x0) <= h
     && p.y1 - p.y0 >= CODE_TYPE_SHARE * type);
+}
+
+/** A date as the card prints it, one word (the licence row's validity and first-licence dates). */
+const DATE_WORD = /^\d{2}\/\d{2}\/\d{4}$/;
+/** Two dates are on one row when their tops differ by less than this share of the page's value type. */
+const SAME_ROW = 0.6;
+/**
+ * How far above the licence dates' row (value type heights, from the code's foot to the dates' tops) the
+ * older card's category may stand: one row of labels between them (2.2-2.9 measured on final29's older fronts).
+ */
+const CODE_ABOVE_DATES = 4;
+
+/**
+ * The older front's licence row (Nº REGISTRO, VALIDADE, 1ª HABILITAÇÃO): the one row of two or more date
+ * words side by side (tops within SAME_ROW of value type `typeH`; the birth date's row holds one, the back's
+ * issue date is alone). Its dates, left to right; undefined when no such row or two.
+ */
+function licenceRow(phrases: Phrase[], typeH: number): OcrWord[] | undefined {
+  const dates = phrases.flatMap((p) => p.words).filter((w) => DATE_WORD.test(w.text));
+  const rows: OcrWord[][] = [];
+  for (const d of dates) {
+    const row = rows.find((r) => Math.abs(r[0].y0 - d.y0) < SAME_ROW * typeH);
+    if (row) row.push(d);
+    else rows.push([d]);
+  }
+  const paired = rows.filter((r) => r.length >= 2);
+  return paired.length === 1 ? paired[0].sort((a, b) => a.x0 - b.x0) : undefined;
+}
+
+/**
+ * The older card's category with its "CAT. HAB." label unread (final29 #3, #15: "CA mas", "es imo"; the
+ * code "AB", "AD" read at 0.96): that front prints PERMISSÃO, ACC and CAT. HAB. on one row, over the row of
+ * Nº REGISTRO, VALIDADE and 1ª HABILITAÇÃO (licenceRow), the category at its right end, right of where the
+ * first licence's date starts (PERMISSÃO and ACC are blank on a licence). So the one phrase, not a label's,
+ * that is a category (CATEGORY_SET), every word read at PLACED_CODE_CONF or over, boxed as tall as value
+ * type (CODE_TYPE_SHARE of `typeH`, words.ts valueHeight), whose foot is at most CODE_ABOVE_DATES type
+ * heights over the licence row's top and which starts a type height or more right of the row's right
+ * date. Undefined when there is no such row, or none or two such phrases. The caller caps it under the
+ * low-confidence line (PLACED_CODE_CAP).
+ */
+export function categoryAboveDates(phrases: Phrase[], labelPhrases: Set<Phrase>, typeH: number): Phrase | undefined {
+  const row = typeH > 0 ? licenceRow(phrases, typeH) : undefined;
+  if (!row) return undefined;
+  const top = Math.min(...row.map((d) => d.y0)), right = row[row.length - 1];
+  const found = phrases.filter((p) => !labelPhrases.has(p) && CATEGORY_SET.has(p.text.trim()) && p.words.every((w) => w.conf >= PLACED_CODE_CONF)
+    && p.y1 - p.y0 >= CODE_TYPE_SHARE * typeH && p.y1 <= top && top - p.y1 <= CODE_ABOVE_DATES * typeH && p.x0 >= right.x0 + typeH);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** The place categoryPlace reads spans this many value type heights right of the first licence's date... */
+const CODE_PLACE_WIDTH = 10;
+/** ...and from this many over the licence row's top down to CODE_PLACE_FOOT over it (the row's labels between). */
+const CODE_PLACE_TOP = 4.2;
+const CODE_PLACE_FOOT = 1;
+
+/**
+ * Where categoryAboveDates found nothing on an older front (its label and its code both unread: final29 #33,
+ * #55, "(AT as", "Utas" for CAT. HAB. and no word under it): the place the code stands in, to be read
+ * again held to the categories' letters (fields.ts suspects). A box from a type height right of the
+ * licence row's right date (its "1ª HABILITAÇÃO" label ends about where the date does) CODE_PLACE_WIDTH
+ * type heights wide, from CODE_PLACE_TOP to CODE_PLACE_FOOT type heights over the row; as a phrase
+ * without words. Undefined without a licence row.
+ */
+export function categoryPlace(phrases: Phrase[], typeH: number): Phrase | undefined {
+  const row = typeH > 0 ? licenceRow(phrases, typeH) : undefined;
+  if (!row) return undefined;
+  const top = Math.min(...row.map((d) => d.y0)), right = row[row.length - 1];
+  const x0 = right.x1 + typeH, y0 = top - CODE_PLACE_TOP * typeH, y1 = top - CODE_PLACE_FOOT * typeH;
+  return { words: [], text: '', x0, y0, x1: x0 + CODE_PLACE_WIDTH * typeH, y1, h: y1 - y0 };
 }
 
 /** A code misread: one word of one to three letters, no category ("Cc" for C, "p" for D). */

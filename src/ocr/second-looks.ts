@@ -9,7 +9,7 @@
 import sharp from 'sharp';
 import { passesOwnCheck } from './checks.js';
 import { CATEGORY_ALPHABET, isCategoryReading, isRemarkReading } from './codes.js';
-import { codeInk, glyphsAfter } from './code-ink.js';
+import { codeInk, codeInkIn, glyphsAfter } from './code-ink.js';
 import { normalizeCategory } from './normalize.js';
 import { extractFields } from './fields.js';
 import { emptyValueRegions, findLabels, labelCapHeight, labelHeight, valueBelow } from './layout.js';
@@ -203,7 +203,8 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
     // A code still unread: once more from its own ink, cut close and at twice the size (the label's print
     // and the card's lines above a lone "D" left the held line reading empty, the glyph alone reads "D"
     // at 0.93: final27 #24; a blurred "C" cut close reads "C" at 0.27, at twice the size at 0.87: final28 #8).
-    const ink = !accepted(found) && s.inkCut && typeH > 0 ? codeInk(page, (p.x0 + p.x1) / 2, (p.y0 + p.y1) / 2, typeH) : undefined;
+    // A place without words (a code's place, nothing read there) is searched whole for its one chain.
+    const ink = !accepted(found) && s.inkCut && typeH > 0 ? (p.words.length ? codeInk(page, (p.x0 + p.x1) / 2, (p.y0 + p.y1) / 2, typeH) : codeInkIn(page, p, typeH)) : undefined;
     const inkBox = ink ? grownBox(ink, prep) : undefined;
     if (inkBox && inkBox.width >= 8 && inkBox.height >= 8) {
       found = (await rec.words(await enlarged(await paddedCut(prep.png, inkBox), INK_CUT_SCALE), SEGMENTATION.line, s.whitelist)).filter((w) => HAS_TEXT.test(w.text));
