@@ -5,7 +5,7 @@
  * Pure functions on positioned words (words.ts).
  */
 import { normalizeName } from './normalize.js';
-import { editDistance, fold, median, type OcrWord, type Phrase } from './words.js';
+import { editDistance, fold, median, toPhrase, type OcrWord, type Phrase } from './words.js';
 
 // The gaps between a line's words moved to line-gaps.ts; re-exported for the modules that import them from here.
 export { LINE_HOLE, lineHole, sideGaps, TIGHT_GAP, tightGap, WIDE_GAP, wideGap } from './line-gaps.js';
@@ -239,6 +239,16 @@ export function tallStray(ps: Phrase[]): OcrWord | undefined {
   const h = median(others.map((w) => w.y1 - w.y0)), lh = last.y1 - last.y0;
   const short = last.text.replace(/[^A-Za-zÀ-ÿ]/g, '').length <= 2;
   return short && lh >= STRAY_HEIGHT * h && last.x0 - others[others.length - 1].x1 > lh ? last : undefined;
+}
+
+/**
+ * A name's phrases `ps` without their stray mark (tallStray), phrases left empty dropped; `dropped`: a mark
+ * was found and left out (the caller keeps the name under the low-confidence line: it may hide letters).
+ */
+export function withoutStray(ps: Phrase[]): { phrases: Phrase[]; dropped: boolean } {
+  const stray = tallStray(ps);
+  if (!stray) return { phrases: ps, dropped: false };
+  return { phrases: ps.map((p) => (p.words.includes(stray) ? toPhrase(p.words.filter((w) => w !== stray)) : p)).filter((p) => p.words.length), dropped: true };
 }
 
 /**

@@ -14,7 +14,7 @@ import { finishNames } from './name-finish.js';
 import { categoryAboveDates, categoryPlace, categoryUnderCpf, misreadCategoryUnderCpf, PLACED_CODE_CONF, loneHeaderUf, nearFiliacao, doubtFlatCodes, PLACED_CODE_CAP, remarksWithoutLabel, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
-import { edgeMarkedNumber, hasDigit, isNameWord, rgWidthFits, tallStray, valueConfidence } from './doubts.js';
+import { edgeMarkedNumber, hasDigit, isNameWord, rgWidthFits, valueConfidence, withoutStray } from './doubts.js';
 import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { doubtByConfusion, passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 import { mendDate } from './validators.js';
@@ -174,9 +174,9 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   let namePs = d.nome_completo.valor ? below('nome') : [];
   // A mark read as a short word after the name, boxed far taller than it (doubts.ts tallStray): not the
   // name's; the name without it, under the low-confidence line (the mark may hide letters of it).
-  const stray = tallStray(namePs);
-  if (stray) {
-    namePs = namePs.map((p) => (p.words.includes(stray) ? toPhrase(p.words.filter((w) => w !== stray)) : p)).filter((p) => p.words.length);
+  const unstrayed = withoutStray(namePs);
+  if (unstrayed.dropped) {
+    namePs = unstrayed.phrases;
     const valor = normalizeName(namePs.map((p) => p.text).join(' '));
     d.nome_completo = valor ? { valor, conf: valueConfidence(namePs, isNameWord), cap: NAME_DOUBT_CAP } : none;
   }
@@ -345,9 +345,8 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   // (final28 #50: "EN" at 0.42 boxed 41 px tall after ARRAIS's 21, a glare's edge).
   const strayed = new Set<Phrase>();
   filLines = filLines.map((p) => {
-    const s = tallStray([p]);
-    if (!s) return p;
-    const q = toPhrase(p.words.filter((w) => w !== s));
+    const { phrases: [q], dropped } = withoutStray([p]);
+    if (!dropped || !q) return p;
     strayed.add(q);
     if (looser.has(p)) looser.add(q);
     return q;
