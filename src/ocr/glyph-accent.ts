@@ -342,14 +342,32 @@ export function mendMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boo
     const comma = /,$/.test(w.text) ? ',' : '';
     const chars = [...w.text.replace(/,$/, '')];
     let doubt = false;
-    for (const [i, fit] of marksOf(g, w)) {
+    const fits = marksOf(g, w);
+    for (const [i, fit] of fits) {
       const seen = inkLetter(chars[i], fit, fit.slant, fit.letterH);
       if (seen.letter) chars[i] = seen.letter;
       doubt ||= seen.doubt === true;
     }
     const text = chars.join('') + comma;
     const foreign = [...text].some((c) => /[À-ÖØ-Þ]/.test(c) && !MODEL_MARKED.includes(c) && c !== 'Ç' && !w.text.includes(c));
-    if (text === w.text && !doubt) return w;
-    return { ...w, text, ...(foreign || doubt ? { conf: Math.min(w.conf, INK_LETTER_CAP) } : {}) };
+    // Every acute of the word seen clearly in its ink (clearAcute): spelling's circumflex may not overrule it.
+    const acutes = chars.map((c, i) => ('ÁÉÓ'.includes(c) ? i : -1)).filter((i) => i >= 0);
+    const acuteInk = !doubt && acutes.length > 0 && acutes.every((i) => fits.has(i) && clearAcute(fits.get(i)!));
+    if (text === w.text && !doubt && !acuteInk) return w;
+    return { ...w, text, ...(foreign || doubt ? { conf: Math.min(w.conf, INK_LETTER_CAP) } : {}), ...(acuteInk ? { acuteInk } : {}) };
   });
+}
+
+/**
+ * Whether a mark's ink (marksOf) is clearly an acute: over capitals of FALL_MIN_LETTER_HEIGHT or more (the
+ * slant holds on marks 3-4 px wide, too small for a profile: markSlant), sized as an acute (ACUTE_MAX_WIDTH,
+ * ACUTE_MAX_ASPECT, MARK_MAX_HEIGHT), one stroke rising clearly to the right (markSlant at SLANT_CLEAR or
+ * more), its profile naming no roof or wave (markShape) and no wave or level bar by its gray levels. A
+ * circumflex is wider than an acute and has no slant (-0.10..0.07 measured). (Thirty-first round: ÉMERSON's acute, 0.98 on its profile, turned into "ÊMERSON" by spelling's
+ * circumflex on final29 #12, #61, #66.)
+ */
+export function clearAcute(fit: InkFit): boolean {
+  const { width, height, letterH } = fit;
+  return letterH >= FALL_MIN_LETTER_HEIGHT && width > 0 && width <= ACUTE_MAX_WIDTH * letterH && width <= ACUTE_MAX_ASPECT * height && height <= MARK_MAX_HEIGHT * letterH
+    && fit.slant >= SLANT_CLEAR && (fit.mark === undefined || fit.mark === 'acute') && fit.wave !== 'wave' && !fit.level;
 }

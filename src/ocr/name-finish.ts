@@ -22,7 +22,8 @@ import type { Phrase } from './words.js';
  */
 export function finishNames(d: Partial<Record<CnhFieldName, Draft>>, textLayer: boolean, phrases: Phrase[]): void {
   // A text layer writes the name the issuer encoded, letter for letter: no mark was lost to put back.
-  if (!textLayer) restoreNames(d);
+  // Words whose acutes the ink showed clearly (words.ts OcrWord.acuteInk) keep them.
+  if (!textLayer) restoreNames(d, new Set(phrases.flatMap((p) => p.words).filter((w) => w.acuteInk).map((w) => w.text.replace(/,$/, ''))));
   particleHyphens(d);
   // A notary's stamp read into a name or the birthplace's town: its words cut out (stamp-words.ts).
   cutStampWords(d, NAME_DOUBT_CAP);

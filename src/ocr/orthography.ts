@@ -47,6 +47,11 @@
  *   syllables or more (João, Adão, Leão, Brandão, Conceição); the one-syllable ones are common words
  *   (mão, pão, são) and, in a name, only "São" after DE, DA, DO (Maria de São José), which is mended.
  *   Towns (the birthplace) keep the rule: SAO PAULO is São Paulo.
+ * - KEEP_ACUTE: an acute that the ink shows clearly (glyph-accent.ts clearAcute; the caller's `keepAcute`
+ *   words) is not made a circumflex: registries write names as their bearers spell them, and Brazil
+ *   spells some with the open É before M or N (Émerson, Édina; thirty-first round, final29: ÉMERSON read
+ *   right at 0.91 and written "ÊMERSON" three times). The rule and the ink disagree, so the word is
+ *   declined and the name keeps the cap (name-spelling.ts).
  * - FRENCH_GRAVE: a person's name word with an acute or circumflex E followed by consonants only and a
  *   final E (NADÉGE, MARIÊME) is no Portuguese spelling (paroxytones ending in -e carry no accent:
  *   Irene, Simone, Celeste; the old differential Ê of surnames, Rêgo, Macêdo, ends in -o) but a French
@@ -91,7 +96,7 @@ function restoreWord(w: string, circumflex = true): { word: string; rules: Ortho
  * the diacritics the rules above require put back; `restored` lists each changed word. Words the
  * rules do not cover are returned as read.
  */
-export function restoreDiacritics(name: string, options: { person?: boolean } = {}): { name: string; restored: Restoration[]; declined: string[] } {
+export function restoreDiacritics(name: string, options: { person?: boolean; keepAcute?: ReadonlySet<string> } = {}): { name: string; restored: Restoration[]; declined: string[] } {
   const restored: Restoration[] = [];
   const declined: string[] = [];
   const all = name.split(' ');
@@ -109,9 +114,10 @@ export function restoreDiacritics(name: string, options: { person?: boolean } = 
       restored.push({ from: w, to, rules: ['FRENCH_GRAVE'] });
       return to;
     }
-    // A name spelt in Spanish (FOREIGN_SPELLING): no circumflex.
-    const r = restoreWord(w, !foreign);
-    if (foreign && restoreWord(w).word !== r.word) declined.push(w);
+    // A name spelt in Spanish (FOREIGN_SPELLING), or an acute the ink shows clearly (keepAcute): no circumflex.
+    const keep = options.keepAcute?.has(w) === true;
+    const r = restoreWord(w, !foreign && !keep);
+    if ((foreign || keep) && restoreWord(w).word !== r.word) declined.push(w);
     if (r.word === w) return w;
     restored.push({ from: w, to: r.word, rules: r.rules });
     return r.word;

@@ -13,6 +13,11 @@ export interface OcrWord {
   y1: number;
   /** Read by the single-line second look under a label (its box height is not the type size). */
   reread?: boolean;
+  /**
+   * Every acute read over the word's capitals (Á, É, Ó) is one the ink shows clearly (glyph-accent.ts
+   * mendMarks, clearAcute): spelling's circumflex rule does not overrule it (orthography.ts keepAcute).
+   */
+  acuteInk?: boolean;
 }
 
 /** A horizontal run of words on one line (gaps below `maxGapRatio` x line height). */
