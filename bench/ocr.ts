@@ -1,7 +1,7 @@
 /**
  * CNH OCR benchmark on the widened synthetic set (test/fixtures/cnh/widened.ts, issue #17):
  *
- *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|final5|final6|final7|final8|final9|final10|final11|final12|final13|final14|final15|final16|final17|final18|final19|final20|final21|final22|final23|final24|final25|final26|final27|final28|final29|both] [--n 44] [--only 3,17] [--pool 1] [--budget-s 15] [--model fast|npm] [--verbose]
+ *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|final5|final6|final7|final8|final9|final10|final11|final12|final13|final14|final15|final16|final17|final18|final19|final20|final21|final22|final23|final24|final25|final26|final27|final28|final29|final30|both] [--n 44] [--only 3,17] [--pool 1] [--budget-s 15] [--model fast|npm] [--verbose]
  *
  * `tuning` (seeds 100000+) may be tuned on; `heldout` (seeds 900000+) was run several times and its
  * errors seen once: a validation part now; `untouched` (seeds 700000+, with fonts and uneven light the
@@ -111,7 +111,12 @@
  * denoiser, fine print smoothed into flat patches and sharpened with halos along its edges, and its own names: given
  * names, surnames and towns of Minas Gerais and Goiás, many with an accented capital) was made in the thirtieth round
  * after its reader changes and before anything was looked at on it: it was run once at that round's end (`--part final29 --n 88`, 92.0 %): a validation part now.
- * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final29: 88);
+ * `final30` (seeds 3300000+, like final10-final29 a fresh sample of the whole widened set; also a phone's digital
+ * zoom, the print averaged down to 1/1.8-1/3 of the frame's resolution and interpolated smoothly back up, mildly
+ * sharpened, and its own names: given names, surnames and towns of Brazil's North, Pará, Amazonas, Acre and Amapá)
+ * was made in the thirty-first round after its reader changes and before anything was looked at on it: it is run once
+ * at that round's end (`--part final30 --n 88`).
+ * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final30: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
  * median CPU s), documents fully right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
@@ -142,7 +147,7 @@ const partArg = arg('--part') ?? 'both';
 const parts: Part[] = partArg === 'both' ? ['tuning', 'heldout'] : [partArg as Part];
 if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: ${Object.keys(PART_SEED).join(', ')} or both, not ${partArg}`);
 /** Parts made as a fresh sample of the whole widened set after final10's pattern (final10.ts freshDraws). */
-const FRESH_PARTS: readonly string[] = ['final10', 'final11', 'final12', 'final13', 'final14', 'final15', 'final16', 'final17', 'final18', 'final19', 'final20', 'final21', 'final22', 'final23', 'final24', 'final25', 'final26', 'final27', 'final28', 'final29'];
+const FRESH_PARTS: readonly string[] = ['final10', 'final11', 'final12', 'final13', 'final14', 'final15', 'final16', 'final17', 'final18', 'final19', 'final20', 'final21', 'final22', 'final23', 'final24', 'final25', 'final26', 'final27', 'final28', 'final29', 'final30'];
 /** Parts of 88 documents (2 models x 11 conditions x 4). */
 const LONG_PARTS: readonly string[] = ['final5', 'final6', 'final7', 'final8', 'final9', ...FRESH_PARTS];
 const n = Number(arg('--n') ?? (LONG_PARTS.includes(partArg) ? 88 : 44));
@@ -284,6 +289,7 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
         ['document-scanner app filter', outs.filter((o) => o.doc.scanAppEnhanced)]] as Array<[string, Outcome[]]> : []),
       ...(part === 'final28' ? [['rolling-shutter flicker bands', outs.filter((o) => o.doc.flickerBanded)]] as Array<[string, Outcome[]]> : []),
       ...(part === 'final29' ? [['night-mode denoiser', outs.filter((o) => o.doc.nightDenoised)]] as Array<[string, Outcome[]]> : []),
+      ...(part === 'final30' ? [['digital zoom', outs.filter((o) => o.doc.digitalZoomed)]] as Array<[string, Outcome[]]> : []),
       ...(FRESH_PARTS.includes(part) ? [['notary\'s stamp', outs.filter((o) => o.doc.notarised)],
         ['two card effects', outs.filter((o) => (o.doc.mixed ?? []).filter((e) => CARD_EFFECTS.includes(e)).length === 2)],
         ...Object.entries(EFFECT_NAMES).map(([e, name]) => [`${name} (earlier part's effect)`, outs.filter((o) => (o.doc.mixed ?? []).includes(e))] as [string, Outcome[]]),
