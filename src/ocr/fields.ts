@@ -199,7 +199,7 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
   const catText = normalizeCategory(catPs.map((p) => p.text).join(' '));
   d.categoria = catText ? { valor: catText, conf: valueConfidence(catPs) } : none;
   // Its label unread on a 2022 front: the code in the CPF's column under it (near-labels.ts categoryUnderCpf).
-  const cpfValue = !catText && !catLabel && model === '2022' ? below('cpf')[0] ?? phrases.find((p) => CPF_PRINTED.test(p.text)) : undefined;
+  const cpfValue = !catText && !catLabel && model === '2022' ? below('cpf')[0] ?? phrases.find((p) => CPF_PRINTED.test(p.text.replace(/\s+/g, ''))) : undefined;
   // The page's value type (words.ts valueHeight).
   const typeH = valueHeight(phrases.flatMap((p) => p.words));
   const pageTypeH = cpfValue ? typeH : 0;

@@ -188,7 +188,9 @@ export async function rereadSuspects(rec: Recognizer, prep: PreparedImage, words
   const typeH = valueHeight(words);
   const valueSized = (w: OcrWord): boolean => typeH > 0 && w.y1 - w.y0 >= VALUE_TYPE_SHARE * typeH;
   words = lostLineEnds(page, mendMiddleDots(page, mendTildeN(page, mendInkMarks(page, mendMarks(page, mendDottedZeros(page, words, valueSized), valueSized), valueSized), valueSized), valueSized));
-  const { suspects } = extractFields(groupPhrases(words), '');
+  // The page's words as its full text: the card's model is told by its words too (layout.ts detectModel), as
+  // the final reading tells it (a 2022 front with its labels unread was read as an older one here: final29 #50).
+  const { suspects } = extractFields(groupPhrases(words), words.map((w) => w.text).join(' '));
   let out = words;
   for (const s of suspects) {
     const p = s.phrase;
