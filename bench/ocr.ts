@@ -115,7 +115,7 @@
  * zoom, the print averaged down to 1/1.8-1/3 of the frame's resolution and interpolated smoothly back up, mildly
  * sharpened, and its own names: given names, surnames and towns of Brazil's North, Pará, Amazonas, Acre and Amapá)
  * was made at the thirty-first round's start, before anything was looked at on it (the round's reader changes were made
- * on final29's errors): it is run once at that round's end (`--part final30 --n 88`).
+ * on final29's errors): it was run once at that round's end (`--part final30 --n 88`, 96.2 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final30: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
