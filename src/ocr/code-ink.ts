@@ -41,8 +41,15 @@ export function codeInk(g: Gray, cx: number, cy: number, typeH: number): CodeInk
   let a = k, b = k;
   while (a > 0 && glyphs[a].x0 - glyphs[a - 1].x1 <= CODE_GAP * typeH) a--;
   while (b < glyphs.length - 1 && glyphs[b + 1].x0 - glyphs[b].x1 <= CODE_GAP * typeH) b++;
-  const chain = glyphs.slice(a, b + 1);
-  const letters = chain.reduce((n, x) => n + Math.max(1, Math.round((x.x1 - x.x0 + 1) / (LETTER_WIDTH * hOf(x)))), 0);
+  return chainInk(glyphs.slice(a, b + 1));
+}
+
+/**
+ * A chain of glyphs (left to right, at least one) as a code's ink: its box, and its letters, a blob counted as
+ * round(width / (LETTER_WIDTH x its height)), at least 1.
+ */
+function chainInk(chain: Blob[]): CodeInk {
+  const letters = chain.reduce((n, x) => n + Math.max(1, Math.round((x.x1 - x.x0 + 1) / (LETTER_WIDTH * (x.y1 - x.y0 + 1)))), 0);
   return { letters, x0: chain[0].x0, y0: Math.min(...chain.map((x) => x.y0)), x1: chain[chain.length - 1].x1, y1: Math.max(...chain.map((x) => x.y1)) };
 }
 
@@ -64,8 +71,7 @@ export function codeInkIn(g: Gray, box: { x0: number; y0: number; x1: number; y1
     .sort((a, b) => a.x0 - b.x0);
   if (!glyphs.length) return undefined;
   for (let i = 1; i < glyphs.length; i++) if (glyphs[i].x0 - glyphs[i - 1].x1 > CODE_GAP * typeH) return undefined;
-  const letters = glyphs.reduce((n, x) => n + Math.max(1, Math.round((x.x1 - x.x0 + 1) / (LETTER_WIDTH * hOf(x)))), 0);
-  return { letters, x0: glyphs[0].x0, y0: Math.min(...glyphs.map((x) => x.y0)), x1: glyphs[glyphs.length - 1].x1, y1: Math.max(...glyphs.map((x) => x.y1)) };
+  return chainInk(glyphs);
 }
 
 /**

@@ -284,7 +284,7 @@ export function inkLetter(c: string, fit: MarkFit & { joined?: boolean; wave?: '
   // acute. The slant is taken only where no tilde can be: over an E, I or U, or between an acute and a
   // grave read over an A or O (Ã, Õ and their circumflexes are left to the profile).
   const slanted = !'AO'.includes(read.base) || read.mark === 'acute' || read.mark === 'grave';
-  const acuteSized = fit.width > 0 && fit.width <= ACUTE_MAX_WIDTH * letterH && fit.width <= ACUTE_MAX_ASPECT * fit.height && fit.height <= MARK_MAX_HEIGHT * letterH;
+  const acuteSized = acuteSizedMark(fit, letterH);
   const narrow = slanted && acuteSized;
   // A narrow stroke falling clearly to the right is no roof (level) and no wave (a tilde rises overall):
   // over an A or O read with either it is a grave (final15 #80, #86: NICOLÒ read "NICOLÔ" at 0.86 and
@@ -363,11 +363,15 @@ export function mendMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boo
  * slant holds on marks 3-4 px wide, too small for a profile: markSlant), sized as an acute (ACUTE_MAX_WIDTH,
  * ACUTE_MAX_ASPECT, MARK_MAX_HEIGHT), one stroke rising clearly to the right (markSlant at SLANT_CLEAR or
  * more), its profile naming no roof or wave (markShape) and no wave or level bar by its gray levels. A
- * circumflex is wider than an acute and has no slant (-0.10..0.07 measured). (Thirty-first round: ÉMERSON's acute, 0.98 on its profile, turned into "ÊMERSON" by spelling's
- * circumflex on final29 #12, #61, #66.)
+ * circumflex is wider than an acute and has no slant (-0.10..0.07 measured). (Thirty-first round: ÉMERSON's
+ * acute, 0.98 on its profile, turned into "ÊMERSON" by spelling's circumflex on final29 #12, #61, #66.)
  */
 export function clearAcute(fit: InkFit): boolean {
-  const { width, height, letterH } = fit;
-  return letterH >= FALL_MIN_LETTER_HEIGHT && width > 0 && width <= ACUTE_MAX_WIDTH * letterH && width <= ACUTE_MAX_ASPECT * height && height <= MARK_MAX_HEIGHT * letterH
-    && fit.slant >= SLANT_CLEAR && (fit.mark === undefined || fit.mark === 'acute') && fit.wave !== 'wave' && !fit.level;
+  return fit.letterH >= FALL_MIN_LETTER_HEIGHT && acuteSizedMark(fit, fit.letterH) && fit.slant >= SLANT_CLEAR
+    && (fit.mark === undefined || fit.mark === 'acute') && fit.wave !== 'wave' && !fit.level;
+}
+
+/** A mark `fit` (its box, px) sized as an acute over capitals `letterH` px high: ACUTE_MAX_WIDTH, ACUTE_MAX_ASPECT, MARK_MAX_HEIGHT. */
+function acuteSizedMark(fit: Pick<MarkFit, 'width' | 'height'>, letterH: number): boolean {
+  return fit.width > 0 && fit.width <= ACUTE_MAX_WIDTH * letterH && fit.width <= ACUTE_MAX_ASPECT * fit.height && fit.height <= MARK_MAX_HEIGHT * letterH;
 }

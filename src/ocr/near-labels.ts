@@ -146,9 +146,11 @@ const CODE_ABOVE_DATES = 4;
 /**
  * The older front's licence row (Nº REGISTRO, VALIDADE, 1ª HABILITAÇÃO): the one row of two or more date
  * words side by side (tops within SAME_ROW of value type `typeH`; the birth date's row holds one, the back's
- * issue date is alone). Its dates, left to right; undefined when no such row or two.
+ * issue date is alone): its top and its right date (the first licence's); undefined when no such row or two,
+ * or `typeH` unknown (0).
  */
-function licenceRow(phrases: Phrase[], typeH: number): OcrWord[] | undefined {
+function licenceRow(phrases: Phrase[], typeH: number): { top: number; right: OcrWord } | undefined {
+  if (typeH <= 0) return undefined;
   const dates = phrases.flatMap((p) => p.words).filter((w) => DATE_WORD.test(w.text));
   const rows: OcrWord[][] = [];
   for (const d of dates) {
@@ -157,7 +159,9 @@ function licenceRow(phrases: Phrase[], typeH: number): OcrWord[] | undefined {
     else rows.push([d]);
   }
   const paired = rows.filter((r) => r.length >= 2);
-  return paired.length === 1 ? paired[0].sort((a, b) => a.x0 - b.x0) : undefined;
+  if (paired.length !== 1) return undefined;
+  const row = paired[0];
+  return { top: Math.min(...row.map((d) => d.y0)), right: row.reduce((a, d) => (d.x0 > a.x0 ? d : a)) };
 }
 
 /**
@@ -172,9 +176,9 @@ function licenceRow(phrases: Phrase[], typeH: number): OcrWord[] | undefined {
  * low-confidence line (PLACED_CODE_CAP).
  */
 export function categoryAboveDates(phrases: Phrase[], labelPhrases: Set<Phrase>, typeH: number): Phrase | undefined {
-  const row = typeH > 0 ? licenceRow(phrases, typeH) : undefined;
+  const row = licenceRow(phrases, typeH);
   if (!row) return undefined;
-  const top = Math.min(...row.map((d) => d.y0)), right = row[row.length - 1];
+  const { top, right } = row;
   const found = phrases.filter((p) => !labelPhrases.has(p) && CATEGORY_SET.has(p.text.trim()) && p.words.every((w) => w.conf >= PLACED_CODE_CONF)
     && p.y1 - p.y0 >= CODE_TYPE_SHARE * typeH && p.y1 <= top && top - p.y1 <= CODE_ABOVE_DATES * typeH && p.x0 >= right.x0 + typeH);
   return found.length === 1 ? found[0] : undefined;
@@ -195,9 +199,9 @@ const CODE_PLACE_FOOT = 1;
  * without words. Undefined without a licence row.
  */
 export function categoryPlace(phrases: Phrase[], typeH: number): Phrase | undefined {
-  const row = typeH > 0 ? licenceRow(phrases, typeH) : undefined;
+  const row = licenceRow(phrases, typeH);
   if (!row) return undefined;
-  const top = Math.min(...row.map((d) => d.y0)), right = row[row.length - 1];
+  const { top, right } = row;
   const x0 = right.x1 + typeH, y0 = top - CODE_PLACE_TOP * typeH, y1 = top - CODE_PLACE_FOOT * typeH;
   return { words: [], text: '', x0, y0, x1: x0 + CODE_PLACE_WIDTH * typeH, y1, h: y1 - y0 };
 }
