@@ -258,13 +258,17 @@ export function darkerLevel(g: Gray, w: Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'>
 }
 
 /**
- * True when a glyph has a T's bar at level `t` (endsAtLevel between `left` and `right`): a top at least
- * T_BAR_SHARE of its height and a foot under T_FOOT_SHARE of that top.
+ * True when a glyph may have a T's bar at level `t` (endsAtLevel between `left` and `right`): a top at least
+ * T_BAR_SHARE of its height and a foot under I_FOOT_SHARE of that top, so its ends are not the one width an
+ * I's are. A foot between T_FOOT_SHARE and I_FOOT_SHARE of the top tells nothing, at this level as at the
+ * split: DejaVu Serif's T has a foot of 0.6 of its bar (final30 #34 and #71: TUPIASSU's and TOBELEM's T, their
+ * bars' left halves left out of the recogniser's box or faded by a perspective's blur, so their ends were one
+ * width at the split; 15 and 9 px at the lighter level: they were turned into I's, "IUPIASSU", "IOBELEM").
  */
 export function barAtLevel(g: Gray, b: Blob, left: number, right: number, t: number): boolean {
   const h = b.y1 - b.y0 + 1;
   const e = endsAtLevel(g, b, left, right, t);
-  return e.top >= T_BAR_SHARE * h && e.foot < T_FOOT_SHARE * e.top;
+  return e.top >= T_BAR_SHARE * h && e.foot < I_FOOT_SHARE * e.top;
 }
 
 /**
@@ -276,7 +280,9 @@ export const T_BAR_SHARE = 0.5;
 /**
  * The widest ink at a glyph's top and foot (BAND of its height each) measured at a lighter level
  * `t` than the one that found it: each row's run of pixels at or under `t` that reaches the glyph's
- * own columns, held between `left` and `right` (half-way to the neighbouring glyphs). A blurred T's bar
+ * own columns, held between `left` and `right` (half-way to the neighbouring glyphs). The glyph's rows
+ * are those it has at `t`: up to a band more over and under the rows found at the split, where its
+ * columns hold ink at `t` (a serif fainter than the split). A blurred T's bar
  * is a thin stroke and fades to mid-gray while its stem stays dark (final6 #74: stem 0-50, bar
  * 120-175): at the word's Otsu split only the stem is ink, at the lighter level the bar is whole.
  */
@@ -301,5 +307,14 @@ export function endsAtLevel(g: Gray, b: Blob, left: number, right: number, t: nu
     }
     return m;
   };
-  return { top: widest(b.y0, b.y0 + band - 1), foot: widest(b.y1 - band + 1, b.y1) };
+  // The glyph's rows at level `t`: a serif fainter than the split lies over or under the rows it found.
+  const inkRow = (y: number): boolean => {
+    if (y < 0 || y >= g.height) return false;
+    for (let x = b.x0; x <= b.x1; x++) if (g.data[y * g.width + x] <= t) return true;
+    return false;
+  };
+  let y0 = b.y0, y1 = b.y1;
+  while (y0 > b.y0 - band && inkRow(y0 - 1)) y0--;
+  while (y1 < b.y1 + band && inkRow(y1 + 1)) y1++;
+  return { top: widest(y0, y0 + band - 1), foot: widest(y1 - band + 1, y1) };
 }
