@@ -229,6 +229,17 @@ export const FALL_SMALL_SLANT = 0.45;
 export const SLANT_CLEAR = 0.3;
 /** ...one under this far from 0 is no slanted stroke (a roof, a wave); in between the ink does not tell. */
 export const SLANT_FLAT = 0.15;
+/** A mark read as an acute over capitals under MIN_LETTER_HEIGHT that slants less than this either way does not lean (inkLetter): no acute. */
+export const LEVEL_SLANT = 0.1;
+/** ...when it is at least this wide, px (a speck of 2-3 px has no slant to speak of): the word is doubted... */
+export const LEVEL_MIN_PX = 4;
+/**
+ * ...and over an E it is written Ê when at least this share of the capitals' height wide: roofs read as acutes
+ * were 6-8 px wide over 21 px capitals (final30 #14, final29 #3); an acute a phone's zoom or night-mode denoiser
+ * smoothed into a level blob 4-5 px (final30 #3's ALCIDÉIA, 4 x 2 and 5 x 2 px; #78's CLÉIA, 4 x 3), as was
+ * final30 #26's roof (5 x 3).
+ */
+export const LEVEL_MIN_WIDTH = 0.27;
 
 /**
  * The capitals with a grave accent, by base letter: French and Italian names carry them (MARIÈME,
@@ -293,6 +304,21 @@ export function inkLetter(c: string, fit: MarkFit & { joined?: boolean; wave?: '
   // letter given, and only for a slant of FALL_SMALL_SLANT or more (6 x 3 and 6 x 4 px tildes in
   // Liberation Serif at 16 px, JPEG 40, slanted -0.39 and -0.32).
   const roofFalls = !slanted && acuteSized && slant <= -SLANT_CLEAR;
+  // An acute read over a mark that does not lean is no acute (slant under LEVEL_SLANT on capitals under
+  // MIN_LETTER_HEIGHT, where an acute's is 0.15-0.42; under SLANT_FLAT from it, where an acute's is 0.31 or
+  // more): where no profile is judged (small capitals) or where the profile named nothing (a roof narrower
+  // than its height's 0.3, blurred, fits neither shape). Over an E, as wide as a roof, it is one (the
+  // Portuguese Ê; nothing else level sits on an E that the model writes), doubted; narrower, or over another
+  // letter, the word is doubted only: a phone's zoom or night-mode denoiser smooths an acute into a level blob
+  // as wide. (Thirty-second round: CAMPÊLO read "CAMPÉLO" at 0.91-0.92 on final30 #14, #26, #77, #14's roof
+  // 6 x 5 px over 21 px capitals, joined to it, slant 0.03, profile circumflex 0.82 acute 0.29.) A mark whose
+  // profile named a shape is left to the rules below: joined acutes whose profile named a roof were as level
+  // (final29 #3's ÉLMA 9 x 3 px, slant 0.08, circumflex 0.92; #53's MÉRCIA 10 x 4, 0.06, 0.84) as the joined
+  // roof of #3's CANÊDO (8 x 4, 0.08, 0.88), which stays read "CANÉDO".
+  const level = Math.abs(slant) < (letterH < MIN_LETTER_HEIGHT ? LEVEL_SLANT : SLANT_FLAT);
+  if (read.mark === 'acute' && level && fit.width >= LEVEL_MIN_PX && (letterH < MIN_LETTER_HEIGHT || !fit.mark)) {
+    return read.base === 'E' && fit.width >= LEVEL_MIN_WIDTH * letterH ? { letter: 'Ê', doubt: true } : { doubt: true };
+  }
   if (letterH < MIN_LETTER_HEIGHT) return roofFalls && slant <= -FALL_SMALL_SLANT ? { doubt: true } : {};
   const stroke: 'acute' | 'grave' | undefined = roofFalls ? 'grave' : !narrow ? undefined : slant >= SLANT_CLEAR ? 'acute' : slant <= -SLANT_CLEAR ? 'grave' : undefined;
   // A clear falling stroke is a grave whatever the profile says (a profile has no grave; a falling one
