@@ -15,7 +15,7 @@ import { categoryAboveDates, categoryPlace, categoryUnderCpf, misreadCategoryUnd
 import { loneParent, parentLines, startLost } from './parents.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
 import { edgeMarkedNumber, hasDigit, isNameWord, rgWidthFits, valueConfidence, withoutStray } from './doubts.js';
-import { fold, joinGluedI, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
+import { fold, joinGluedI, joinSplitWords, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
 import { doubtByConfusion, passesOwnCheck, PRINTED_WITH, scoreFields, type Draft } from './checks.js';
 import { mendDate } from './validators.js';
 import { birthLine, GROWN_LABELS, linesUnderRow } from './field-lines.js';
@@ -126,8 +126,9 @@ export interface Suspect {
  * `{ valor: '', confianca: 0 }`. `textLayer`: the words are a PDF's text layer, exact (checks.ts scoreFields).
  */
 export function extractFields(recognised: Phrase[], fullText: string, textLayer = false): ExtractedFields {
-  // A word's final I read apart and glued to it (words.ts joinGluedI) joined back.
-  const phrases = recognised.map(joinGluedI);
+  // A word's final I read apart and glued to it (words.ts joinGluedI) joined back, and a capital word split
+  // inside (joinSplitWords; not on a text layer, whose words and spaces are the document's own).
+  const phrases = recognised.map((p) => (textLayer ? joinGluedI(p) : joinSplitWords(joinGluedI(p))));
   const labels = findLabels(phrases);
   const labelPhrases = new Set([...labels.values()].map((l) => l.phrase));
   const model = detectModel(labels, fullText);

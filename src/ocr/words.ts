@@ -229,3 +229,55 @@ export function joinGluedI(p: Phrase): Phrase {
   }
   return changed ? toPhrase(out) : p;
 }
+
+/** A gap between two capital words at most this share of the phrase's other gaps (their median) is inside a word (joinSplitWords)... */
+export const SPLIT_GAP_SHARE = 0.5;
+/** ...and at most this many of the words' height: a printed space is a third of the type's height or more. */
+export const SPLIT_GAP_MAX = 0.25;
+/** Particles of Portuguese names: never joined to a neighbour (joinSplitWords). */
+const NAME_PARTICLE = /^(D[AEIOU]S?|E|Y)$/;
+/**
+ * Two consonants that end a syllable and begin the next inside a word, and begin no name in the languages a
+ * CNH's names come from (joinSplitWords): a word starting so is a word's second half.
+ */
+const SPLIT_ONSET = /^(N[TDSCÇQJ]|R[TDNSCMLGP]|L[TDSMNCGP]|M[PN]|S[SÇ])/;
+
+/**
+ * A phrase with two capital words the recogniser split inside one word joined back: their gap at most
+ * SPLIT_GAP_SHARE of the median of the phrase's other gaps between capital words (at least two of them) and
+ * at most SPLIT_GAP_MAX of their height, the two of about one height (0.8-1.25), neither a particle, and
+ * neither a word of its own (the first of one or two letters, the second starting with two consonants that
+ * begin no name: SPLIT_ONSET). A line of names is printed with one space width, so a gap half as wide is
+ * the letters' own spacing (final30 #17:
+ * GENTIL read "GE" + "NTIL" at 0.96 and 0.92, 3.3 px apart, its other gaps 7-8 px, capitals 21 px: the
+ * father's name "GE NTIL ODENILDO ..." at 0.821). The joined word keeps the lower confidence.
+ */
+export function joinSplitWords(p: Phrase): Phrase {
+  const capital = (w: OcrWord): boolean => /^[A-ZÀ-Ý'-]{1,}$/.test(w.text);
+  const gaps: number[] = [];
+  for (let i = 1; i < p.words.length; i++) if (capital(p.words[i - 1]) && capital(p.words[i])) gaps.push(p.words[i].x0 - p.words[i - 1].x1);
+  if (gaps.length < 3) return p;
+  const out: OcrWord[] = [];
+  let changed = false;
+  for (const w of p.words) {
+    const prev = out[out.length - 1];
+    if (prev && capital(prev) && capital(w) && !NAME_PARTICLE.test(prev.text) && !NAME_PARTICLE.test(w.text)) {
+      const gap = w.x0 - prev.x1, h = prev.y1 - prev.y0, wh = w.y1 - w.y0;
+      const others = [...gaps];
+      others.splice(others.indexOf(gap), 1);
+      const sorted = others.sort((a, b) => a - b), median = sorted[Math.floor(sorted.length / 2)];
+      // A box's gap alone does not tell (final30 #26: ALCIDÉIA and JATENE 4 px apart, its other gaps 9-10, the
+      // recogniser's boxes of a tilted line): two halves that are no words are needed too. A piece misread
+      // where the recogniser broke the word ("KI UIPERS" for KUIPERS, final11 #36) is left apart, to be
+      // doubted (line-gaps.ts tightGap), not joined into a sure wrong word.
+      const half = prev.text.length <= 2 && SPLIT_ONSET.test(w.text);
+      if (half && gap <= SPLIT_GAP_SHARE * median && gap <= SPLIT_GAP_MAX * h && wh >= 0.8 * h && wh <= 1.25 * h) {
+        out[out.length - 1] = { ...prev, text: prev.text + w.text, conf: Math.min(prev.conf, w.conf), y0: Math.min(prev.y0, w.y0), x1: Math.max(prev.x1, w.x1), y1: Math.max(prev.y1, w.y1) };
+        changed = true;
+        continue;
+      }
+    }
+    out.push(w);
+  }
+  return changed ? toPhrase(out) : p;
+}
