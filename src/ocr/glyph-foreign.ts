@@ -40,7 +40,7 @@
  */
 import {
   ACUTE_MAX_ASPECT, ACUTE_MAX_WIDTH, BASE_OF, GRAVE, INK_LETTER_CAP, MARK_MAX_HEIGHT, MIN_LETTER_HEIGHT, MODEL_MARKED, SLANT_CLEAR, SLANT_FLAT,
-  markInk, markSlant,
+  markInk, markSlant, type MarkInk,
 } from './glyph-accent.js';
 import { wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { dotsReading } from './glyph-dots.js';
@@ -271,12 +271,12 @@ export function foreignMarks(g: Gray, w: OcrWord): Map<number, string> {
  * foreignMarks, and whether a plain vowel's ink leans like a grave without showing one clearly
  * (foreignInk's doubt), under the same conditions (glyphs paired, no stray ink).
  */
-export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, string>; doubt: boolean } {
+export function foreignReading(g: Gray, w: OcrWord, others: readonly OcrWord[] = []): { letters: Map<number, string>; doubt: boolean } {
   const out = new Map<number, string>(), none = { letters: new Map<number, string>(), doubt: false };
   let doubt = false;
   const chars = [...w.text.replace(/,$/, '')];
   if (!chars.length || chars.some((c) => !JUDGED_LETTER.test(c))) return none;
-  const ink = markInk(g, w);
+  const ink = withoutOthersInk(markInk(g, w), w, others);
   const paired = ink && letterSpans(ink.glyphs, chars.length);
   const spans = paired || (ink && meanSpans(ink.glyphs, chars.length));
   if (!ink || !spans || ink.letterH < SMALL_MIN_HEIGHT) return none;
@@ -344,6 +344,24 @@ export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, stri
   return { letters: out, doubt };
 }
 
+/**
+ * `ink` without the blobs above the word that lie in another word's box (a word of two letters or more read
+ * on the page, not `w`): the foot of a label printed close over a value is print, not marks (final30 #45:
+ * FILIAÇÃO's "ÇÃO" 6 px over the father's CONDURÚ stood over its C and O as stray ink, and the Ú's acute,
+ * clear over the U, was not judged: "CONDURU" at 0.92).
+ */
+function withoutOthersInk(ink: MarkInk | undefined, w: OcrWord, others: readonly OcrWord[]): MarkInk | undefined {
+  if (!ink || !ink.marks.length) return ink;
+  const boxes = others.filter((o) => o !== w && /\p{L}{2}/u.test(o.text) && o.y1 <= w.y0 + 0.5 * (w.y1 - w.y0));
+  if (!boxes.length) return ink;
+  const inside = (m: Blob): boolean => {
+    const cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
+    return boxes.some((o) => cx >= o.x0 && cx <= o.x1 && cy >= o.y0 - 1 && cy <= o.y1 + 1);
+  };
+  const marks = ink.marks.filter((m) => !inside(m));
+  return marks.length === ink.marks.length ? ink : { ...ink, marks };
+}
+
 /** Two letters read with a mark where one glyph stands: an E's mark then a round letter's ("ÉÓ"). */
 const PAIR_READ = /[ÉÈÊ][ÓÒÔÕ]/g;
 
@@ -373,7 +391,7 @@ export function mendForeignMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord)
   return words.map((w0) => {
     if (!/[A-ZÀ-Þ]/.test(w0.text) || !judged(w0)) return w0;
     const w = oneGlyphPair(g, w0);
-    const { letters: found, doubt: leans } = foreignReading(g, w);
+    const { letters: found, doubt: leans } = foreignReading(g, w, words);
     // Two dots read from the gray levels over each glyph (glyph-dots.ts): dots of 2-3 px that the
     // blobs above miss, on type under 18 px too.
     const dots = dotsReading(g, w, wordGlyphs);
