@@ -20,7 +20,7 @@ import type { CnhField, CnhFieldName } from './engine.js';
 import { CNH_FIELD_NAMES, NAME_FIELDS } from './engine.js';
 import { CARD_HEIGHT_PX, type PrepareOptions } from './preprocess.js';
 import { CORE_FIELDS, type QualityMetrics } from './quality.js';
-import type { OcrWord } from './words.js';
+import { fold, type OcrWord } from './words.js';
 
 /**
  * Pages whose contrast (quality.ts: paper level minus the 0.5th percentile) is under this are dark:
@@ -159,6 +159,13 @@ export const MERGE_MARGIN = 0.1;
  * over (mergeReadings): under the low-confidence line.
  */
 export const DISAGREE_CAP = 0.75;
+/** Fields of digits (and a date's slashes): a digit read two ways by two readings makes the value unsure (mergeReadings). */
+const NUMBER_FIELDS: readonly CnhFieldName[] = ['cpf', 'rg', 'numero_cnh', 'data_nascimento', 'data_validade', 'data_emissao', 'data_primeira_habilitacao'];
+/**
+ * Least confidence of a number's or a date's other reading, of the same length, that disagrees with the value
+ * taken (mergeReadings): a reading this sure saw digits; a weaker one (a date at 0.6) is often a blur's guess.
+ */
+const NUMBER_DISAGREE_MIN = 0.65;
 /** Least confidence of a category's other reading that disagrees with the value taken (mergeReadings). */
 const CODE_DISAGREE_MIN = 0.6;
 
@@ -210,7 +217,16 @@ export function mergeReadings(first: Record<CnhFieldName, CnhField>, second: Rec
     // 0.63, then D at 0.93): the surer reading stands.
     const oneGlyph = /^[BDEFPR]$/.test(a.valor) && /^[BDEFPR]$/.test(b.valor);
     const remarkDisagree = k === 'observacoes' && !oneGlyph && !a.valor.split(' ').some((c) => b.valor.split(' ').includes(c));
-    const codeDisagree = ((k === 'categoria' && a.valor.length === b.valor.length) || remarkDisagree) && Math.min(a.confianca, b.confianca) >= CODE_DISAGREE_MIN;
+    // A number or date read as another of its length by the other reading (at NUMBER_DISAGREE_MIN or over): a
+    // digit is read two ways, as a category's letter is (final30 #47: RG 556403613 at 0.844, the other
+    // reading's 558403613 at 0.7; the 8's lower bowl blurred into a 6's).
+    const numberDisagree = NUMBER_FIELDS.includes(k) && a.valor.length === b.valor.length && Math.min(a.confianca, b.confianca) >= NUMBER_DISAGREE_MIN;
+    // A name the other reading read with a mark more or less, its letters the same (over CODE_DISAGREE_MIN): one
+    // of them lost or made up a mark (final30 #71: HÉLDER read "HELDER" at 0.915 by the first reading, whose
+    // name the label over it had hidden before tall-words.ts, HÉLDER at 0.71 by the second).
+    const markDisagree = (NAME_FIELDS as readonly CnhFieldName[]).includes(k) && fold(a.valor) === fold(b.valor);
+    const letterDisagree = (k === 'categoria' && a.valor.length === b.valor.length) || remarkDisagree || markDisagree;
+    const codeDisagree = numberDisagree || (letterDisagree && Math.min(a.confianca, b.confianca) >= CODE_DISAGREE_MIN);
     const disagree = a.valor !== '' && b.valor !== '' && a.valor !== b.valor && !cutShort && !wordsBefore && !codesBefore && Math.max(a.confianca, b.confianca) >= UNSURE && (codeDisagree || Math.min(a.confianca, b.confianca) >= DISAGREE_CAP);
     out[k] = disagree ? { ...chosen, confianca: Math.min(chosen.confianca, DISAGREE_CAP) } : chosen;
   }
