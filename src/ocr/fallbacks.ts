@@ -34,9 +34,11 @@ export function adjacentPairs(phrases: Phrase[]): string[] {
 /**
  * The CPF's printed shape, "DDD.DDD.DDD-DD" (separators as the recogniser reads them: a stop, a comma, a
  * space; a stop or a hyphen with a speck of noise over it read ":" or ";": final21 #55, "026:617.533:38"
- * on a low-quality JPEG). Taken only with its check digits passed.
+ * on a low-quality JPEG), or one of its two stops lost (final30 #82: "925512.722-54" on a screenshot whose CPF
+ * label went unread; eleven digits in a row are the registration number's shape, so one stop must stay).
+ * Taken only with its check digits passed.
  */
-const CPF_SHAPE = /(?<!\d)\d{3}[\s.,:;]{1,3}\d{3}[\s.,:;]{1,3}\d{3}\s?[-–:;.,]\s?\d{2}(?!\d)/;
+const CPF_SHAPE = /(?<!\d)\d{3}(?:[\s.,:;]{1,3}\d{3}[\s.,:;]{0,3}|[\s.,:;]{0,3}\d{3}[\s.,:;]{1,3})\d{3}\s?[-–:;.,]\s?\d{2}(?!\d)/;
 /**
  * Confidence of a CPF taken from words the recogniser read unsure (unsureCpf): with its check digits
  * passed it scores 0.6 x 0.55 + 0.4 = 0.73, under the low-confidence line (checks.ts withValidation).
