@@ -12,6 +12,7 @@ import { portugueseModel, RecognizerPool, SEGMENTATION, type OcrModel, type Reco
 import { DARK_CONTRAST, mendCutWords, mergeReadings, readingMisses, secondFullWidth, secondRead, SMALL_CARD_CLIP, SMALL_CARD_PX, softSmallCard } from './second-read.js';
 import { rereadEmptyValues, rereadLoneLetters, rereadMergedLines, rereadSuspects } from './second-looks.js';
 import { rereadValueRows } from './value-rows.js';
+import { rereadTallWords } from './tall-words.js';
 import { clearBorderInk, columns, toPgm, type GrayImage } from './regions.js';
 import { grayPage } from './cuts.js';
 import { evenPaper } from './light.js';
@@ -117,7 +118,8 @@ async function evenedPage(prep: PreparedImage): Promise<PreparedImage> {
 }
 
 /**
- * Second looks (second-looks.ts) on a page read by the page pass: boxes that swallowed two lines,
+ * Second looks (second-looks.ts) on a page read by the page pass: boxes that swallowed two lines (and a
+ * line's first word that swallowed the label tight over it: tall-words.ts),
  * values missed under found labels, values that failed their format, name and birth lines that lost
  * words (value-rows.ts), unsure lone letters; cut from the page as the recogniser read it (evened where
  * the page pass evened it).
@@ -125,6 +127,7 @@ async function evenedPage(prep: PreparedImage): Promise<PreparedImage> {
 async function secondLooks(recs: Recognizer[], prep: PreparedImage, words: OcrWord[], evened: boolean): Promise<OcrWord[]> {
   if (evened) prep = await evenedPage(prep);
   words = await rereadMergedLines(recs[0], prep, words);
+  words = await rereadTallWords(recs[0], prep, words);
   words = await rereadEmptyValues(recs[0], prep.png, words, prep.width, prep.height, prep.splitX);
   words = await rereadSuspects(recs[0], prep, words);
   words = await rereadValueRows(recs[0], prep, words);
