@@ -271,12 +271,12 @@ export function foreignMarks(g: Gray, w: OcrWord): Map<number, string> {
  * foreignMarks, and whether a plain vowel's ink leans like a grave without showing one clearly
  * (foreignInk's doubt), under the same conditions (glyphs paired, no stray ink).
  */
-export function foreignReading(g: Gray, w: OcrWord, others: readonly OcrWord[] = []): { letters: Map<number, string>; doubt: boolean } {
+export function foreignReading(g: Gray, w: OcrWord): { letters: Map<number, string>; doubt: boolean } {
   const out = new Map<number, string>(), none = { letters: new Map<number, string>(), doubt: false };
   let doubt = false;
   const chars = [...w.text.replace(/,$/, '')];
   if (!chars.length || chars.some((c) => !JUDGED_LETTER.test(c))) return none;
-  const ink = withoutOthersInk(markInk(g, w), w, others);
+  const ink = withoutPrintAbove(g, markInk(g, w));
   const paired = ink && letterSpans(ink.glyphs, chars.length);
   const spans = paired || (ink && meanSpans(ink.glyphs, chars.length));
   if (!ink || !spans || ink.letterH < SMALL_MIN_HEIGHT) return none;
@@ -345,20 +345,25 @@ export function foreignReading(g: Gray, w: OcrWord, others: readonly OcrWord[] =
 }
 
 /**
- * `ink` without the blobs above the word that lie in another word's box (a word of two letters or more read
- * on the page, not `w`): the foot of a label printed close over a value is print, not marks (final30 #45:
- * FILIAÇÃO's "ÇÃO" 6 px over the father's CONDURÚ stood over its C and O as stray ink, and the Ú's acute,
- * clear over the U, was not judged: "CONDURU" at 0.92).
+ * `ink` without the blobs above the word too large for a mark (glyph-marks.ts markSized) that run on over the
+ * top of the band where marks are looked for (markInk): the row over the blob's top holds, in its columns, a
+ * pixel as dark as its lightest. Such ink is the foot of print over the word, a label printed tight over the
+ * value, not a mark, which stands whole under that top or is a mark's size (a tone stacked on a roof rises
+ * over it) (final30 #45: FILIAÇÃO's "ÇÃO", cut by the band's top, stood over CONDURÚ's C and O
+ * as stray ink, so the Ú's acute was not judged: "CONDURU" at 0.92; final29 #77's Á, whose acute lies within
+ * NOME's box but whole in the band, keeps it).
  */
-function withoutOthersInk(ink: MarkInk | undefined, w: OcrWord, others: readonly OcrWord[]): MarkInk | undefined {
+function withoutPrintAbove(g: Gray, ink: MarkInk | undefined): MarkInk | undefined {
   if (!ink || !ink.marks.length) return ink;
-  const boxes = others.filter((o) => o !== w && /\p{L}{2}/u.test(o.text) && o.y1 <= w.y0 + 0.5 * (w.y1 - w.y0));
-  if (!boxes.length) return ink;
-  const inside = (m: Blob): boolean => {
-    const cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
-    return boxes.some((o) => cx >= o.x0 && cx <= o.x1 && cy >= o.y0 - 1 && cy <= o.y1 + 1);
+  const runsOn = (m: Blob): boolean => {
+    const y = m.y0 - 1;
+    if (y < 0) return false;
+    let lightest = 0;
+    for (const p of m.px) lightest = Math.max(lightest, g.data[p]);
+    for (let x = m.x0; x <= m.x1; x++) if (g.data[y * g.width + x] <= lightest) return true;
+    return false;
   };
-  const marks = ink.marks.filter((m) => !inside(m));
+  const marks = ink.marks.filter((m) => markSized(m, ink.letterH) || !runsOn(m));
   return marks.length === ink.marks.length ? ink : { ...ink, marks };
 }
 
@@ -391,7 +396,7 @@ export function mendForeignMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord)
   return words.map((w0) => {
     if (!/[A-ZÀ-Þ]/.test(w0.text) || !judged(w0)) return w0;
     const w = oneGlyphPair(g, w0);
-    const { letters: found, doubt: leans } = foreignReading(g, w, words);
+    const { letters: found, doubt: leans } = foreignReading(g, w);
     // Two dots read from the gray levels over each glyph (glyph-dots.ts): dots of 2-3 px that the
     // blobs above miss, on type under 18 px too.
     const dots = dotsReading(g, w, wordGlyphs);
