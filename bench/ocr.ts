@@ -120,8 +120,8 @@
  * camera, colour noise in blotches a few pixels across, worst in the dark print, the colour kept on blocks of 2 x 2,
  * 4 x 1 or 4 x 2 px, a white balance's cast and dark corners, and its own names: given names, surnames and towns of
  * Brazil's far South, its Azorean families of Santa Catarina and Rio Grande do Sul and the Pampa's gaúcho families)
- * was made at the thirty-second round's start, before anything was looked at on it: it is run once at that round's
- * end (`--part final31 --n 88`).
+ * was made at the thirty-second round's start, before anything was looked at on it (the round's reader changes were
+ * made on final30's errors): it was run once at that round's end (`--part final31 --n 88`, 91.9 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final31: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
