@@ -248,9 +248,9 @@ const SPLIT_ONSET = /^(N[TDSCÇQJ]|R[TDNSCMLGP]|L[TDSMNCGP]|M[PN]|S[SÇ])/;
  * at most SPLIT_GAP_MAX of their height, the two of about one height (0.8-1.25), neither a particle, and
  * neither a word of its own (the first of one or two letters, the second starting with two consonants that
  * begin no name: SPLIT_ONSET). A line of names is printed with one space width, so a gap half as wide is
- * the letters' own spacing (final30 #17:
- * GENTIL read "GE" + "NTIL" at 0.96 and 0.92, 3.3 px apart, its other gaps 7-8 px, capitals 21 px: the
- * father's name "GE NTIL ODENILDO ..." at 0.821). The joined word keeps the lower confidence.
+ * the letters' own spacing (final30 #17: GENTIL read "GE" + "NTIL" at 0.96 and 0.92, 3.3 px apart, its other
+ * gaps 7-8 px, capitals 21 px: the father's name "GE NTIL ODENILDO ..." at 0.821). The joined word keeps the
+ * lower confidence.
  */
 export function joinSplitWords(p: Phrase): Phrase {
   const capital = (w: OcrWord): boolean => /^[A-ZÀ-Ý'-]{1,}$/.test(w.text);
@@ -264,7 +264,8 @@ export function joinSplitWords(p: Phrase): Phrase {
     if (prev && capital(prev) && capital(w) && !NAME_PARTICLE.test(prev.text) && !NAME_PARTICLE.test(w.text)) {
       const gap = w.x0 - prev.x1, h = prev.y1 - prev.y0, wh = w.y1 - w.y0;
       const others = [...gaps];
-      others.splice(others.indexOf(gap), 1);
+      const at = others.indexOf(gap);
+      if (at >= 0) others.splice(at, 1);
       const sorted = others.sort((a, b) => a - b), median = sorted[Math.floor(sorted.length / 2)];
       // A box's gap alone does not tell (final30 #26: ALCIDÉIA and JATENE 4 px apart, its other gaps 9-10, the
       // recogniser's boxes of a tilted line): two halves that are no words are needed too. A piece misread
