@@ -9,7 +9,7 @@
 import { SEGMENTATION, type Recognizer } from './pool.js';
 import type { PreparedImage } from './preprocess.js';
 import { HAS_TEXT, paddedCut, placed } from './cuts.js';
-import { editDistance, fold, groupPhrases, valueHeight, type OcrWord } from './words.js';
+import { editDistance, fold, groupPhrases, median, valueHeight, type OcrWord } from './words.js';
 
 /** A first word whose top stands this share of its line's median word height over their median top... */
 export const TALL_RISE = 0.5;
@@ -24,7 +24,6 @@ const LABEL_MIN_LETTERS = 3;
 /** ...and this confidence. */
 const LABEL_MIN_CONF = 0.5;
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const letters = (s: string): string => fold(s).replace(/[^A-Z]/g, '');
 /** How many letters of `s` carry a mark (Á, Ç, Ê...). */
 const marked = (s: string): number => [...s].filter((c) => /\p{L}/u.test(c) && c.normalize('NFD').length > 1).length;

@@ -266,13 +266,13 @@ export function joinSplitWords(p: Phrase): Phrase {
       const others = [...gaps];
       const at = others.indexOf(gap);
       if (at >= 0) others.splice(at, 1);
-      const sorted = others.sort((a, b) => a - b), median = sorted[Math.floor(sorted.length / 2)];
+      const m = median(others);
       // A box's gap alone does not tell (final30 #26: ALCIDÉIA and JATENE 4 px apart, its other gaps 9-10, the
       // recogniser's boxes of a tilted line): two halves that are no words are needed too. A piece misread
       // where the recogniser broke the word ("KI UIPERS" for KUIPERS, final11 #36) is left apart, to be
       // doubted (line-gaps.ts tightGap), not joined into a sure wrong word.
       const half = prev.text.length <= 2 && SPLIT_ONSET.test(w.text);
-      if (half && gap <= SPLIT_GAP_SHARE * median && gap <= SPLIT_GAP_MAX * h && wh >= 0.8 * h && wh <= 1.25 * h) {
+      if (half && gap <= SPLIT_GAP_SHARE * m && gap <= SPLIT_GAP_MAX * h && wh >= 0.8 * h && wh <= 1.25 * h) {
         out[out.length - 1] = { ...prev, text: prev.text + w.text, conf: Math.min(prev.conf, w.conf), y0: Math.min(prev.y0, w.y0), x1: Math.max(prev.x1, w.x1), y1: Math.max(prev.y1, w.y1) };
         changed = true;
         continue;
