@@ -19,6 +19,7 @@ import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspect
 import { findShadowStep, liftShadowStep } from './shadow-step.js';
 import { UNEVEN_FRAME, dividePlane, framePlane, otsu } from './light.js';
 import { greenWithoutBlueInk, hasBlueInk } from './stamp-ink.js';
+import { colourNoise, hasCoarseColourNoise, lumaPlane } from './colour-noise.js';
 import { darkenPaper, PAPER_PX, type Colour } from './paper-backdrop.js';
 import { AXIS_CHECK_DEG, estimateSkew, typeRefusesAxis } from './skew.js';
 import { brightAxis, brightBox } from './bright-region.js';
@@ -234,7 +235,8 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
 }
 
 /**
- * The frame decoded (EXIF orientation, the turn asked for): its green channel alone, or, when some of
+ * The frame decoded (EXIF orientation, the turn asked for): its green channel alone (its luma instead
+ * when it has coarse colour noise: colour-noise.ts), or, when some of
  * its pixels are clearly blue or violet ink (stamp-ink.ts hasBlueInk, blocks within ~1/500 of the frame's
  * shorter side of type not counted: a lens's fringes; a notary's stamp, a pen), three
  * bands green, red, blue, so that everything that finds the card still reads green (band 0) and the
@@ -254,6 +256,12 @@ async function decodeFrame(bytes: Uint8Array, extraTurnDeg: number, limitInputPi
   // A frame posterised with an ordered dither: each pixel averaged over its pattern's period, at most 4 px (dither.ts).
   undither(data, info.width, info.height, info.channels, info.channels === 1 ? 0 : 1);
   const colour = info.channels === 3 && !isJpeg(bytes) ? await colourCopy(data, info.width, info.height) : undefined;
+  // Coarse colour noise (a low-end phone's sensor and encoder): the luma, which does not carry it, instead
+  // of green; blue ink cannot be told under it, so the stamp's ink stays as it is (colour-noise.ts).
+  if (info.channels === 3 && hasCoarseColourNoise(colourNoise(data, 3, info.width, info.height))) {
+    frameDebug({ step: 'colour-noise', luma: true });
+    return { raw: { data: lumaPlane(data, 3, n), width: info.width, height: info.height, channels: 1 }, ...(colour ? { colour } : {}) };
+  }
   if (info.channels !== 3 || !hasBlueInk(data, 3, info.width, Math.max(1, Math.round(Math.min(info.width, info.height) / 500)))) {
     const g = Buffer.allocUnsafe(n);
     for (let i = 0, j = info.channels === 1 ? 0 : 1; i < n; i++, j += info.channels) g[i] = data[j];
