@@ -43,3 +43,53 @@ export async function grayPage(img: sharp.Sharp): Promise<Gray> {
 
 /** The prepared page's first channel as a gray image. */
 export const grayOf = (prep: PreparedImage): Promise<Gray> => grayPage(sharp(prep.png));
+
+/** Share of a region's rows a column's ink must cover to be a rule, not type (withoutRules). */
+export const RULE_SHARE = 0.9;
+/** ... and how many times the page's value type that is at least: type never runs that tall. */
+export const RULE_OVER_TYPE = 1.6;
+
+/**
+ * A padded cut (paddedCut) of a region `height` px tall with its vertical rules whitened: the columns whose
+ * ink (under mid-grey) covers RULE_SHARE of the region's rows and RULE_OVER_TYPE x `typeH` px or more (0:
+ * type height unknown, the share alone), and a column either side. The card's edge or a frame's line beside a lone code letter is
+ * read as a letter with it: a screenshot's "D" under OBSERVAÇÕES beside the card's left edge read "lo"
+ * at 0.48 (final31 #83). The cut itself when no column is one.
+ */
+export async function withoutRules(cut: Buffer, height: number, typeH: number): Promise<Buffer> {
+  const { data, info } = await sharp(cut).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const need = Math.max(RULE_SHARE * height, RULE_OVER_TYPE * typeH);
+  const rules: number[] = [];
+  for (let x = 0; x < info.width; x++) {
+    let ink = 0;
+    for (let y = 0; y < info.height; y++) if (data[y * info.width + x] < 128) ink++;
+    if (ink >= need) rules.push(x);
+  }
+  if (!rules.length) return cut;
+  // With a column either side: a rule's anti-aliased edges.
+  for (const r of rules) for (let x = Math.max(0, r - 1); x <= Math.min(info.width - 1, r + 1); x++) for (let y = 0; y < info.height; y++) data[y * info.width + x] = 255;
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toBuffer();
+}
+
+/**
+ * A cut's first run of ink alone: from its left edge to the last column of ink before `gap` px without
+ * ink (a column holds ink with two pixels under mid-grey or more: a speck is no ink), padded with CUT_PAD
+ * px of white on the right. A code's region is long (remarks may run to several codes), and ink far to
+ * the right of its letter (a stain, a glare's speckle, a smudge) makes the recogniser read the line as
+ * nothing: a remark "D" on a dark frame's back side read as nothing with a speckled patch 500 px right of
+ * it, and as "D" at 0.93 alone (final31 #78). Null when the ink has no such gap, or there is none.
+ */
+export async function leadingInk(png: Buffer, gap: number): Promise<Buffer | null> {
+  const { data, info } = await sharp(png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  let first = -1, last = -1;
+  for (let x = 0; x < info.width; x++) {
+    let ink = 0;
+    for (let y = 0; y < info.height && ink < 2; y++) if (data[y * info.width + x] < 128) ink++;
+    if (ink < 2) continue;
+    if (first < 0) first = x;
+    else if (x - last > gap) return sharp(png).extract({ left: 0, top: 0, width: last + 1, height: info.height })
+      .extend({ right: CUT_PAD, background: '#ffffff' }).png().toBuffer();
+    last = x;
+  }
+  return null;
+}

@@ -24,11 +24,14 @@ import { inkLettersLost, inkMarksOnly } from './glyph-marks.js';
 import { mendDottedZeros } from './glyph-zero.js';
 import { mendRemarkEF } from './glyph-e-f.js';
 import { mendMiddleDots } from './glyph-middle-dot.js';
-import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, placed } from './cuts.js';
+import { HAS_TEXT, enlarged, grayOf, grownBox, paddedCut, leadingInk, placed, withoutRules } from './cuts.js';
 import { doubtIdentityNumber, lostLineEnds } from './value-doubts.js';
 
 /** Words of a second look under an empty label read over this confidence are kept (rereadEmptyValues). */
 const SURE_CONF = 0.75;
+
+/** Gap (value type heights) after which ink right of a code's first run of ink is no part of it (rereadEmptyValues, cuts.ts leadingInk). */
+const CODE_GAP = 3;
 
 /** A word read in an empty region starting this close (px) to the region's left edge was cut by it. */
 const CUT_EDGE_PX = 3;
@@ -55,7 +58,10 @@ export async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: Ocr
     const left = splitX !== undefined && !leftSide ? Math.max(r.left, Math.round(splitX)) : r.left;
     const right = leftSide ? Math.min(r.left + r.width, (splitX as number) - 30) : r.left + r.width;
     if (right - left < 10) continue;
-    const cut = await paddedCut(png, { left, top: r.top, width: right - left, height: r.height });
+    const code = r.id === 'categoria' || r.id === 'observacoes';
+    // A code's lone letter is read with a rule or the card's edge beside it as one word: rules whitened (cuts.ts withoutRules).
+    const padded = await paddedCut(png, { left, top: r.top, width: right - left, height: r.height });
+    const cut = code ? await withoutRules(padded, r.height, typeH) : padded;
     const text = (ws: OcrWord[]): string => ws.map((w) => w.text).join(' ');
     // The words read over SURE_CONF; or every word read, when together they pass the field's own check
     // and the sure ones alone do not (a CPF read in two pieces at 0.05 each: final3 part).
@@ -63,7 +69,6 @@ export async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: Ocr
       const all = ws.filter((w) => HAS_TEXT.test(w.text)), sure = all.filter((w) => w.conf > SURE_CONF || w.confirmed);
       return !passesOwnCheck(r.id, text(sure)) && passesOwnCheck(r.id, text(all)) ? all : sure;
     };
-    const code = r.id === 'categoria' || r.id === 'observacoes';
     const lineWords = await rec.words(cut, SEGMENTATION.line);
     const codeWords = code ? await codeLetters(rec, cut, lineWords, typeH) : lineWords;
     let found = kept(codeWords).map((w) => placed(w, left, r.top));
@@ -72,6 +77,9 @@ export async function rereadEmptyValues(rec: Recognizer, png: Buffer, words: Ocr
     const tallOnly = codeWords.length < lineWords.length && !codeWords.some((w) => /^[A-Z]$/.test(w.text));
     const clean = found.length || tallOnly ? null : await cleanCut(cut);
     if (clean) found = kept(await rec.words(clean, SEGMENTATION.line)).map((w) => placed(w, left, r.top, CLEAN_SCALE));
+    // A code still unread with ink far to its right (a stain, a glare's speckle): the cleaned cut's first run of ink alone (cuts.ts leadingInk).
+    const lead = !found.length && code && clean && typeH > 0 ? await leadingInk(clean, CODE_GAP * typeH * CLEAN_SCALE) : null;
+    if (lead) found = kept(await rec.words(lead, SEGMENTATION.line)).map((w) => placed(w, left, r.top, CLEAN_SCALE));
     // A category still unread (it is always printed): once more, the recogniser held to its letters.
     if (!found.length && r.id === 'categoria') {
       const ws = (await rec.words(cut, SEGMENTATION.line, CATEGORY_ALPHABET)).filter((w) => HAS_TEXT.test(w.text));
