@@ -52,9 +52,9 @@ export const RULE_OVER_TYPE = 1.6;
 /**
  * A padded cut (paddedCut) of a region `height` px tall with its vertical rules whitened: the columns whose
  * ink (under mid-grey) covers RULE_SHARE of the region's rows and RULE_OVER_TYPE x `typeH` px or more (0:
- * type height unknown, the share alone), and a column either side. The card's edge or a frame's line beside a lone code letter is
- * read as a letter with it: a screenshot's "D" under OBSERVAÇÕES beside the card's left edge read "lo"
- * at 0.48 (final31 #83). The cut itself when no column is one.
+ * type height unknown, the share alone), and a column either side. The card's edge or a frame's line
+ * beside a lone code letter is read as a letter with it: a screenshot's "D" under OBSERVAÇÕES beside the
+ * card's left edge read "lo" at 0.48 (final31 #83). The cut itself when no column is one.
  */
 export async function withoutRules(cut: Buffer, height: number, typeH: number): Promise<Buffer> {
   const { data, info } = await sharp(cut).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
