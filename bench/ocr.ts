@@ -1,7 +1,7 @@
 /**
  * CNH OCR benchmark on the widened synthetic set (test/fixtures/cnh/widened.ts, issue #17):
  *
- *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|final5|final6|final7|final8|final9|final10|final11|final12|final13|final14|final15|final16|final17|final18|final19|final20|final21|final22|final23|final24|final25|final26|final27|final28|final29|final30|final31|final32|both] [--n 44] [--only 3,17] [--pool 1] [--budget-s 15] [--model fast|npm] [--verbose]
+ *   npm run bench:ocr -- [--part tuning|heldout|untouched|final|final2|final3|final4|final5|final6|final7|final8|final9|final10|final11|final12|final13|final14|final15|final16|final17|final18|final19|final20|final21|final22|final23|final24|final25|final26|final27|final28|final29|final30|final31|final32|final33|both] [--n 44] [--only 3,17] [--pool 1] [--budget-s 15] [--model fast|npm] [--verbose]
  *
  * `tuning` (seeds 100000+) may be tuned on; `heldout` (seeds 900000+) was run several times and its
  * errors seen once: a validation part now; `untouched` (seeds 700000+, with fonts and uneven light the
@@ -125,8 +125,13 @@
  * `final32` (seeds 3500000+, like final10-final31 a fresh sample of the whole widened set; also a sharing watermark, a
  * phrase such as SOMENTE PARA CADASTRO, half of them dated, in translucent bold rows turned over the whole picture, and
  * its own names: given names, surnames and towns of Mato Grosso, Mato Grosso do Sul and Tocantins) was made at the
- * thirty-third round's start, before anything was looked at on it: it is run once at that round's end (`--part final32 --n 88`).
- * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final32: 88);
+ * thirty-third round's start, before anything was looked at on it (the round's reader changes were made on final31's
+ * errors): it was run once at that round's end (`--part final32 --n 88`, 89.4 %): a validation part now.
+ * `final33` (seeds 3600000+, like final10-final32 a fresh sample of the whole widened set; also a paper clip pushed onto
+ * one of the card's side edges, a U of steel or coloured wire with a shadow over the portrait or beside the fields, and
+ * its own names: given names, surnames and towns of Espírito Santo) was made at the thirty-fourth round's start, before
+ * anything was looked at on it: it is run once at that round's end (`--part final33 --n 88`).
+ * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final33: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
  * median CPU s), documents fully right, validity-flag accuracy, quality grades, and seconds per document (median, p95; images,
@@ -157,7 +162,7 @@ const partArg = arg('--part') ?? 'both';
 const parts: Part[] = partArg === 'both' ? ['tuning', 'heldout'] : [partArg as Part];
 if (!parts.every((p) => p in PART_SEED)) throw new Error(`--part: ${Object.keys(PART_SEED).join(', ')} or both, not ${partArg}`);
 /** Parts made as a fresh sample of the whole widened set after final10's pattern (final10.ts freshDraws). */
-const FRESH_PARTS: readonly string[] = ['final10', 'final11', 'final12', 'final13', 'final14', 'final15', 'final16', 'final17', 'final18', 'final19', 'final20', 'final21', 'final22', 'final23', 'final24', 'final25', 'final26', 'final27', 'final28', 'final29', 'final30', 'final31', 'final32'];
+const FRESH_PARTS: readonly string[] = ['final10', 'final11', 'final12', 'final13', 'final14', 'final15', 'final16', 'final17', 'final18', 'final19', 'final20', 'final21', 'final22', 'final23', 'final24', 'final25', 'final26', 'final27', 'final28', 'final29', 'final30', 'final31', 'final32', 'final33'];
 /** Parts of 88 documents (2 models x 11 conditions x 4). */
 const LONG_PARTS: readonly string[] = ['final5', 'final6', 'final7', 'final8', 'final9', ...FRESH_PARTS];
 const n = Number(arg('--n') ?? (LONG_PARTS.includes(partArg) ? 88 : 44));
@@ -302,6 +307,7 @@ function report(part: Part, outs: Outcome[]): Record<string, string> {
       ...(part === 'final30' ? [['digital zoom', outs.filter((o) => o.doc.digitalZoomed)]] as Array<[string, Outcome[]]> : []),
       ...(part === 'final31' ? [['low-end phone camera', outs.filter((o) => o.doc.lowEndPhone)]] as Array<[string, Outcome[]]> : []),
       ...(part === 'final32' ? [['sharing watermark', outs.filter((o) => o.doc.watermarked)]] as Array<[string, Outcome[]]> : []),
+      ...(part === 'final33' ? [['paper clip', outs.filter((o) => o.doc.paperClipped)]] as Array<[string, Outcome[]]> : []),
       ...(FRESH_PARTS.includes(part) ? [['notary\'s stamp', outs.filter((o) => o.doc.notarised)],
         ['two card effects', outs.filter((o) => (o.doc.mixed ?? []).filter((e) => CARD_EFFECTS.includes(e)).length === 2)],
         ...Object.entries(EFFECT_NAMES).map(([e, name]) => [`${name} (earlier part's effect)`, outs.filter((o) => (o.doc.mixed ?? []).includes(e))] as [string, Outcome[]]),
