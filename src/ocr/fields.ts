@@ -13,6 +13,7 @@ import { CATEGORY_ALPHABET, isCategoryReading, isPlaceLine, isRemarkReading, nor
 import { finishNames } from './name-finish.js';
 import { categoryAboveDates, categoryPlace, categoryUnderCpf, misreadCategoryUnderCpf, PLACED_CODE_CONF, loneHeaderUf, nearFiliacao, doubtFlatCodes, PLACED_CODE_CAP, remarksWithoutLabel, withoutTallCodes } from './near-labels.js';
 import { loneParent, parentLines, startLost } from './parents.js';
+import { identityStartLost } from './label-edge.js';
 import { adjacentPairs, applyFallbacks } from './fallbacks.js';
 import { edgeMarkedNumber, hasDigit, isNameWord, rgWidthFits, valueConfidence, withoutStray } from './doubts.js';
 import { fold, joinGluedI, joinSplitWords, toPhrase, valueHeight, type OcrWord, type Phrase } from './words.js';
@@ -59,7 +60,7 @@ const BIRTH_LINE_FALLBACK = 0.85;
  * a label's words did not.
  */
 const LOOSER_LINE = 0.9;
-/** Cap of a parent's line that starts far right of the label (parents.ts startLost): a name known to lack its first word(s). */
+/** Cap of a parent's line that starts far right of the label (parents.ts startLost), or of an identity number under a label that lost its DOC. (label-edge.ts identityStartLost): a value known to lack its start. */
 const LOST_START_CAP = 0.5;
 /**
  * How far above the birth line (label heights) the name's line may end when both their labels were
@@ -303,6 +304,9 @@ export function extractFields(recognised: Phrase[], fullText: string, textLayer 
     // no digit and is dropped, a mark of the type's height leaves the number in doubt.
     const edge = parsed.rg ? edgeMarkedNumber(idp) : undefined;
     if (edge && d.rg.valor.startsWith('1')) d.rg = edge === 'tall' ? { ...d.rg, valor: d.rg.valor.slice(1), cap: Math.min(d.rg.cap ?? 1, EDGE_MARK_CAP) } : { ...d.rg, failed: true };
+    // DOC. lost off the label's start, and the number under it not reaching further left: its first digits lost alike (label-edge.ts).
+    const idLabel = labels.get('identidade');
+    if (parsed.rg && idLabel && identityStartLost(idLabel.phrase, phrases, idp.flatMap((p) => p.words).find(hasDigit))) d.rg = { ...d.rg, cap: Math.min(d.rg.cap ?? 1, LOST_START_CAP) };
     if (parsed.orgao) d.orgao_expedidor = { valor: parsed.orgao, conf: valueConfidence(idp, isNameWord) };
     const known = (t: string): boolean => {
       const p = parseIdentity(t);

@@ -15,7 +15,7 @@
  * dropped. Pure; no pixels. Used only as a fall-back by valueBelow when the whole phrase finds no value,
  * so a value found before is found as before.
  */
-import { toPhrase, type Phrase } from './words.js';
+import { fold, toPhrase, type Phrase } from './words.js';
 
 /**
  * Confidence under which a word leading a label phrase counts as an unsure mark. The label words
@@ -34,4 +34,35 @@ export function labelWithoutUnsureLead(label: Phrase): Phrase | undefined {
   while (k < ws.length && ws[k].conf < LEAD_UNSURE) k++;
   if (k === 0 || k === ws.length) return undefined;
   return toPhrase(ws.slice(k));
+}
+
+/**
+ * Label heights left of IDENTIDADE within which the identity label's DOC. (and the 2022 model's 4c) is
+ * printed: "DOC. " is about 3.5 label heights wide; a word read there is the label's start.
+ */
+export const DOC_REACH = 5;
+/**
+ * Label heights left of IDENTIDADE that an identity number starts at least when its own start was read:
+ * the number is printed under the label's start (DOC.), about 3.5 label heights left of IDENTIDADE.
+ */
+export const NUMBER_LEAD = 1.5;
+
+/**
+ * Whether the identity line's start was lost with its label's: `label` (the identidade label's phrase)
+ * begins at IDENTIDADE, nothing was read in `phrases` on its line within DOC_REACH of its heights left of
+ * it, and the number's first word `numberWord` starts less than NUMBER_LEAD label heights left of it.
+ * A shadow's hard edge, a fold or the crop's edge that takes DOC. off the label takes the number's
+ * first digits off the value line under it alike, and the rest reads as a sure, well-formed number
+ * (final32 #49: "IDENTIDADE / ÓRG. EMISSOR / UF" over "058374" read at 0.952 for 692058374). Shapes:
+ * phrases and a word in px of one page; pure.
+ */
+export function identityStartLost(label: Phrase, phrases: Phrase[], numberWord: { x0: number } | undefined): boolean {
+  const ws = [...label.words].sort((a, b) => a.x0 - b.x0);
+  const first = ws.find((w) => /[\p{L}\p{N}]/u.test(w.text));
+  if (!first || !/^IDENTIDADE/.test(fold(first.text).replace(/[^A-Z0-9]/g, ''))) return false;
+  const h = Math.max(4, label.h);
+  const mid = (first.y0 + first.y1) / 2;
+  const before = phrases.some((p) => p.words.some((w) => w !== first && w.y0 < mid && w.y1 > mid && w.x1 <= first.x0 + 1 && w.x1 > first.x0 - DOC_REACH * h && /[\p{L}\p{N}]/u.test(w.text)));
+  if (before) return false;
+  return !numberWord || numberWord.x0 > first.x0 - NUMBER_LEAD * h;
 }
