@@ -24,7 +24,7 @@ import { darkenPaper, PAPER_PX, type Colour } from './paper-backdrop.js';
 import { AXIS_CHECK_DEG, estimateSkew, typeRefusesAxis } from './skew.js';
 import { brightAxis, brightBox } from './bright-region.js';
 import { invertLuma, lightOnDark, polarityVotes, withoutSolids } from './polarity.js';
-import { pointsBox, pointsInBox, TYPE_KEEP, turnedMarks, typeMarks, typeTurn, unionBox } from './card-type.js';
+import { marksOnOppositeSides, pointsBox, pointsInBox, TYPE_KEEP, turnedMarks, typeMarks, typeTurn, unionBox } from './card-type.js';
 
 /** With OCR_FRAME_DEBUG set, each step's choice to stderr (which frames the type's checks change). */
 const frameDebug = (o: object): void => { if (process.env.OCR_FRAME_DEBUG) process.stderr.write(`[frame] ${JSON.stringify(o)}\n`); };
@@ -197,8 +197,11 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
     let box = brightBox(g, t);
     // A crop that cuts the type off is widened to hold the type's box (card-type.ts TYPE_KEEP).
     const pts = marks ? turnedMarks(marks, Math.abs(deg) > 0.3 ? -deg : 0, before, { w: rgb.width, h: rgb.height, scale }) : null;
-    const kept = pts ? pointsInBox(pts, box) : 1, around = pts && kept < TYPE_KEEP ? pointsBox(pts, g.w, g.h) : null;
-    frameDebug({ step: 'box', refused, deg, box, kept, around });
+    // Marks outside on two opposite sides of the crop are no type it cut off but text over the whole
+    // picture (a white sharing watermark over a dark desk: card-type.ts marksOnOppositeSides).
+    const kept = pts ? pointsInBox(pts, box) : 1, overAll = pts !== null && kept < TYPE_KEEP && marksOnOppositeSides(pts, box);
+    const around = pts && kept < TYPE_KEEP && !overAll ? pointsBox(pts, g.w, g.h) : null;
+    frameDebug({ step: 'box', refused, deg, box, kept, around, overAll });
     if (around) box = unionBox(box, around);
     const left = Math.max(0, Math.floor(box.left / scale)), top = Math.max(0, Math.floor(box.top / scale));
     const width = Math.min(rgb.width - left, Math.ceil(box.width / scale)), height = Math.min(rgb.height - top, Math.ceil(box.height / scale));
