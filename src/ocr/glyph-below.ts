@@ -34,6 +34,7 @@ import { blobs, otsu, wordGlyphs, type Blob, type Gray } from './glyph-i.js';
 import { JUDGED_LETTER, letterSpans, meanSpans } from './glyph-marks.js';
 import { mendForeignMarks } from './glyph-foreign.js';
 import { mendFaintMarks } from './glyph-faint-mark.js';
+import { flagPlainAo } from './glyph-plain-ao.js';
 import { mendShortWords } from './word-tail-ink.js';
 import { mendOwnLetters } from './glyph-own.js';
 import { mendBodyLetters } from './glyph-body.js';
@@ -255,7 +256,8 @@ export function mendBelowMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) =
 /**
  * The marks over and under capitals the model cannot write, read from the ink: glyph-faint-mark.ts
  * mendFaintMarks (a mark under the threshold over a plain vowel doubts its word; before it word-tail-ink.ts
- * mendShortWords: print running on past a word's box doubts it), glyph-foreign.ts
+ * mendShortWords: print running on past a word's box doubts it), glyph-plain-ao.ts flagPlainAo (a word
+ * read -AO with blank paper over its A: printed without the tilde), glyph-foreign.ts
  * mendForeignMarks, then glyph-body.ts mendBodyLetters (a hook, tail or bar drawn into the letter: Ɓ Ɗ Ƙ
  * Ŋ Ŧ; before the marks below, so an eng's tail is not taken for a comma under an N), then glyph-barred-i.ts
  * mendBarredI (the barred Ɨ read I, E or T; before glyph-open.ts, which took such an E for an Ɛ), then glyph-open.ts
@@ -270,5 +272,5 @@ export function mendInkMarks(g: Gray, words: OcrWord[], judged: (w: OcrWord) => 
 
 /** mendInkMarks's steps, in the order they run (each takes the words the one before it gave). */
 const INK_MENDERS: ReadonlyArray<(g: Gray, words: OcrWord[], judged: (w: OcrWord) => boolean) => OcrWord[]> = [
-  mendShortWords, mendFaintMarks, mendForeignMarks, mendBodyLetters, mendBarredI, mendOpenLetters, mendBelowMarks, mendOwnLetters,
+  mendShortWords, mendFaintMarks, flagPlainAo, mendForeignMarks, mendBodyLetters, mendBarredI, mendOpenLetters, mendBelowMarks, mendOwnLetters,
 ];

@@ -23,7 +23,9 @@ import type { Phrase } from './words.js';
 export function finishNames(d: Partial<Record<CnhFieldName, Draft>>, textLayer: boolean, phrases: Phrase[]): void {
   // A text layer writes the name the issuer encoded, letter for letter: no mark was lost to put back.
   // Words whose acutes the ink showed clearly (words.ts OcrWord.acuteInk) keep them.
-  if (!textLayer) restoreNames(d, new Set(phrases.flatMap((p) => p.words).filter((w) => w.acuteInk).map((w) => w.text.replace(/,$/, ''))));
+  // Words read -AO with blank paper over the A (OcrWord.plainInk) keep it as printed.
+  const flagged = (f: (w: Phrase['words'][number]) => boolean | undefined): Set<string> => new Set(phrases.flatMap((p) => p.words).filter(f).map((w) => w.text.replace(/,$/, '')));
+  if (!textLayer) restoreNames(d, flagged((w) => w.acuteInk), flagged((w) => w.plainInk));
   particleHyphens(d);
   // A notary's stamp read into a name or the birthplace's town: its words cut out (stamp-words.ts).
   cutStampWords(d, NAME_DOUBT_CAP);

@@ -19,16 +19,16 @@ export const LOST_DIACRITIC_CAP = 0.7;
 /**
  * Names and the birthplace's town with the diacritics Portuguese spelling requires put back
  * (orthography.ts restoreDiacritics; `keepAcute`: words whose every acute the ink shows clearly, never
- * made circumflexes); a value with a word put back, or declined, ends with at most LOST_DIACRITIC_CAP
+ * made circumflexes; `plainAo`: words read -AO whose ink shows no tilde, glyph-plain-ao.ts); a value with a word put back, or declined, ends with at most LOST_DIACRITIC_CAP
  * (applied after the checks, so a passed format check cannot lift it back over the line).
  */
-export function restoreNames(d: Partial<Record<CnhFieldName, Draft>>, keepAcute: ReadonlySet<string> = new Set()): void {
+export function restoreNames(d: Partial<Record<CnhFieldName, Draft>>, keepAcute: ReadonlySet<string> = new Set(), plainAo: ReadonlySet<string> = new Set()): void {
   for (const k of ['nome_completo', 'nome_pai', 'nome_mae', 'local_nascimento'] as const) {
     const v = d[k];
     if (!v?.valor) continue;
     // The birthplace is "CITY, UF" (or a city alone): only the city's words are names.
     const [city, ...rest] = v.valor.split(',');
-    const { name, restored, declined } = restoreDiacritics(city, { person: k !== 'local_nascimento', keepAcute });
+    const { name, restored, declined } = restoreDiacritics(city, { person: k !== 'local_nascimento', keepAcute, plainAo });
     // A foreign name left as read (orthography.ts FOREIGN_SPELLING) is capped as a mended one: it may have lost a mark.
     if (restored.length || declined.some((w) => !oneSyllableAo(w))) d[k] = { valor: [name, ...rest].join(','), conf: v.conf, cap: LOST_DIACRITIC_CAP };
   }

@@ -52,6 +52,10 @@
  *   spells some with the open É before M or N (Émerson, Édina; thirty-first round, final29: ÉMERSON read
  *   right at 0.91 and written "ÊMERSON" three times). The rule and the ink disagree, so the word is
  *   declined and the name keeps the cap (name-spelling.ts).
+ * - PLAIN_AO: a word read ending in AO whose ink shows blank paper over the A (glyph-plain-ao.ts; the
+ *   caller's `plainAo` words) was printed without the tilde: registries keep some surnames so (CALHAO,
+ *   an old family of Cuiabá; final32 read it "CALHÃO" six times). The rule and the ink disagree, so the
+ *   word is declined, kept as read, and the name keeps the cap (name-spelling.ts).
  * - FRENCH_GRAVE: a person's name word with an acute or circumflex E followed by consonants only and a
  *   final E (NADÉGE, MARIÊME) is no Portuguese spelling (paroxytones ending in -e carry no accent:
  *   Irene, Simone, Celeste; the old differential Ê of surnames, Rêgo, Macêdo, ends in -o) but a French
@@ -96,7 +100,7 @@ function restoreWord(w: string, circumflex = true): { word: string; rules: Ortho
  * the diacritics the rules above require put back; `restored` lists each changed word. Words the
  * rules do not cover are returned as read.
  */
-export function restoreDiacritics(name: string, options: { person?: boolean; keepAcute?: ReadonlySet<string> } = {}): { name: string; restored: Restoration[]; declined: string[] } {
+export function restoreDiacritics(name: string, options: { person?: boolean; keepAcute?: ReadonlySet<string>; plainAo?: ReadonlySet<string> } = {}): { name: string; restored: Restoration[]; declined: string[] } {
   const restored: Restoration[] = [];
   const declined: string[] = [];
   const all = name.split(' ');
@@ -113,6 +117,11 @@ export function restoreDiacritics(name: string, options: { person?: boolean; kee
       const to = w.replace(FRENCH_GRAVE, 'È$1');
       restored.push({ from: w, to, rules: ['FRENCH_GRAVE'] });
       return to;
+    }
+    // An -AO word whose ink shows no tilde over the A (PLAIN_AO): as printed.
+    if (options.plainAo?.has(w) && restoreWord(w).rules.includes('NASAL_AO')) {
+      declined.push(w);
+      return w;
     }
     // A name spelt in Spanish (FOREIGN_SPELLING), or an acute the ink shows clearly (keepAcute): no circumflex.
     const keep = options.keepAcute?.has(w) === true;

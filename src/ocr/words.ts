@@ -18,6 +18,11 @@ export interface OcrWord {
    * mendMarks, clearAcute): spelling's circumflex rule does not overrule it (orthography.ts keepAcute).
    */
   acuteInk?: boolean;
+  /**
+   * A word read ending in AO whose ink shows nothing over the A (glyph-plain-ao.ts): printed without the
+   * tilde, so spelling's -ÃO rule does not write one (orthography.ts plainAo).
+   */
+  plainInk?: boolean;
 }
 
 /** A horizontal run of words on one line (gaps below `maxGapRatio` x line height). */
