@@ -19,6 +19,7 @@ import { findCardQuad, homography, needsPerspective, rectifiedSize, warpPerspect
 import { findShadowStep, liftShadowStep } from './shadow-step.js';
 import { UNEVEN_FRAME, dividePlane, framePlane, otsu } from './light.js';
 import { greenWithoutBlueInk, hasBlueInk } from './stamp-ink.js';
+import { blueOverlay } from './overlay-text.js';
 import { colourNoise, hasCoarseColourNoise, lumaPlane } from './colour-noise.js';
 import { darkenPaper, PAPER_PX, type Colour } from './paper-backdrop.js';
 import { AXIS_CHECK_DEG, estimateSkew, typeRefusesAxis } from './skew.js';
@@ -229,10 +230,20 @@ export async function findCard(bytes: Uint8Array, extraTurnDeg = 0, limitInputPi
     rgb = await trimLight(rgb);
   }
   // A frame with blue or violet ink: the card's grey page with that ink read as paper (stamp-ink.ts;
-  // a blue cloth or desk left in the crop is no ink: MAX_LIFTED_SHARE).
+  // a blue cloth or desk left in the crop is no ink: MAX_LIFTED_SHARE). Blue ink laid over the whole
+  // picture at one level (a blue sharing watermark) is no stamp: the frame keeps its green, and the
+  // overlay is divided out with those of other colours (overlay-text.ts).
   if (rgb.channels === 3) {
     const fringe = fringeOf(rgb.width, rgb.height);
-    rgb = { data: greenWithoutBlueInk(rgb.data, 3, rgb.width, fringe, [1, 0, 2]).gray, width: rgb.width, height: rgb.height, channels: 1 };
+    const inked = greenWithoutBlueInk(rgb.data, 3, rgb.width, fringe, [1, 0, 2]);
+    let gray = inked.gray;
+    if (inked.q !== null) {
+      const green = Buffer.allocUnsafe(rgb.width * rgb.height);
+      for (let i = 0; i < green.length; i++) green[i] = rgb.data[i * 3];
+      if (blueOverlay(green, rgb.width, rgb.height)) gray = green;
+      frameDebug({ step: 'blueInk', share: inked.share, overlay: gray === green });
+    }
+    rgb = { data: gray, width: rgb.width, height: rgb.height, channels: 1 };
   }
   return { rgb, turned, ...(rectified ? { rectified } : {}) };
 }

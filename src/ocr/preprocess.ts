@@ -10,6 +10,7 @@ import { fromRaw, frames } from './frame.js';
 import type { Quad } from './perspective.js';
 import { measureQuality, type QualityMetrics } from './quality.js';
 import { normaliseLocalContrast } from './veil.js';
+import { liftOverlay } from './overlay-text.js';
 import { flattenLight, otsu } from './light.js';
 import { sharpeningFor } from './deblur.js';
 import { gratingPeak, removeGrating } from './grating.js';
@@ -40,6 +41,8 @@ export interface PreparedImage {
   light: { unevenness: number; flattened: boolean };
   /** Set when the page's strokes were thin and thickened (PrepareOptions.thickenThin). */
   thickened?: boolean;
+  /** Set when translucent text over the picture was divided out (overlay-text.ts): its level as a ratio to the paper. */
+  overlay?: number;
   /** With PrepareOptions.degrate or surveyGrating: how strongly a grating stood out over the crop's tiles (grating.ts Degrated.peak: GRATING_PEAK and more, one across the page). */
   grating?: number;
 }
@@ -262,7 +265,7 @@ export async function surveyCardGrating(bytes: Uint8Array, options: PrepareOptio
 }
 
 /** The scaled crop with the grating notched out where asked, measured, and its light evened: every preparation's first stage. */
-interface LitCrop { data: Buffer; info: sharp.OutputInfo; factor: number; turned: number; rectified: PreparedImage['perspective']; grating?: number; quality: QualityMetrics; light: PreparedImage['light'] }
+interface LitCrop { data: Buffer; info: sharp.OutputInfo; factor: number; turned: number; rectified: PreparedImage['perspective']; grating?: number; quality: QualityMetrics; light: PreparedImage['light']; overlay?: number }
 
 /** This thread's lit crops (crop-cache.ts): the second reading of a page starts from the first's. */
 export const litCrops = new CropCache<LitCrop>();
@@ -284,7 +287,9 @@ async function litCrop(bytes: Uint8Array, options: PrepareOptions): Promise<LitC
   // Uneven light (a shadow across the card) is divided out first (light.ts), so the stretch's single
   // paper level holds over the whole card; evenly lit cards are left as they are.
   const light = flattenLight(pixels, info.width, info.height);
-  return { data, info, factor, turned, rectified, quality, light, ...(grating !== undefined ? { grating } : {}) };
+  // Translucent text over the whole picture (a sharing watermark) divided out (overlay-text.ts).
+  const overlay = liftOverlay(pixels, info.width, info.height);
+  return { data, info, factor, turned, rectified, quality, light, ...(grating !== undefined ? { grating } : {}), ...(overlay ? { overlay: overlay.ratio } : {}) };
 }
 
 /**
@@ -293,7 +298,7 @@ async function litCrop(bytes: Uint8Array, options: PrepareOptions): Promise<LitC
  */
 export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
   const key = [options.extraTurnDeg ?? 0, options.mirrored ?? false, options.cardHeightPx ?? CARD_HEIGHT_PX, options.degrate ?? false, options.surveyGrating ?? false, options.limitInputPixels ?? ''].join('|');
-  const { data, info, factor, turned, rectified, grating, quality, light } = await litCrops.get(bytes, key, () => litCrop(bytes, options));
+  const { data, info, factor, turned, rectified, grating, quality, light, overlay } = await litCrops.get(bytes, key, () => litCrop(bytes, options));
   const pixels = new Uint8Array(data.buffer, data.byteOffset, data.length);
   let base = options.denoise ? await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).median(3).extractChannel(0).raw().toBuffer() : data;
   if (options.localContrast) {
@@ -315,5 +320,5 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
     png = await sharp(page, { raw: { width: info.width, height: info.height, channels: 1 } }).png({ compressionLevel: 0 }).toBuffer();
   } else png = await img.png({ compressionLevel: 0 }).toBuffer();
   const splitX = info.width / info.height > 2.3 ? emptiestColumn(data, info.width, info.height) : undefined;
-  return { png, width: info.width, height: info.height, quality, rotationDeg: turned, splitX, perspective: rectified, light, ...(thin ? { thickened: true } : {}), ...(grating !== undefined ? { grating } : {}) };
+  return { png, width: info.width, height: info.height, quality, rotationDeg: turned, splitX, perspective: rectified, light, ...(thin ? { thickened: true } : {}), ...(grating !== undefined ? { grating } : {}), ...(overlay !== undefined ? { overlay } : {}) };
 }
