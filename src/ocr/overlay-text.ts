@@ -19,7 +19,8 @@
  * 3. the histogram of their r in hundredths: the overlay is its highest local peak whose mass (the peak's
  *    bin and its two neighbours) is at least OVERLAY_SHARE of the page and OVERLAY_CONTRAST times the
  *    mean mass of the bins 4-6 hundredths either side (an overlay's level is one; a page's gray print,
- *    its photograph and its shadows spread over many);
+ *    its photograph and its shadows spread over many), with EDGE_SHARE of its pixels near a letter's
+ *    edge (a shading's broad bands are flat at one level too, but far from any step);
  * 4. the flat pixels within RATIO_BAND of the peak, grown by GROW px (the strokes' soft edges), are
  *    divided by the peak's ratio and held at most at the paper's level: the overlay's letters go back to
  *    paper, and type under them gets back its own darkness (exactly for a black overlay, c = 0).
@@ -58,8 +59,21 @@ export const OVERLAY_CONTRAST = 3;
 /** Px by which the overlay's flat pixels are grown before dividing (a stroke's soft edge). */
 const GROW = 2;
 
-/** An overlay found on a page: its level as a ratio to the paper, its peak's share of the page and its contrast to the peak's sides. */
-export interface Overlay { ratio: number; share: number; contrast: number }
+/**
+ * Px within which an overlay's flat pixel finds the paper beside its letter (a pixel at least half-way
+ * from the overlay's level up to the paper's): a letter's edge is a step, 1-3 px wide.
+ */
+const EDGE_REACH = 3;
+/**
+ * Least share of the overlay's flat pixels (one in four looked at: every other row and column) within
+ * EDGE_REACH px of such a step. Letters 6-40 px wide measure 0.28-0.97 (final32's watermarks); a shading's
+ * broad bands, flat at one level too, measure 0 (final28 #54: bands of a screen's light across the card at
+ * 0.69, 12 % of the page, whose lifting cut the value lines into pieces: 7 values lost).
+ */
+export const EDGE_SHARE = 0.15;
+
+/** An overlay found on a page: its level as a ratio to the paper, its peak's share of the page, its contrast to the peak's sides, and its EDGE_SHARE measure. */
+export interface Overlay { ratio: number; share: number; contrast: number; edges: number }
 
 /** Paper level per pixel (light.ts lightField's grid, bilinear between block centres). */
 function paperPlane(data: Uint8Array, w: number, h: number): Float32Array {
@@ -99,13 +113,35 @@ export function findOverlay(data: Uint8Array, w: number, h: number, p: Float32Ar
     if (hist[k] < hist[k - 1] || hist[k] < hist[k + 1]) continue;
     const share = (hist[k - 1] + hist[k] + hist[k + 1]) / n;
     const sides = (hist[k - 6] + hist[k - 5] + hist[k - 4] + hist[k + 4] + hist[k + 5] + hist[k + 6]) / 2 / n;
-    if (!best || share > best.share) best = { ratio: k / 100, share, contrast: share / Math.max(1e-6, sides) };
+    if (!best || share > best.share) best = { ratio: k / 100, share, contrast: share / Math.max(1e-6, sides), edges: 0 };
   }
+  if (best) best.edges = edgeShare(data, w, h, p, flat, best.ratio);
   return { overlay: best, flat };
 }
 
-/** Whether an overlay found on a page stands out enough to be divided out (OVERLAY_SHARE, OVERLAY_CONTRAST). */
-export const standsOut = (o: Overlay | null): o is Overlay => o !== null && o.share >= OVERLAY_SHARE && o.contrast >= OVERLAY_CONTRAST;
+/**
+ * Share of the flat pixels at `ratio` (one in four) within EDGE_REACH px of a pixel at least half-way from
+ * that ratio up to the paper's level: how many of them lie along a letter's edge.
+ */
+function edgeShare(data: Uint8Array, w: number, h: number, p: Float32Array, flat: Uint8Array, ratio: number): number {
+  const step = ratio + 0.5 * (1 - ratio), D = EDGE_REACH;
+  let n = 0, near = 0;
+  for (let y = D; y < h - D; y += 2) for (let x = D; x < w - D; x += 2) {
+    const i = y * w + x;
+    if (!flat[i] || Math.abs(data[i] / Math.max(1, p[i]) - ratio) > RATIO_BAND) continue;
+    n++;
+    let found = false;
+    for (let dy = -D; dy <= D && !found; dy++) for (let dx = -D; dx <= D; dx++) {
+      const j = i + dy * w + dx;
+      if (data[j] >= step * p[j]) { found = true; break; }
+    }
+    if (found) near++;
+  }
+  return n ? near / n : 0;
+}
+
+/** Whether an overlay found on a page stands out enough to be divided out (OVERLAY_SHARE, OVERLAY_CONTRAST, EDGE_SHARE). */
+export const standsOut = (o: Overlay | null): o is Overlay => o !== null && o.share >= OVERLAY_SHARE && o.contrast >= OVERLAY_CONTRAST && o.edges >= EDGE_SHARE;
 
 /**
  * Least contrast (OVERLAY_CONTRAST's) of an overlay in the green of a frame already found to carry blue
@@ -117,10 +153,10 @@ export const standsOut = (o: Overlay | null): o is Overlay => o !== null && o.sh
  */
 export const BLUE_OVERLAY_CONTRAST = 2.5;
 
-/** Whether the green `data` (w x h) of a frame with blue ink carries an overlay (frame.ts: its plain green kept): OVERLAY_SHARE and BLUE_OVERLAY_CONTRAST. */
+/** Whether the green `data` (w x h) of a frame with blue ink carries an overlay (frame.ts: its plain green kept): OVERLAY_SHARE, BLUE_OVERLAY_CONTRAST and EDGE_SHARE. */
 export function blueOverlay(data: Uint8Array, w: number, h: number): boolean {
   const o = findOverlay(data, w, h).overlay;
-  return o !== null && o.share >= OVERLAY_SHARE && o.contrast >= BLUE_OVERLAY_CONTRAST;
+  return o !== null && o.share >= OVERLAY_SHARE && o.contrast >= BLUE_OVERLAY_CONTRAST && o.edges >= EDGE_SHARE;
 }
 
 /**

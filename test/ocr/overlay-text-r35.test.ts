@@ -72,4 +72,16 @@ describe('liftOverlay', () => {
     const stamp = new Uint8Array(await sharp(Buffer.from(svg)).extractChannel(1).raw().toBuffer());
     expect(blueOverlay(stamp, W, H)).toBe(false);
   });
+
+  it('leaves broad bands of shading alone, though flat at one level (final28 #54: a screen\'s light across the card)', async () => {
+    const bands = Array.from({ length: 8 }, (_, k) => `<rect x="-100" y="${k * 70 + 10}" width="1100" height="34" fill="#8a8f7a"/>`).join('');
+    const lines = Array.from({ length: 9 }, (_, k) => `<text x="60" y="${70 + 55 * k}" font-family="DejaVu Sans" font-size="26" fill="#161616">NEIDIANE VALÕES ZAIDAN ${k}</text>`).join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="100%" height="100%" fill="#e6ebd2"/><g transform="rotate(-8 450 280)">${bands}</g></svg>`;
+    const shaded = await sharp(Buffer.from(svg)).blur(9).png().toBuffer();
+    const text = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">${lines}</svg>`);
+    const g = new Uint8Array(await sharp(shaded).composite([{ input: text }]).extractChannel(1).raw().toBuffer());
+    const { overlay } = findOverlay(g, W, H);
+    expect(overlay!.edges).toBeLessThan(0.15);
+    expect(liftOverlay(Uint8Array.from(g), W, H)).toBeNull();
+  });
 });
