@@ -130,7 +130,7 @@
  * `final33` (seeds 3600000+, like final10-final32 a fresh sample of the whole widened set; also a paper clip pushed onto
  * one of the card's side edges, a U of steel or coloured wire with a shadow over the portrait or beside the fields, and
  * its own names: given names, surnames and towns of Espírito Santo) was made at the thirty-fourth round's start, before
- * anything was looked at on it: it is run once at that round's end (`--part final33 --n 88`).
+ * anything was looked at on it: it was run once at that round's end (`--part final33 --n 88`, 95.0 %): a validation part now.
  * `both`: tuning and heldout. n documents per part (default 44: 2 models x 11 conditions x 2; final5-final33: 88);
  * `--only`: just these document indices (comma-separated) of each part, to look at a few misses again.
  * Prints, per part: exact match per field (and CER), per card model, per condition, per font (with its
