@@ -14,9 +14,9 @@ import type { Gray } from './glyph-i.js';
 import type { OcrWord } from './words.js';
 
 /** The band looked at: from this share of the capitals' height above their top... */
-const BAND_REACH = 0.45;
+export const BAND_REACH = 0.45;
 /** ...down to this many px above it (the top row of a capital leans a pixel on a tilted page). */
-const BAND_FOOT = 2;
+export const BAND_FOOT = 2;
 /** A pixel this many gray levels under the band's paper (its 90th percentile) is a mark's... */
 export const FAINT_INK = 40;
 /** ...and the band away from the vowel's columns must stay within this many levels of the paper. */

@@ -18,15 +18,10 @@
  * gray page.
  */
 import { markInk } from './glyph-accent.js';
-import { CLEAN_BAND } from './glyph-faint-mark.js';
+import { BAND_FOOT, BAND_REACH, CLEAN_BAND } from './glyph-faint-mark.js';
 import { letterSpans } from './glyph-marks.js';
 import type { Gray } from './glyph-i.js';
 import type { OcrWord } from './words.js';
-
-/** The band looked at over the A: from this share of the capitals' height above their top (glyph-faint-mark.ts)... */
-const BAND_REACH = 0.45;
-/** ...down to this many px above it. */
-const BAND_FOOT = 2;
 
 /**
  * Whether `w` (plain capitals ending in AO or AOS, an optional trailing comma) shows no ink over its A

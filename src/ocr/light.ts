@@ -129,18 +129,25 @@ export function flattenLight(data: Uint8Array, w: number, h: number, threshold =
  * Divides a per-block paper level out of `data` (in place): each pixel times `target` over the level
  * interpolated bilinearly between block centres (at least `floor`), clipped to 255.
  */
-function divideByGrid(data: Uint8Array, w: number, h: number, field: { grid: ArrayLike<number>; gw: number; gh: number; block: number }, target: number, floor: number): void {
-  const { grid, gw, gh, block } = field;
-  const at = (gx: number, gy: number): number => grid[Math.min(gh - 1, Math.max(0, gy)) * gw + Math.min(gw - 1, Math.max(0, gx))];
+function divideByGrid(data: Uint8Array, w: number, h: number, field: BlockGrid, target: number, floor: number): void {
   for (let y = 0; y < h; y++) {
-    const fy = (y + 0.5) / block - 0.5, gy = Math.floor(fy), ty = fy - gy;
     for (let x = 0; x < w; x++) {
-      const fx = (x + 0.5) / block - 0.5, gx = Math.floor(fx), tx = fx - gx;
-      const bg = (at(gx, gy) * (1 - tx) + at(gx + 1, gy) * tx) * (1 - ty) + (at(gx, gy + 1) * (1 - tx) + at(gx + 1, gy + 1) * tx) * ty;
-      const v = Math.round((data[y * w + x] * target) / Math.max(floor, bg));
+      const v = Math.round((data[y * w + x] * target) / Math.max(floor, gridLevel(field, x, y)));
       data[y * w + x] = v > 255 ? 255 : v;
     }
   }
+}
+
+/** A per-block level grid: gw x gh blocks of `block` px, row-major. */
+export interface BlockGrid { grid: ArrayLike<number>; gw: number; gh: number; block: number }
+
+/** The level of `field` at pixel (x, y): bilinear between block centres, the edge blocks' levels held beyond them. */
+export function gridLevel(field: BlockGrid, x: number, y: number): number {
+  const { grid, gw, gh, block } = field;
+  const at = (gx: number, gy: number): number => grid[Math.min(gh - 1, Math.max(0, gy)) * gw + Math.min(gw - 1, Math.max(0, gx))];
+  const fy = (y + 0.5) / block - 0.5, gy = Math.floor(fy), ty = fy - gy;
+  const fx = (x + 0.5) / block - 0.5, gx = Math.floor(fx), tx = fx - gx;
+  return (at(gx, gy) * (1 - tx) + at(gx + 1, gy) * tx) * (1 - ty) + (at(gx, gy + 1) * (1 - tx) + at(gx + 1, gy + 1) * tx) * ty;
 }
 
 /** Share of a block's pixels brighter than its paper level (evenPaper): its upper quartile. */

@@ -38,7 +38,7 @@
  * plain green when blueOverlay finds an overlay in it, and the overlay is divided out here. Pure,
  * in place; O(pixels).
  */
-import { lightField } from './light.js';
+import { gridLevel, lightField } from './light.js';
 
 /** Neighbourhood radius (px) over which an overlay's pixel is flat. */
 const FLAT_RADIUS = 1;
@@ -78,15 +78,8 @@ export interface Overlay { ratio: number; share: number; contrast: number; edges
 /** Paper level per pixel (light.ts lightField's grid, bilinear between block centres). */
 function paperPlane(data: Uint8Array, w: number, h: number): Float32Array {
   const f = lightField(data, w, h);
-  const at = (gx: number, gy: number): number => f.grid[Math.min(f.gh - 1, Math.max(0, gy)) * f.gw + Math.min(f.gw - 1, Math.max(0, gx))];
   const p = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const fy = (y + 0.5) / f.block - 0.5, gy = Math.floor(fy), ty = fy - gy;
-    for (let x = 0; x < w; x++) {
-      const fx = (x + 0.5) / f.block - 0.5, gx = Math.floor(fx), tx = fx - gx;
-      p[y * w + x] = (at(gx, gy) * (1 - tx) + at(gx + 1, gy) * tx) * (1 - ty) + (at(gx, gy + 1) * (1 - tx) + at(gx + 1, gy + 1) * tx) * ty;
-    }
-  }
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) p[y * w + x] = gridLevel(f, x, y);
   return p;
 }
 
