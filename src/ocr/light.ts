@@ -130,9 +130,11 @@ export function flattenLight(data: Uint8Array, w: number, h: number, threshold =
  * interpolated bilinearly between block centres (at least `floor`), clipped to 255.
  */
 function divideByGrid(data: Uint8Array, w: number, h: number, field: BlockGrid, target: number, floor: number): void {
+  const row = new Float64Array(w);
   for (let y = 0; y < h; y++) {
+    gridRow(field, y, row);
     for (let x = 0; x < w; x++) {
-      const v = Math.round((data[y * w + x] * target) / Math.max(floor, gridLevel(field, x, y)));
+      const v = Math.round((data[y * w + x] * target) / Math.max(floor, row[x]));
       data[y * w + x] = v > 255 ? 255 : v;
     }
   }
@@ -141,13 +143,20 @@ function divideByGrid(data: Uint8Array, w: number, h: number, field: BlockGrid, 
 /** A per-block level grid: gw x gh blocks of `block` px, row-major. */
 export interface BlockGrid { grid: ArrayLike<number>; gw: number; gh: number; block: number }
 
-/** The level of `field` at pixel (x, y): bilinear between block centres, the edge blocks' levels held beyond them. */
-export function gridLevel(field: BlockGrid, x: number, y: number): number {
+/**
+ * The levels of `field` along pixel row `y`, into `out` (one per pixel, `out.length` pixels): bilinear
+ * between block centres, the edge blocks' levels held beyond them. A row at a time and without a
+ * closure per pixel: this runs on every pixel of every page (a per-pixel helper cost ~150 ms a page).
+ */
+export function gridRow(field: BlockGrid, y: number, out: Float64Array | Float32Array): void {
   const { grid, gw, gh, block } = field;
-  const at = (gx: number, gy: number): number => grid[Math.min(gh - 1, Math.max(0, gy)) * gw + Math.min(gw - 1, Math.max(0, gx))];
   const fy = (y + 0.5) / block - 0.5, gy = Math.floor(fy), ty = fy - gy;
-  const fx = (x + 0.5) / block - 0.5, gx = Math.floor(fx), tx = fx - gx;
-  return (at(gx, gy) * (1 - tx) + at(gx + 1, gy) * tx) * (1 - ty) + (at(gx, gy + 1) * (1 - tx) + at(gx + 1, gy + 1) * tx) * ty;
+  const r0 = Math.min(gh - 1, Math.max(0, gy)) * gw, r1 = Math.min(gh - 1, Math.max(0, gy + 1)) * gw;
+  for (let x = 0; x < out.length; x++) {
+    const fx = (x + 0.5) / block - 0.5, gx = Math.floor(fx), tx = fx - gx;
+    const c0 = Math.min(gw - 1, Math.max(0, gx)), c1 = Math.min(gw - 1, Math.max(0, gx + 1));
+    out[x] = (grid[r0 + c0] * (1 - tx) + grid[r0 + c1] * tx) * (1 - ty) + (grid[r1 + c0] * (1 - tx) + grid[r1 + c1] * tx) * ty;
+  }
 }
 
 /** Share of a block's pixels brighter than its paper level (evenPaper): its upper quartile. */

@@ -38,7 +38,7 @@
  * plain green when blueOverlay finds an overlay in it, and the overlay is divided out here. Pure,
  * in place; O(pixels).
  */
-import { gridLevel, lightField } from './light.js';
+import { gridRow, lightField } from './light.js';
 
 /** Neighbourhood radius (px) over which an overlay's pixel is flat. */
 const FLAT_RADIUS = 1;
@@ -79,7 +79,7 @@ export interface Overlay { ratio: number; share: number; contrast: number; edges
 function paperPlane(data: Uint8Array, w: number, h: number): Float32Array {
   const f = lightField(data, w, h);
   const p = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) p[y * w + x] = gridLevel(f, x, y);
+  for (let y = 0; y < h; y++) gridRow(f, y, p.subarray(y * w, (y + 1) * w));
   return p;
 }
 
