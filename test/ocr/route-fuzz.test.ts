@@ -1,7 +1,8 @@
 /**
  * Seeded property-based fuzz of the OCR route (issue #18 finding 3: 404 of 3,000 fuzz cases answered
  * 500, two never). Every request gets an answer, in the spec's OCR error shape, and never a 500.
- * Bounded for CI: a fixed seed and 60 cases on small inputs (each one goes through the real reader).
+ * Bounded for CI: a fixed seed and 60 cases on small inputs (each one goes through the real reader), 6 s of
+ * decode each (a blank 160 x 100 page takes ~0.8 s of decode on an idle core; the CI runs test files side by side).
  */
 import fc from 'fast-check';
 import sharp from 'sharp';
@@ -18,7 +19,7 @@ describe('OCR route fuzz', () => {
   let token: string;
   let seeds: Buffer[];
   beforeAll(async () => {
-    t = await startTestStation({ cnhReader: () => createCnhReader({ poolSize: 1, maxQueue: 4, budget: { timeMs: 3_000 } }) });
+    t = await startTestStation({ cnhReader: () => createCnhReader({ poolSize: 1, maxQueue: 4, budget: { timeMs: 6_000 } }) });
     token = (await t.application('ocr-fuzz')).token;
     await t.station.services.engines.ocr.get();
     const img = sharp({ create: { width: 160, height: 100, channels: 3, background: '#dfe8d8' } });
@@ -74,7 +75,6 @@ describe('OCR route fuzz', () => {
       f.append(field, new Blob([new Uint8Array(bytes)]), filename);
       const res = await t.request('POST', '/api/v1/services/ocr/process-cnh', { token, body: f });
       seen.push(res.status === 200 || res.body?.code ? 1 : 0);
-      if (res.status === 500) (await import('node:fs')).writeFileSync('/tmp/c17/cex.json', JSON.stringify({ field, filename, extra, b64: bytes.toString('base64') }));
       expect([200, 400, 503], JSON.stringify(res.body).slice(0, 300)).toContain(res.status);
       if (res.status === 200) expect(res.body).toMatchObject({ success: expect.any(Boolean), campos: expect.any(Object) });
       else expect(res.body).toMatchObject({ statusCode: res.status, message: expect.any(String), error: expect.any(String) });
